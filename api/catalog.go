@@ -1,0 +1,92 @@
+package api
+
+import (
+	"context"
+
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/svcerr"
+)
+
+type pricingInput struct {
+	Service string `query:"service" enum:"platform-api,managed-wallets,managed-trading,managed-agents,managed-workflows" doc:"Only this service's prices."`
+}
+
+func (s *Server) pricing(_ context.Context, in *pricingInput) (*Out[client.Pricing], error) {
+	out := client.Pricing{OK: true, CreditsPerUSD: catalog.CreditsPerUSD, Prices: []client.Price{}}
+	if in.Service == "" || in.Service == client.ServicePlatformAPI {
+		out.Prices = append(out.Prices, client.Price{ServiceID: client.ServicePlatformAPI, OperationID: client.LimitAll,
+			Credits: 0, Unit: "request", Available: true})
+	}
+	for _, svc := range catalog.Services() {
+		if in.Service != "" && in.Service != svc.ID {
+			continue
+		}
+		for _, op := range svc.Operations {
+			out.Prices = append(out.Prices, client.Price{ServiceID: svc.ID, OperationID: op.ID,
+				Credits: credits(op.Millicredits), Unit: op.Unit, Available: op.Available})
+		}
+	}
+	return reply(out)
+}
+
+func credits(millicredits int64) float64 {
+	return float64(millicredits) / catalog.MillicreditsPerCredit
+}
+
+func serviceToWire(svc catalog.Service) client.Service {
+	out := client.Service{ID: svc.ID, Name: svc.Name, Description: svc.Description, Available: svc.Available(),
+		Operations: make([]client.Operation, 0, len(svc.Operations))}
+	for _, op := range svc.Operations {
+		out.Operations = append(out.Operations, client.Operation{ID: op.ID, Description: op.Description,
+			Kind: op.Kind, RequiresApproval: op.RequiresApproval, Available: op.Available})
+	}
+	return out
+}
+
+// visibleServices are the catalog services the caller's key may use.
+func visibleServices(ctx context.Context) []catalog.Service {
+	grants := apikey.GrantsOf(principalFrom(ctx).Key)
+	var out []catalog.Service
+	for _, svc := range catalog.Services() {
+		if grants.HasService(svc.ID) {
+			out = append(out, svc)
+		}
+	}
+	return out
+}
+
+func (s *Server) listServices(ctx context.Context, _ *struct{}) (*Out[client.ServiceList], error) {
+	out := client.ServiceList{OK: true, Services: []client.Service{}}
+	for _, svc := range visibleServices(ctx) {
+		out.Services = append(out.Services, serviceToWire(svc))
+	}
+	return reply(out)
+}
+
+type serviceIDInput struct {
+	ServiceID string `path:"serviceId" doc:"A service id, e.g. managed-workflows."`
+}
+
+func (s *Server) getCapabilities(_ context.Context, in *serviceIDInput) (*Out[client.ServiceEnvelope], error) {
+	svc, ok := catalog.Lookup(in.ServiceID)
+	if !ok {
+		return nil, svcerr.NotFoundf("no service %q", in.ServiceID)
+	}
+	return reply(client.ServiceEnvelope{OK: true, Service: serviceToWire(svc)})
+}
+
+func (s *Server) listActions(ctx context.Context, _ *struct{}) (*Out[client.ActionList], error) {
+	out := client.ActionList{OK: true, Actions: []client.Action{}}
+	for _, svc := range visibleServices(ctx) {
+		for _, op := range svc.Operations {
+			if !op.Available {
+				continue
+			}
+			out.Actions = append(out.Actions, client.Action{ServiceID: svc.ID, OperationID: op.ID, Description: op.Description,
+				Kind: op.Kind, RequiresApproval: op.RequiresApproval, Credits: credits(op.Millicredits)})
+		}
+	}
+	return reply(out)
+}

@@ -1,0 +1,149 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/gin-gonic/gin"
+
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/svcerr"
+)
+
+// apiError is an error answer: it is the whole JSON body and knows its HTTP status. It implements
+// huma.StatusError so Huma writes it for validation failures as for handler errors.
+type apiError struct {
+	status int
+	client.ErrorEnvelope
+}
+
+func (e *apiError) Error() string  { return e.ErrorEnvelope.Error.Error() }
+func (e *apiError) GetStatus() int { return e.status }
+
+// GetHeaders adds Retry-After to answers that invite a retry.
+func (e *apiError) GetHeaders() http.Header {
+	if e.status == http.StatusServiceUnavailable {
+		return http.Header{"Retry-After": []string{"1"}}
+	}
+	return nil
+}
+
+func init() {
+	// Huma builds its own errors (validation, body parsing) through this hook; route them into the
+	// platform's envelope so every failure has the same shape.
+	huma.NewErrorWithContext = func(hctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+		return humaError(requestIDFrom(hctx.Context()), status, msg, errs)
+	}
+	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
+		return humaError("", status, msg, errs)
+	}
+}
+
+// humaError maps an error Huma raised to the envelope: validation problems become invalid_request with
+// the first offending field as param.
+func humaError(requestID string, status int, msg string, errs []error) *apiError {
+	code := codeForStatus(status)
+	if status == http.StatusUnprocessableEntity {
+		code, status = svcerr.InvalidRequest, http.StatusBadRequest
+	}
+	e := &svcerr.Error{Code: code, Message: msg}
+	var problems []map[string]string
+	for _, err := range errs {
+		var d *huma.ErrorDetail
+		if !errors.As(err, &d) {
+			continue
+		}
+		param := paramOf(d.Location)
+		problems = append(problems, map[string]string{"param": param, "message": d.Message})
+		if e.Param == "" {
+			e.Param, e.Message = param, describe(param, d.Message)
+		}
+	}
+	if len(problems) > 1 {
+		e.WithDetails("errors", problems)
+	}
+	if status >= 500 {
+		e.Message = "internal error"
+	}
+	return envelope(requestID, status, e)
+}
+
+// paramOf turns Huma's location ("body.scopes[0]", "path.runId", "header.X") into a field name.
+func paramOf(location string) string {
+	for _, prefix := range []string{"body.", "path.", "query.", "header."} {
+		if rest, ok := strings.CutPrefix(location, prefix); ok {
+			return rest
+		}
+	}
+	if location == "body" {
+		return ""
+	}
+	return location
+}
+
+func describe(param, msg string) string {
+	if param == "" {
+		return msg
+	}
+	return param + ": " + msg
+}
+
+func codeForStatus(status int) string {
+	switch status {
+	case http.StatusBadRequest, http.StatusUnprocessableEntity:
+		return svcerr.InvalidRequest
+	case http.StatusUnauthorized:
+		return svcerr.Unauthenticated
+	case http.StatusNotFound:
+		return svcerr.NotFound
+	case http.StatusMethodNotAllowed:
+		return svcerr.MethodNotAllowed
+	case http.StatusRequestEntityTooLarge:
+		return svcerr.PayloadTooLarge
+	case http.StatusUnsupportedMediaType:
+		return svcerr.UnsupportedMediaType
+	case http.StatusServiceUnavailable:
+		return svcerr.Unavailable
+	}
+	if status >= 500 {
+		return svcerr.Internal
+	}
+	return svcerr.InvalidRequest
+}
+
+func envelope(requestID string, status int, e *svcerr.Error) *apiError {
+	return &apiError{status: status, ErrorEnvelope: client.ErrorEnvelope{OK: false, Error: client.Error{
+		Code: e.Code, Message: e.Message, RequestID: requestID, Param: e.Param, Details: e.Details,
+	}}}
+}
+
+// toAPIError turns any error into an answer. Domain errors keep their code; anything else is logged and
+// answered as internal without detail.
+func (s *Server) toAPIError(ctx context.Context, err error) *apiError {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	rid := requestIDFrom(ctx)
+	if e, ok := svcerr.As(err); ok {
+		return envelope(rid, svcerr.Status(e.Code), e)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return envelope(rid, http.StatusServiceUnavailable, svcerr.New(svcerr.Unavailable, "the request timed out; retry"))
+	}
+	s.log.Error("request failed", slog.String("requestId", rid), slog.Any("err", err))
+	return envelope(rid, http.StatusInternalServerError, svcerr.New(svcerr.Internal, "internal error"))
+}
+
+// fail writes err as the answer and stops the middleware chain.
+func (s *Server) fail(c *gin.Context, err error) {
+	ae := s.toAPIError(c.Request.Context(), err)
+	for k, v := range ae.GetHeaders() {
+		c.Writer.Header()[k] = v
+	}
+	c.AbortWithStatusJSON(ae.status, ae.ErrorEnvelope)
+}

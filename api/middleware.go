@@ -1,0 +1,359 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/idempotency"
+	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/tenant"
+	"github.com/svcplatform/svc/schema"
+)
+
+// MaxJSONBody is the largest JSON request body accepted.
+const MaxJSONBody = 1 << 20
+
+// Header names.
+const (
+	headerRequestID   = "X-Request-Id"
+	headerProject     = "X-Svc-Project"
+	headerCreditToken = "X-Svc-Credit-Token"
+	headerIdemKey     = "Idempotency-Key"
+	headerReplayed    = "Idempotent-Replayed"
+)
+
+type ctxKey int
+
+const (
+	keyRequestID ctxKey = iota
+	keyPrincipal
+	keySeed
+)
+
+// Principal is the authenticated caller: an API key, or (only on POST /v1/api-keys) a credit token.
+type Principal struct {
+	Key         *schema.APIKey
+	CreditToken *account.Token
+	Scope       tenant.Scope
+}
+
+// KeyID is the calling key's id, or "" for a credit token.
+func (p *Principal) KeyID() string {
+	if p.Key == nil {
+		return ""
+	}
+	return p.Key.ID
+}
+
+func requestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(keyRequestID).(string)
+	return id
+}
+
+func principalFrom(ctx context.Context) *Principal {
+	p, _ := ctx.Value(keyPrincipal).(*Principal)
+	return p
+}
+
+// newID returns the id of a resource a handler creates: derived from the idempotency record on
+// idempotent routes, so a retried request after a crash finds the same resource; random otherwise.
+func newID(ctx context.Context, prefix string) string {
+	if seed, ok := ctx.Value(keySeed).(string); ok {
+		return ids.Derive(prefix, seed)
+	}
+	return ids.New(prefix)
+}
+
+func setValue(c *gin.Context, k ctxKey, v any) {
+	c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), k, v))
+}
+
+func (s *Server) route(c *gin.Context) *Route {
+	return s.routes[c.Request.Method+" "+c.FullPath()]
+}
+
+// requestID gives every request an id, returned in X-Request-Id and in error bodies.
+func (s *Server) requestID(c *gin.Context) {
+	id := ids.New(ids.Request)
+	setValue(c, keyRequestID, id)
+	c.Header(headerRequestID, id)
+	c.Next()
+}
+
+// recoverPanics answers 500 instead of dropping the connection, and logs the panic.
+func (s *Server) recoverPanics(c *gin.Context) {
+	defer func() {
+		if r := recover(); r != nil {
+			if err, ok := r.(error); ok && errors.Is(err, http.ErrAbortHandler) {
+				panic(r)
+			}
+			s.log.Error("panic in handler", "requestId", requestIDFrom(c.Request.Context()), "panic", r)
+			if !c.Writer.Written() {
+				s.fail(c, svcerr.New(svcerr.Internal, "internal error"))
+			}
+		}
+	}()
+	c.Next()
+}
+
+// authenticate resolves the caller of routes that need one.
+func (s *Server) authenticate(c *gin.Context) {
+	r := s.route(c)
+	if r == nil || r.Auth == authNone {
+		c.Next()
+		return
+	}
+	p, err := s.principal(c, r)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	setValue(c, keyPrincipal, p)
+	c.Next()
+}
+
+func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
+	ctx := c.Request.Context()
+	authz := c.GetHeader("Authorization")
+	if authz == "" && r.Auth == authKeyOrCreditToken && c.GetHeader(headerCreditToken) != "" {
+		tok, err := s.accounts.VerifyToken(ctx, c.GetHeader(headerCreditToken))
+		if err != nil {
+			return nil, err
+		}
+		return &Principal{CreditToken: &tok, Scope: tenant.Scope{AccountID: tok.AccountID}}, nil
+	}
+	secret, ok := strings.CutPrefix(authz, "Bearer ")
+	if !ok || secret == "" {
+		return nil, svcerr.New(svcerr.Unauthenticated, "send Authorization: Bearer <API key>")
+	}
+	key, err := s.keys.Authenticate(ctx, strings.TrimSpace(secret))
+	if err != nil {
+		return nil, err
+	}
+	scope, err := s.projectScope(ctx, key, c.GetHeader(headerProject))
+	if err != nil {
+		return nil, err
+	}
+	return &Principal{Key: key, Scope: scope}, nil
+}
+
+// projectScope applies X-Svc-Project: a project-bound key stays in its project; an account-level key
+// may select any active project of its account.
+func (s *Server) projectScope(ctx context.Context, key *schema.APIKey, header string) (tenant.Scope, error) {
+	scope := tenant.Scope{AccountID: key.AccountID, ProjectID: key.ProjectID}
+	if header == "" {
+		return scope, nil
+	}
+	notFound := &svcerr.Error{Code: svcerr.NotFound, Param: headerProject, Message: "no active project with that id"}
+	if key.ProjectID != nil {
+		if *key.ProjectID != header {
+			return scope, notFound
+		}
+		return scope, nil
+	}
+	n, err := s.db.NewSelect().Model((*schema.Project)(nil)).
+		Where("id = ? AND account_id = ? AND status = 'active'", header, key.AccountID).Count(ctx)
+	if err != nil {
+		return scope, err
+	}
+	if n == 0 {
+		return scope, notFound
+	}
+	scope.ProjectID = &header
+	return scope, nil
+}
+
+// authorize checks the route's scope and service access for API keys.
+func (s *Server) authorize(c *gin.Context) {
+	r := s.route(c)
+	p := principalFrom(c.Request.Context())
+	if r == nil || p == nil || p.Key == nil {
+		c.Next()
+		return
+	}
+	grants := apikey.GrantsOf(p.Key)
+	if r.Scope != "" && !grants.HasScope(r.Scope) {
+		s.fail(c, scopeMissing(r.Scope))
+		return
+	}
+	if r.ServiceParam != "" {
+		if err := serviceAccess(grants, c.Param(r.ServiceParam)); err != nil {
+			s.fail(c, err)
+			return
+		}
+	}
+	c.Next()
+}
+
+func scopeMissing(scope string) error {
+	return svcerr.New(svcerr.ScopeMissing, "this key lacks scope %s", scope).WithDetails("requiredScope", scope)
+}
+
+// serviceAccess answers service_access_denied unless the grants allow the service.
+func serviceAccess(g apikey.Grants, serviceID string) error {
+	if g.HasService(serviceID) {
+		return nil
+	}
+	return svcerr.New(svcerr.ServiceAccessDenied, "this key may not use service %s", serviceID).
+		WithDetails("serviceId", serviceID)
+}
+
+// idempotent enforces Idempotency-Key on the routes that require it.
+func (s *Server) idempotent(c *gin.Context) {
+	r := s.route(c)
+	p := principalFrom(c.Request.Context())
+	if r == nil || !r.Idem || p == nil {
+		c.Next()
+		return
+	}
+	req, err := s.idempotencyRequest(c, p)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	claim, err := s.idem.Claim(c.Request.Context(), req)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if claim.Replay != nil {
+		replay(c, claim.Replay)
+		return
+	}
+	setValue(c, keySeed, claim.Seed)
+	w := &capture{ResponseWriter: c.Writer}
+	c.Writer = w
+	c.Next()
+	s.settle(c, r, req, claim.Seed, w)
+}
+
+func (s *Server) idempotencyRequest(c *gin.Context, p *Principal) (idempotency.Request, error) {
+	key := c.GetHeader(headerIdemKey)
+	if key == "" {
+		return idempotency.Request{}, &svcerr.Error{Code: svcerr.IdempotencyKeyMissing, Param: headerIdemKey,
+			Message: "this route requires an Idempotency-Key header (1..255 visible ASCII characters)"}
+	}
+	if !idempotency.ValidKey(key) {
+		return idempotency.Request{}, svcerr.Invalid(headerIdemKey, "Idempotency-Key must be 1..255 visible ASCII characters")
+	}
+	body, err := readBody(c)
+	if err != nil {
+		return idempotency.Request{}, err
+	}
+	path := c.Request.URL.Path
+	if c.Request.URL.RawQuery != "" {
+		path += "?" + c.Request.URL.RawQuery
+	}
+	return idempotency.Request{
+		AccountID: p.Scope.AccountID, Key: key, Method: c.Request.Method, Path: path,
+		Fingerprint: idempotency.Fingerprint(c.Request.Method, path, p.Scope.Project(), body),
+	}, nil
+}
+
+// readBody reads the JSON body (at most MaxJSONBody) and puts it back for the handler.
+func readBody(c *gin.Context) ([]byte, error) {
+	if c.Request.Body == nil {
+		return nil, nil
+	}
+	body, err := io.ReadAll(io.LimitReader(c.Request.Body, MaxJSONBody+1))
+	if err != nil {
+		return nil, svcerr.Invalid("body", "could not read the request body")
+	}
+	if len(body) > MaxJSONBody {
+		return nil, svcerr.New(svcerr.PayloadTooLarge, "the body is larger than %d bytes", MaxJSONBody)
+	}
+	c.Request.Body = io.NopCloser(bytes.NewReader(body))
+	return body, nil
+}
+
+// settle stores a final answer for replay, or releases the key so the client may retry.
+func (s *Server) settle(c *gin.Context, r *Route, req idempotency.Request, seed string, w *capture) {
+	ctx := context.WithoutCancel(c.Request.Context())
+	status := w.Status()
+	var err error
+	if storable(status) {
+		err = s.idem.Complete(ctx, req, seed, idempotency.Response{Status: status, Header: storedHeaders(w.Header()), Body: w.buf.Bytes()}, r.Seal)
+	} else {
+		err = s.idem.Release(ctx, req, seed)
+	}
+	if err != nil {
+		s.log.Error("settle idempotency key", "requestId", requestIDFrom(ctx), "err", err)
+	}
+}
+
+// storable answers are replayed: successes and final client errors. Answers that depend on timing or
+// a later step (401, 402, 408, 409, 429, 5xx) are not kept, so the same key can be retried.
+func storable(status int) bool {
+	switch status {
+	case http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusRequestTimeout, http.StatusConflict, http.StatusTooManyRequests:
+		return false
+	}
+	return status < 500
+}
+
+func storedHeaders(h http.Header) http.Header {
+	out := http.Header{}
+	for k, v := range h {
+		switch k {
+		case headerRequestID, "Date", "Content-Length":
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func replay(c *gin.Context, resp *idempotency.Response) {
+	for k, v := range resp.Header {
+		c.Writer.Header()[k] = v
+	}
+	c.Header(headerReplayed, "true")
+	c.Status(resp.Status)
+	_, _ = c.Writer.Write(resp.Body)
+	c.Abort()
+}
+
+// capture keeps a copy of the answer for the idempotency record.
+type capture struct {
+	gin.ResponseWriter
+	buf bytes.Buffer
+}
+
+func (w *capture) Write(b []byte) (int, error) {
+	w.buf.Write(b)
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *capture) WriteString(s string) (int, error) {
+	w.buf.WriteString(s)
+	return w.ResponseWriter.WriteString(s)
+}
+
+// audited records one audit event per authenticated request, after it is answered.
+func (s *Server) audited(c *gin.Context) {
+	c.Next()
+	r := s.route(c)
+	p := principalFrom(c.Request.Context())
+	if r == nil || p == nil {
+		return
+	}
+	ev := schema.AuditEvent{
+		ID: ids.New(ids.AuditEvent), AccountID: p.Scope.AccountID, ProjectID: p.Scope.ProjectID,
+		Operation: r.LimitOp(), Method: c.Request.Method, Path: c.Request.URL.Path, Status: c.Writer.Status(),
+		RequestID: requestIDFrom(c.Request.Context()), ClientIP: c.ClientIP(), CreatedAt: time.Now().UTC(),
+	}
+	if p.Key != nil {
+		ev.KeyID = &p.Key.ID
+	}
+	s.audit.Record(ev)
+}

@@ -1,0 +1,158 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/svcplatform/svc/client"
+)
+
+// authKind says how a route authenticates.
+type authKind int
+
+const (
+	authNone authKind = iota
+	authKey
+	authKeyOrCreditToken
+)
+
+// Route is one row of the route table: what the middleware enforces and the OpenAPI document states.
+type Route struct {
+	// Op is the OpenAPI operationId, and the limit operation id unless Limit is set.
+	Op string
+	// Limit is the limit operation id when several routes share one (capabilities.list).
+	Limit   string
+	Method  string
+	Path    string // Huma form, e.g. /v1/runs/{runId}
+	Summary string
+	Tag     string
+	Auth    authKind
+	// Scope is the scope an API key needs ("" for public routes).
+	Scope string
+	// Idem marks routes that require an Idempotency-Key.
+	Idem bool
+	// ServiceParam names a path parameter holding a service id the key must be allowed to use.
+	ServiceParam string
+	// Seal encrypts the stored idempotent answer at rest because it carries a secret.
+	Seal bool
+	// Status is the success status (200 when zero).
+	Status int
+}
+
+// LimitOp is the route's limit operation id.
+func (r Route) LimitOp() string {
+	if r.Limit != "" {
+		return r.Limit
+	}
+	return r.Op
+}
+
+// ginPath converts {param} to :param.
+func ginPath(p string) string {
+	return strings.NewReplacer("{", ":", "}", "").Replace(p)
+}
+
+// Out is a handler's answer: Body is the success envelope.
+type Out[T any] struct {
+	Body T
+}
+
+func reply[T any](body T) (*Out[T], error) { return &Out[T]{Body: body}, nil }
+
+// register adds a route to the table and to Huma, wrapping the handler so domain errors become envelopes.
+func register[I, O any](s *Server, r Route, h func(context.Context, *I) (*O, error)) {
+	route := r
+	s.routes[r.Method+" "+ginPath(r.Path)] = &route
+	huma.Register(s.huma, r.operation(), func(ctx context.Context, in *I) (*O, error) {
+		out, err := h(ctx, in)
+		if err != nil {
+			return nil, s.toAPIError(ctx, err)
+		}
+		return out, nil
+	})
+}
+
+// operation is the OpenAPI operation of the route, with its security, scope, idempotency header and
+// error answers.
+func (r Route) operation() huma.Operation {
+	op := huma.Operation{
+		OperationID: r.Op, Method: r.Method, Path: r.Path, Summary: r.Summary, Tags: []string{r.Tag},
+		DefaultStatus: r.Status, Errors: r.errors(),
+		Extensions: map[string]any{"x-svc-limit-operation": r.LimitOp(), "x-svc-idempotent": r.Idem},
+	}
+	switch r.Auth {
+	case authNone:
+		op.Security = []map[string][]string{}
+	case authKey:
+		op.Security = []map[string][]string{{"apiKey": {}}}
+	case authKeyOrCreditToken:
+		op.Security = []map[string][]string{{"apiKey": {}}, {"creditToken": {}}}
+	}
+	if r.Scope != "" {
+		op.Extensions["x-svc-scope"] = r.Scope
+		op.Description = "Requires scope `" + r.Scope + "`."
+	}
+	if r.ServiceParam != "" {
+		op.Extensions["x-svc-service-access"] = "path:" + r.ServiceParam
+		op.Description += " The key must be allowed to use the service."
+	}
+	if r.Auth != authNone {
+		op.Parameters = append(op.Parameters, &huma.Param{Name: "X-Svc-Project", In: "header",
+			Description: "Selects an active project for an account-level key.", Schema: &huma.Schema{Type: "string"}})
+	}
+	if r.Idem {
+		op.Parameters = append(op.Parameters, &huma.Param{Name: "Idempotency-Key", In: "header", Required: true,
+			Description: "1..255 visible ASCII characters; a retry with the same key and input replays the first answer.",
+			Schema:      &huma.Schema{Type: "string", MinLength: ptr(1), MaxLength: ptr(255)}})
+	}
+	return op
+}
+
+func (r Route) errors() []int {
+	errs := []int{http.StatusBadRequest, http.StatusInternalServerError}
+	if r.Auth != authNone {
+		errs = append(errs, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound,
+			http.StatusTooManyRequests, http.StatusServiceUnavailable)
+	}
+	if r.Idem {
+		errs = append(errs, http.StatusConflict, http.StatusUnprocessableEntity)
+	}
+	return errs
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// registerRoutes is the route table.
+func (s *Server) registerRoutes() {
+	// Public.
+	register(s, Route{Op: "health", Method: http.MethodGet, Path: "/health", Summary: "Service and API-version health", Tag: "Public"}, s.health)
+	register(s, Route{Op: "health.v1", Method: http.MethodGet, Path: "/v1/health", Summary: "Service and API-version health", Tag: "Public"}, s.health)
+	register(s, Route{Op: "pricing.read", Method: http.MethodGet, Path: "/v1/pricing", Summary: "Server-owned price and availability catalog", Tag: "Public"}, s.pricing)
+
+	// API keys.
+	register(s, Route{Op: client.OpAPIKeysList, Method: http.MethodGet, Path: "/v1/api-keys", Summary: "List this key and its descendants", Tag: "API keys",
+		Auth: authKey, Scope: client.ScopeAPIKeysManage}, s.listKeys)
+	register(s, Route{Op: client.OpAPIKeysCreate, Method: http.MethodPost, Path: "/v1/api-keys", Summary: "Create the first key (credit token) or a narrower child key", Tag: "API keys",
+		Auth: authKeyOrCreditToken, Scope: client.ScopeAPIKeysManage, Idem: true, Seal: true, Status: http.StatusCreated}, s.createKey)
+	register(s, Route{Op: client.OpAPIKeysRevoke, Method: http.MethodDelete, Path: "/v1/api-keys/{id}", Summary: "Revoke a key and all its descendants", Tag: "API keys",
+		Auth: authKey, Scope: client.ScopeAPIKeysManage, Idem: true}, s.revokeKey)
+
+	// Catalog.
+	register(s, Route{Op: client.OpServicesList, Method: http.MethodGet, Path: "/v1/services", Summary: "List managed services visible to the key", Tag: "Services",
+		Auth: authKey, Scope: client.ScopeServicesRead}, s.listServices)
+	register(s, Route{Op: client.OpCapabilitiesList, Method: http.MethodGet, Path: "/v1/capabilities", Summary: "List capabilities of visible services", Tag: "Services",
+		Auth: authKey, Scope: client.ScopeServicesRead}, s.listServices)
+	register(s, Route{Op: "capabilities.read", Limit: client.OpCapabilitiesList, Method: http.MethodGet, Path: "/v1/capabilities/{serviceId}", Summary: "Capabilities of one service", Tag: "Services",
+		Auth: authKey, Scope: client.ScopeServicesRead, ServiceParam: "serviceId"}, s.getCapabilities)
+	register(s, Route{Op: client.OpActionsList, Method: http.MethodGet, Path: "/v1/actions", Summary: "List actions the key may start", Tag: "Services",
+		Auth: authKey, Scope: client.ScopeServicesRead}, s.listActions)
+
+	// Runs.
+	register(s, Route{Op: client.OpRunsCreate, Method: http.MethodPost, Path: "/v1/runs", Summary: "Start a durable run", Tag: "Runs",
+		Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusCreated}, s.createRun)
+	register(s, Route{Op: client.OpRunsRead, Method: http.MethodGet, Path: "/v1/runs/{runId}", Summary: "Read a run", Tag: "Runs",
+		Auth: authKey, Scope: client.ScopeRunsRead}, s.getRun)
+}

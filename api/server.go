@@ -1,0 +1,126 @@
+// Package api is the HTTP transport of svc: Gin for routing and middleware, Huma for typed handlers,
+// validation and the OpenAPI 3.1 document. One route table (routes.go) drives registration, the
+// middleware chain (auth, project, scope, service access, idempotency, audit) and the document, so
+// they cannot drift apart.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humagin"
+	"github.com/gin-gonic/gin"
+	"github.com/uptrace/bun"
+	sdkclient "go.temporal.io/sdk/client"
+
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/audit"
+	"github.com/svcplatform/svc/internal/idempotency"
+	"github.com/svcplatform/svc/internal/run"
+	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/svcerr"
+)
+
+// Deps are the server's collaborators.
+type Deps struct {
+	DB       *bun.DB
+	Temporal sdkclient.Client
+	Box      *secretbox.Box
+	Logger   *slog.Logger
+	// Version is the build reported by /health.
+	Version string
+	// Idempotency tunes idempotency records (defaults: 1 min lease, 24 h retention).
+	Idempotency idempotency.Options
+}
+
+// Server serves the API.
+type Server struct {
+	db       *bun.DB
+	temporal sdkclient.Client
+	log      *slog.Logger
+	version  string
+
+	keys     *apikey.Store
+	accounts *account.Service
+	idem     *idempotency.Store
+	audit    *audit.Writer
+	runs     *run.Service
+
+	engine *gin.Engine
+	huma   huma.API
+	routes map[string]*Route
+}
+
+// New builds the server and its route table.
+func New(d Deps) *Server {
+	gin.SetMode(gin.ReleaseMode)
+	s := &Server{
+		db: d.DB, temporal: d.Temporal, log: d.Logger, version: d.Version,
+		keys:     apikey.NewStore(d.DB),
+		accounts: account.New(d.DB, d.Box.Derive("credit-token")),
+		idem:     idempotency.NewStore(d.DB, d.Box, d.Idempotency),
+		audit:    audit.NewWriter(d.DB, d.Logger, audit.Options{}),
+		runs:     run.NewService(run.NewStore(d.DB), d.Temporal),
+		routes:   map[string]*Route{},
+	}
+	s.engine = gin.New()
+	s.engine.ContextWithFallback = true
+	s.engine.HandleMethodNotAllowed = true
+	s.engine.Use(s.requestID, s.recoverPanics, s.authenticate, s.audited, s.authorize, s.idempotent)
+	s.engine.NoRoute(func(c *gin.Context) {
+		s.fail(c, svcerr.NotFoundf("no route %s %s", c.Request.Method, c.Request.URL.Path))
+	})
+	s.engine.NoMethod(func(c *gin.Context) {
+		s.fail(c, svcerr.New(svcerr.MethodNotAllowed, "%s is not allowed on %s", c.Request.Method, c.Request.URL.Path))
+	})
+	s.huma = humagin.New(s.engine, humaConfig(d.Version))
+	s.registerRoutes()
+	s.engine.GET("/v1/openapi.json", func(c *gin.Context) { c.JSON(http.StatusOK, s.huma.OpenAPI()) })
+	return s
+}
+
+func humaConfig(version string) huma.Config {
+	cfg := huma.DefaultConfig("svc platform API", client.APIVersion+" ("+version+")")
+	cfg.CreateHooks = nil // no $schema links in bodies: the envelope is the contract
+	cfg.OpenAPIPath = "/openapi"
+	cfg.DocsPath = "/docs"
+	cfg.Info.Description = "Durable managed services: API keys, catalog, runs and more. Envelopes: " +
+		"{ok: true, ...} on success, {ok: false, error: {code, message, requestId, param?, details?}} on failure."
+	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		"apiKey":      {Type: "http", Scheme: "bearer", Description: "Authorization: Bearer svc_sk_..."},
+		"creditToken": {Type: "apiKey", In: "header", Name: "X-Svc-Credit-Token", Description: "First-key credit token (JWT) from `svcd accounts create`."},
+	}
+	return cfg
+}
+
+// Handler is the http.Handler of the API.
+func (s *Server) Handler() http.Handler { return s.engine }
+
+// OpenAPI returns the generated document.
+func (s *Server) OpenAPI() *huma.OpenAPI { return s.huma.OpenAPI() }
+
+// Close flushes background work (audit events). Call it after the HTTP server stopped accepting.
+func (s *Server) Close() { s.audit.Close() }
+
+// PurgeLoop deletes expired idempotency records every interval until ctx ends.
+func (s *Server) PurgeLoop(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := s.idem.Purge(ctx); err != nil {
+				s.log.Warn("purge idempotency keys", "err", err)
+			} else if n > 0 {
+				s.log.Info("purged idempotency keys", "count", n)
+			}
+		}
+	}
+}

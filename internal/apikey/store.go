@@ -1,0 +1,180 @@
+// Package apikey issues, authenticates, lists and revokes API keys. Secrets are svc_sk_ strings with a
+// checksum; only their SHA-256 is stored. A child key is never wider than its parent, and revoking a key
+// revokes all its descendants in the same statement.
+package apikey
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/page"
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/schema"
+)
+
+// Store keeps keys in PostgreSQL.
+type Store struct {
+	db bun.IDB
+}
+
+// NewStore returns a Store on db.
+func NewStore(db bun.IDB) *Store { return &Store{db: db} }
+
+// GrantsOf returns the key's scopes, services and limits.
+func GrantsOf(k *schema.APIKey) Grants {
+	return Grants{Scopes: k.Scopes, Services: k.Services, Limits: k.Limits}
+}
+
+// NewKey is what Create needs besides the grants.
+type NewKey struct {
+	// ID is the key id; derived from the idempotency record so a retried request finds its key.
+	ID        string
+	AccountID string
+	Name      string
+	ProjectID *string
+	Parent    *schema.APIKey
+	Grants    Grants
+	// CreditTokenID is the jti of the first-key credit token being spent, if any.
+	CreditTokenID string
+}
+
+// Create stores the key and returns it with its secret, which exists nowhere else afterwards. Spending
+// the credit token and creating the key happen in one transaction.
+func (s *Store) Create(ctx context.Context, nk NewKey) (*schema.APIKey, string, error) {
+	secret := NewSecret()
+	key := &schema.APIKey{
+		ID: nk.ID, AccountID: nk.AccountID, ProjectID: nk.ProjectID, Name: nk.Name,
+		Prefix: DisplayPrefix(secret), SecretHash: Hash(secret),
+		Scopes: nk.Grants.Scopes, Services: nk.Grants.Services, Limits: nk.Grants.Limits, Ancestors: []string{},
+	}
+	if nk.Parent != nil {
+		key.ParentID = &nk.Parent.ID
+		key.Ancestors = append(slices.Clone(nk.Parent.Ancestors), nk.Parent.ID)
+	}
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := checkProject(ctx, tx, nk.AccountID, nk.ProjectID); err != nil {
+			return err
+		}
+		if _, err := tx.NewInsert().Model(key).Returning("created_at").Exec(ctx); err != nil {
+			return fmt.Errorf("insert api key: %w", err)
+		}
+		if nk.CreditTokenID == "" {
+			return nil
+		}
+		return spendCreditToken(ctx, tx, nk.CreditTokenID, nk.AccountID, key.ID)
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return key, secret, nil
+}
+
+func checkProject(ctx context.Context, tx bun.Tx, accountID string, projectID *string) error {
+	if projectID == nil {
+		return nil
+	}
+	n, err := tx.NewSelect().Model((*schema.Project)(nil)).
+		Where("id = ? AND account_id = ? AND status = 'active'", *projectID, accountID).Count(ctx)
+	if err != nil {
+		return fmt.Errorf("check project: %w", err)
+	}
+	if n == 0 {
+		return (&svcerr.Error{Code: svcerr.NotFound, Param: "projectId", Message: "no active project with that id"})
+	}
+	return nil
+}
+
+func spendCreditToken(ctx context.Context, tx bun.Tx, jti, accountID, keyID string) error {
+	res, err := tx.NewInsert().Model(&schema.CreditTokenUse{JTI: jti, AccountID: accountID, KeyID: keyID}).
+		On("CONFLICT (jti) DO NOTHING").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("spend credit token: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return svcerr.New(svcerr.Unauthenticated, "this credit token was already used")
+	}
+	return nil
+}
+
+// Authenticate returns the live key whose secret this is, or an unauthenticated error.
+func (s *Store) Authenticate(ctx context.Context, secret string) (*schema.APIKey, error) {
+	if !WellFormed(secret) {
+		return nil, svcerr.New(svcerr.Unauthenticated, "the API key is malformed")
+	}
+	key := new(schema.APIKey)
+	err := s.db.NewSelect().Model(key).Where("secret_hash = ?", Hash(secret)).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, svcerr.New(svcerr.Unauthenticated, "the API key is unknown")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look up api key: %w", err)
+	}
+	if key.RevokedAt != nil {
+		return nil, svcerr.New(svcerr.Unauthenticated, "the API key was revoked")
+	}
+	return key, nil
+}
+
+// Revoked reports whether the key has been revoked since it was loaded (one indexed read).
+func (s *Store) Revoked(ctx context.Context, keyID string) (bool, error) {
+	var revoked bool
+	err := s.db.NewSelect().Model((*schema.APIKey)(nil)).ColumnExpr("revoked_at IS NOT NULL").
+		Where("id = ?", keyID).Scan(ctx, &revoked)
+	if err != nil {
+		return false, fmt.Errorf("check api key: %w", err)
+	}
+	return revoked, nil
+}
+
+// inTree restricts a query to the caller and its descendants.
+func inTree(q *bun.SelectQuery, caller *schema.APIKey) *bun.SelectQuery {
+	return q.Where("account_id = ?", caller.AccountID).
+		Where("(id = ? OR ? = ANY(ancestors))", caller.ID, caller.ID)
+}
+
+// List returns the caller and its descendants, newest first.
+func (s *Store) List(ctx context.Context, caller *schema.APIKey, p page.Params) ([]schema.APIKey, *string, error) {
+	var keys []schema.APIKey
+	q := inTree(s.db.NewSelect().Model(&keys), caller).OrderExpr("created_at DESC, id DESC").Limit(int64(p.Limit + 1))
+	if p.After != nil {
+		q = q.Where("(created_at, id) < (?, ?)", p.After.CreatedAt, p.After.ID)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, nil, fmt.Errorf("list api keys: %w", err)
+	}
+	keys, next := page.Next(p, keys, func(k schema.APIKey) page.Cursor { return page.Cursor{CreatedAt: k.CreatedAt, ID: k.ID} })
+	return keys, next, nil
+}
+
+// Revoke revokes the key id, which must be the caller or one of its descendants, and every descendant
+// of it, at once. Revoking an already revoked key answers it unchanged.
+func (s *Store) Revoke(ctx context.Context, caller *schema.APIKey, id string, now time.Time) (*schema.APIKey, error) {
+	target := new(schema.APIKey)
+	err := inTree(s.db.NewSelect().Model(target), caller).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, svcerr.NotFoundf("no API key %q among this key and its descendants", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load api key: %w", err)
+	}
+	_, err = s.db.NewUpdate().Model((*schema.APIKey)(nil)).Set("revoked_at = ?", now).
+		Where("account_id = ?", caller.AccountID).Where("(id = ? OR ? = ANY(ancestors))", id, id).
+		Where("revoked_at IS NULL").Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("revoke api key: %w", err)
+	}
+	if target.RevokedAt == nil {
+		target.RevokedAt = &now
+	}
+	return target, nil
+}
+
+// NewID returns a fresh key id.
+func NewID() string { return ids.New(ids.APIKey) }

@@ -1,0 +1,106 @@
+// Package audit records one event per authenticated request (who, which operation, outcome; never a
+// secret or a body). Events are written in batches by a background writer so auditing stays off the
+// request's critical path; Close flushes what is buffered.
+package audit
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/schema"
+)
+
+// Options tune a Writer.
+type Options struct {
+	// Buffer is how many events may wait for the writer; Record blocks when it is full (default 4096).
+	Buffer int
+	// Batch is the most events written in one INSERT (default 256).
+	Batch int
+	// Interval is the longest an event waits before it is written (default 50 ms).
+	Interval time.Duration
+}
+
+// Writer writes audit events in batches.
+type Writer struct {
+	db     bun.IDB
+	log    *slog.Logger
+	opts   Options
+	events chan schema.AuditEvent
+	done   chan struct{}
+	once   sync.Once
+}
+
+// NewWriter starts a Writer; call Close to flush and stop it.
+func NewWriter(db bun.IDB, log *slog.Logger, opts Options) *Writer {
+	if opts.Buffer <= 0 {
+		opts.Buffer = 4096
+	}
+	if opts.Batch <= 0 {
+		opts.Batch = 256
+	}
+	if opts.Interval <= 0 {
+		opts.Interval = 50 * time.Millisecond
+	}
+	w := &Writer{db: db, log: log, opts: opts, events: make(chan schema.AuditEvent, opts.Buffer), done: make(chan struct{})}
+	go w.loop()
+	return w
+}
+
+// Record queues an event.
+func (w *Writer) Record(ev schema.AuditEvent) { w.events <- ev }
+
+// Close writes every queued event and stops the writer.
+func (w *Writer) Close() {
+	w.once.Do(func() { close(w.events) })
+	<-w.done
+}
+
+func (w *Writer) loop() {
+	defer close(w.done)
+	ticker := time.NewTicker(w.opts.Interval)
+	defer ticker.Stop()
+	batch := make([]schema.AuditEvent, 0, w.opts.Batch)
+	for {
+		select {
+		case ev, ok := <-w.events:
+			if !ok {
+				w.flush(batch)
+				return
+			}
+			batch = append(batch, ev)
+			if len(batch) >= w.opts.Batch {
+				w.flush(batch)
+				batch = batch[:0]
+			}
+		case <-ticker.C:
+			if len(batch) > 0 {
+				w.flush(batch)
+				batch = batch[:0]
+			}
+		}
+	}
+}
+
+func (w *Writer) flush(batch []schema.AuditEvent) {
+	if len(batch) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := Insert(ctx, w.db, batch); err != nil {
+		w.log.Error("audit: write batch", "events", len(batch), "err", err)
+	}
+}
+
+// Insert writes events at once.
+func Insert(ctx context.Context, db bun.IDB, events []schema.AuditEvent) error {
+	if _, err := db.NewInsert().Model(&events).Exec(ctx); err != nil {
+		return fmt.Errorf("insert audit events: %w", err)
+	}
+	return nil
+}

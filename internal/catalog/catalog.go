@@ -1,0 +1,186 @@
+// Package catalog is the server-owned list of managed services, their operations and prices, and the
+// rules for per-key limit selectors built from them. Clients read it; they never supply prices.
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/svcplatform/svc/client"
+)
+
+// Operation kinds.
+const (
+	// KindRun operations are started with POST /v1/runs and execute as durable workflows.
+	KindRun = "run"
+	// KindRoute operations are served by their own API route (wallets, trading, databases).
+	KindRoute = "route"
+)
+
+// MillicreditsPerCredit is the integer unit credits are kept in.
+const MillicreditsPerCredit = 1000
+
+// CreditsPerUSD is what one USD buys.
+const CreditsPerUSD = 100
+
+// Operation is one operation of a service.
+type Operation struct {
+	ID               string
+	Description      string
+	Kind             string
+	RequiresApproval bool
+	// Available is false for operations listed in the catalog whose capability has not shipped yet.
+	Available bool
+	// Millicredits is the price per call or run.
+	Millicredits int64
+	// Unit names what one charge buys.
+	Unit string
+}
+
+// Service is one managed service.
+type Service struct {
+	ID          string
+	Name        string
+	Description string
+	Operations  []Operation
+}
+
+// Available reports whether any operation of the service can be used now.
+func (s Service) Available() bool {
+	return slices.ContainsFunc(s.Operations, func(o Operation) bool { return o.Available })
+}
+
+// Operation returns the operation with the id, if the service has it.
+func (s Service) Operation(id string) (Operation, bool) {
+	i := slices.IndexFunc(s.Operations, func(o Operation) bool { return o.ID == id })
+	if i < 0 {
+		return Operation{}, false
+	}
+	return s.Operations[i], true
+}
+
+func route(id, description string, millicredits int64) Operation {
+	return Operation{ID: id, Description: description, Kind: KindRoute, Millicredits: millicredits, Unit: "request"}
+}
+
+var services = []Service{
+	{
+		ID: client.ServiceManagedWorkflows, Name: "Managed workflows",
+		Description: "Durable runs executed as Temporal workflows.",
+		Operations: []Operation{
+			{ID: client.OperationEcho, Description: "Completes with its input as output.", Kind: KindRun, Available: true, Unit: "run"},
+			{ID: client.OperationSleep, Description: `Waits {"seconds": n} (0..86400) on a durable timer; cancellable.`, Kind: KindRun, Available: true, Unit: "run"},
+		},
+	},
+	{
+		ID: client.ServiceDatabase, Name: "Managed database",
+		Description: "A managed PostgreSQL database per account with portable copies.",
+		Operations: []Operation{
+			route(client.OpDatabasesAccountRead, "Read database status and structure.", 0),
+			route(client.OpDatabasesAccountProvision, "Provision the account database.", 0),
+			route(client.OpDatabasesAccountDeprovision, "Remove the account database.", 0),
+			route(client.OpDatabasesQuery, "Run a read query.", 100),
+			route(client.OpDatabasesActions, "Change records.", 100),
+			route(client.OpDatabasesTransfersCreate, "Start a portable copy transfer.", 0),
+		},
+	},
+	{
+		ID: client.ServiceManagedWallets, Name: "Managed wallets",
+		Description: "Custodial EVM wallets with policies, quotes, sends, swaps and signatures.",
+		Operations: []Operation{
+			route(client.OpWalletsCreate, "Create a managed wallet.", 0),
+			route(client.OpWalletsTransactionsQuote, "Quote a send or swap.", 0),
+			route(client.OpWalletsTransactionsCreate, "Execute a send or swap.", 1000),
+			route(client.OpWalletsSignaturesQuote, "Quote a message signature.", 0),
+			route(client.OpWalletsSignaturesCreate, "Sign an approved message.", 500),
+		},
+	},
+	{
+		ID: client.ServiceManagedTrading, Name: "Managed trading",
+		Description: "Managed spot trading: quotes, orders and positions.",
+		Operations: []Operation{
+			route(client.OpTradingQuotesCreate, "Quote a spot trade.", 0),
+			route(client.OpTradingOrdersCreate, "Submit a spot order.", 1000),
+		},
+	},
+	{
+		ID: client.ServiceManagedAgents, Name: "Managed agents",
+		Description: "Agent jobs and automations.",
+		Operations: []Operation{
+			{ID: "agents.prompt", Description: "Submit a prompt as an agent job.", Kind: KindRun, Millicredits: 1000, Unit: "run"},
+		},
+	},
+}
+
+// Services returns the catalog in a stable order.
+func Services() []Service { return services }
+
+// Lookup returns the service with the id.
+func Lookup(serviceID string) (Service, bool) {
+	i := slices.IndexFunc(services, func(s Service) bool { return s.ID == serviceID })
+	if i < 0 {
+		return Service{}, false
+	}
+	return services[i], true
+}
+
+// Known reports whether serviceID names a catalog service.
+func Known(serviceID string) bool {
+	_, ok := Lookup(serviceID)
+	return ok
+}
+
+// PricingServices are the values of the /v1/pricing ?service= filter.
+var PricingServices = []string{
+	client.ServicePlatformAPI, client.ServiceManagedWallets, client.ServiceManagedTrading,
+	client.ServiceManagedAgents, client.ServiceManagedWorkflows,
+}
+
+// CreditMetered reports whether a selector accepts a creditsPerDay limit: the four credit-metered
+// operations and their per-service and per-operation forms.
+func CreditMetered(selector string) bool {
+	for _, op := range client.CreditMeteredOperations {
+		if selector == op || strings.HasPrefix(selector, op+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidSelector checks a per-key limit selector: *, a route's limit operation, or
+// services.invoke|runs.create followed by .<serviceId> and optionally .<operationId>.
+func ValidSelector(selector string) error {
+	if selector == client.LimitAll || slices.Contains(client.LimitOperations, selector) {
+		return nil
+	}
+	for _, base := range []string{client.OpServicesInvoke, client.OpRunsCreate} {
+		rest, ok := strings.CutPrefix(selector, base+".")
+		if !ok {
+			continue
+		}
+		return validQualified(base, rest)
+	}
+	return fmt.Errorf("unknown limit selector %q", selector)
+}
+
+func validQualified(base, rest string) error {
+	for _, s := range services {
+		if rest == s.ID {
+			return nil
+		}
+		opID, ok := strings.CutPrefix(rest, s.ID+".")
+		if !ok {
+			continue
+		}
+		op, found := s.Operation(opID)
+		if !found {
+			return fmt.Errorf("service %q has no operation %q", s.ID, opID)
+		}
+		if base == client.OpRunsCreate && op.Kind != KindRun {
+			return fmt.Errorf("operation %q of %q is not started as a run", opID, s.ID)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown service in limit selector %q.%s", base, rest)
+}

@@ -1,0 +1,46 @@
+// Package ids makes the prefixed identifiers every resource carries (run_..., key_..., req_...).
+package ids
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"strings"
+)
+
+// Prefixes of the identifiers in use.
+const (
+	Account     = "acct"
+	APIKey      = "key"
+	Project     = "proj"
+	Run         = "run"
+	Request     = "req"
+	AuditEvent  = "aud"
+	CreditEntry = "crd"
+)
+
+var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
+
+// New returns prefix_ followed by 26 characters of 128 random bits.
+func New(prefix string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return prefix + "_" + encoding.EncodeToString(b[:])
+}
+
+// Derive returns an identifier determined by its parts: the same parts always give the same id. It lets
+// an idempotent request that is retried after a crash find the resource its first attempt created.
+func Derive(prefix string, parts ...string) string {
+	h := sha256.New()
+	h.Write([]byte(prefix))
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p))
+	}
+	return prefix + "_" + encoding.EncodeToString(h.Sum(nil)[:16])
+}
+
+// HasPrefix reports whether id looks like an identifier of the given prefix.
+func HasPrefix(id, prefix string) bool {
+	return strings.HasPrefix(id, prefix+"_") && len(id) > len(prefix)+1
+}

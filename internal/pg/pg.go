@@ -1,0 +1,43 @@
+// Package pg opens the bun database handle on PostgreSQL through pgdriver.
+package pg
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+)
+
+// Options tune the pool. Zero values take the defaults named on each field.
+type Options struct {
+	// MaxOpenConns caps open connections (default 20).
+	MaxOpenConns int
+	// SearchPath, when set, is the schema every connection uses (tests isolate themselves this way).
+	SearchPath string
+}
+
+// Open connects to url and checks the connection with a ping.
+func Open(ctx context.Context, url string, opts Options) (*bun.DB, error) {
+	connOpts := []pgdriver.Option{pgdriver.WithDSN(url), pgdriver.WithTimeout(5 * time.Second)}
+	if opts.SearchPath != "" {
+		connOpts = append(connOpts, pgdriver.WithConnParams(map[string]any{"search_path": opts.SearchPath}))
+	}
+	sqldb := sql.OpenDB(pgdriver.NewConnector(connOpts...))
+	maxOpen := opts.MaxOpenConns
+	if maxOpen == 0 {
+		maxOpen = 20
+	}
+	sqldb.SetMaxOpenConns(maxOpen)
+	sqldb.SetMaxIdleConns(maxOpen)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	db := bun.NewDB(sqldb, pgdialect.New())
+	if err := db.PingContext(ctx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("connect to postgres: %w", err)
+	}
+	return db, nil
+}

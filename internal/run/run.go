@@ -1,0 +1,213 @@
+// Package run keeps the read model of durable runs in PostgreSQL and starts their Temporal workflows.
+// The workflow is the source of truth for execution; the row follows it (queued, running, final status).
+package run
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/uptrace/bun"
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	sdkclient "go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/tenant"
+	"github.com/svcplatform/svc/schema"
+	svctemporal "github.com/svcplatform/svc/temporal"
+	"github.com/svcplatform/svc/workflows"
+)
+
+// Store reads and writes run rows.
+type Store struct {
+	db bun.IDB
+}
+
+// NewStore returns a Store on db.
+func NewStore(db bun.IDB) *Store { return &Store{db: db} }
+
+// Get returns the run with the id in the scope, or not_found.
+func (s *Store) Get(ctx context.Context, scope tenant.Scope, id string) (*schema.Run, error) {
+	r := new(schema.Run)
+	err := scope.Where(s.db.NewSelect().Model(r)).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, svcerr.NotFoundf("no run %q", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load run: %w", err)
+	}
+	return r, nil
+}
+
+// MarkRunning moves a queued run to running; a run already past queued is left alone.
+func (s *Store) MarkRunning(ctx context.Context, id string) error {
+	_, err := s.db.NewUpdate().Model((*schema.Run)(nil)).
+		Set("status = ?", client.RunRunning).Set("updated_at = now()").
+		Where("id = ? AND status = ?", id, client.RunQueued).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("mark run %s running: %w", id, err)
+	}
+	return nil
+}
+
+// Finish records a final outcome once; later calls for a finished run change nothing.
+func (s *Store) Finish(ctx context.Context, o workflows.RunOutcome) error {
+	q := s.db.NewUpdate().Model((*schema.Run)(nil)).
+		Set("status = ?", o.Status).Set("updated_at = now()").Set("completed_at = now()").
+		Where("id = ?", o.RunID).Where("status NOT IN (?)", bun.In([]string{client.RunSucceeded, client.RunFailed, client.RunCancelled}))
+	if len(o.Output) > 0 {
+		q = q.Set("output = ?", string(o.Output))
+	}
+	if o.ErrorCode != "" {
+		q = q.Set("error_code = ?", o.ErrorCode).Set("error_message = ?", o.ErrorMessage)
+	}
+	if _, err := q.Exec(ctx); err != nil {
+		return fmt.Errorf("finish run %s: %w", o.RunID, err)
+	}
+	return nil
+}
+
+// Service creates runs: a row, then its workflow.
+type Service struct {
+	store    *Store
+	temporal sdkclient.Client
+}
+
+// NewService returns a Service.
+func NewService(store *Store, tc sdkclient.Client) *Service {
+	return &Service{store: store, temporal: tc}
+}
+
+// Store returns the service's store.
+func (s *Service) Store() *Store { return s.store }
+
+// CreateParams is a validated request to start a run.
+type CreateParams struct {
+	ID          string
+	Scope       tenant.Scope
+	KeyID       string
+	ServiceID   string
+	OperationID string
+	Input       map[string]any
+}
+
+// Validate checks the service, operation and input; errors name the field.
+func Validate(serviceID, operationID string, input map[string]any) (json.RawMessage, error) {
+	svc, ok := catalog.Lookup(serviceID)
+	if !ok {
+		return nil, svcerr.Invalid("serviceId", "unknown service %q", serviceID)
+	}
+	op, ok := svc.Operation(operationID)
+	if !ok {
+		return nil, svcerr.Invalid("operationId", "service %q has no operation %q", serviceID, operationID)
+	}
+	if op.Kind != catalog.KindRun || !op.Available {
+		return nil, svcerr.Invalid("operationId", "operation %q of %q cannot be started as a run", operationID, serviceID)
+	}
+	if input == nil {
+		input = map[string]any{}
+	}
+	raw, err := json.Marshal(input)
+	if err != nil {
+		return nil, svcerr.Invalid("input", "input is not valid JSON")
+	}
+	if operationID == client.OperationSleep {
+		if _, err := workflows.SleepDuration(raw); err != nil {
+			return nil, svcerr.Invalid("input.seconds", "%s", err.Error())
+		}
+	}
+	return raw, nil
+}
+
+// Create stores the run and starts its workflow run/<id>. Creating the same id again (a retried request)
+// finds the existing row and never starts a second workflow. If the workflow cannot be started, the row
+// is removed and the caller gets unavailable, so nothing is half-written.
+func (s *Service) Create(ctx context.Context, p CreateParams) (*schema.Run, error) {
+	input, err := Validate(p.ServiceID, p.OperationID, p.Input)
+	if err != nil {
+		return nil, err
+	}
+	r := &schema.Run{
+		ID: p.ID, AccountID: p.Scope.AccountID, ProjectID: p.Scope.ProjectID, KeyID: p.KeyID,
+		ServiceID: p.ServiceID, OperationID: p.OperationID, Status: client.RunQueued, Input: input,
+		WorkflowID: workflows.RunWorkflowID(p.ID),
+	}
+	res, err := s.store.db.NewInsert().Model(r).On("CONFLICT (id) DO NOTHING").Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("insert run: %w", err)
+	}
+	inserted, _ := res.RowsAffected()
+	if err := s.start(ctx, r); err != nil {
+		if inserted == 1 {
+			_, _ = s.store.db.NewDelete().Model(r).WherePK().Where("status = ?", client.RunQueued).Exec(context.WithoutCancel(ctx))
+		}
+		return nil, err
+	}
+	return s.store.Get(ctx, p.Scope, p.ID)
+}
+
+func (s *Service) start(ctx context.Context, r *schema.Run) error {
+	opts := sdkclient.StartWorkflowOptions{
+		ID:                       r.WorkflowID,
+		TaskQueue:                workflows.TaskQueue,
+		WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		TypedSearchAttributes:    searchAttributes(r),
+		Memo:                     map[string]any{"runId": r.ID, "serviceId": r.ServiceID, "operationId": r.OperationID},
+		StaticSummary:            fmt.Sprintf("run %s: %s.%s", r.ID, r.ServiceID, r.OperationID),
+	}
+	params := workflows.RunParams{RunID: r.ID, ServiceID: r.ServiceID, OperationID: r.OperationID, Input: r.Input}
+	_, err := s.temporal.ExecuteWorkflow(ctx, opts, workflows.RunWorkflowName, params)
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if err == nil || errors.As(err, &started) {
+		return nil // a retried request: the workflow exists (running or closed)
+	}
+	return svcerr.New(svcerr.Unavailable, "the workflow engine did not accept the run; retry with the same Idempotency-Key")
+}
+
+func searchAttributes(r *schema.Run) temporal.SearchAttributes {
+	updates := []temporal.SearchAttributeUpdate{
+		svctemporal.KeyAccountID.ValueSet(r.AccountID),
+		svctemporal.KeyServiceID.ValueSet(r.ServiceID),
+		svctemporal.KeyOperationID.ValueSet(r.OperationID),
+	}
+	if r.ProjectID != nil {
+		updates = append(updates, svctemporal.KeyProjectID.ValueSet(*r.ProjectID))
+	}
+	return temporal.NewSearchAttributes(updates...)
+}
+
+// ToWire converts a row to the API's shape.
+func ToWire(r *schema.Run) client.Run {
+	out := client.Run{
+		ID: r.ID, ServiceID: r.ServiceID, OperationID: r.OperationID, Status: r.Status, Input: map[string]any{},
+		ApprovalID: r.ApprovalID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		ChargedCredits: float64(r.ChargedMillicredits) / catalog.MillicreditsPerCredit,
+	}
+	_ = json.Unmarshal(r.Input, &out.Input)
+	if len(r.Output) > 0 {
+		_ = json.Unmarshal(r.Output, &out.Output)
+	}
+	if r.ErrorCode != nil {
+		out.Error = &client.RunError{Code: *r.ErrorCode, Message: deref(r.ErrorMessage)}
+	}
+	if r.CompletedAt != nil {
+		t := r.CompletedAt.UTC()
+		out.CompletedAt = &t
+	}
+	return out
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+

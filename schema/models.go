@@ -1,0 +1,137 @@
+package schema
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Account owns keys, projects, runs and credits.
+type Account struct {
+	bun.BaseModel `bun:"table:accounts"`
+
+	ID        string    `bun:"id,pk"`
+	Name      string    `bun:"name"`
+	CreatedAt time.Time `bun:"created_at,nullzero,default:now()"`
+}
+
+// Project groups an account's resources; every lookup is scoped to one project or to none.
+type Project struct {
+	bun.BaseModel `bun:"table:projects"`
+
+	ID        string    `bun:"id,pk"`
+	AccountID string    `bun:"account_id"`
+	Name      string    `bun:"name"`
+	Status    string    `bun:"status"`
+	CreatedAt time.Time `bun:"created_at,nullzero,default:now()"`
+	UpdatedAt time.Time `bun:"updated_at,nullzero,default:now()"`
+}
+
+// APIKey is a stored key. Only the SHA-256 of its secret is kept.
+type APIKey struct {
+	bun.BaseModel `bun:"table:api_keys"`
+
+	ID         string     `bun:"id,pk"`
+	AccountID  string     `bun:"account_id"`
+	ProjectID  *string    `bun:"project_id"`
+	ParentID   *string    `bun:"parent_id"`
+	Ancestors  []string   `bun:"ancestors,array"`
+	Name       string     `bun:"name"`
+	Prefix     string     `bun:"prefix"`
+	SecretHash []byte     `bun:"secret_hash"`
+	Scopes     []string   `bun:"scopes,array"`
+	Services   []string   `bun:"services,array"`
+	Limits     []Limit    `bun:"limits,type:jsonb"`
+	CreatedAt  time.Time  `bun:"created_at,nullzero,default:now()"`
+	RevokedAt  *time.Time `bun:"revoked_at"`
+	LastUsedAt *time.Time `bun:"last_used_at"`
+}
+
+// Limit is one stored per-key limit (see client.Limit).
+type Limit struct {
+	Operation         string `json:"operation"`
+	RequestsPerMinute int64  `json:"requestsPerMinute,omitempty"`
+	CreditsPerDay     int64  `json:"creditsPerDay,omitempty"`
+}
+
+// CreditTokenUse records that a first-key credit token was spent.
+type CreditTokenUse struct {
+	bun.BaseModel `bun:"table:credit_token_uses"`
+
+	JTI       string    `bun:"jti,pk"`
+	AccountID string    `bun:"account_id"`
+	KeyID     string    `bun:"key_id"`
+	UsedAt    time.Time `bun:"used_at,nullzero,default:now()"`
+}
+
+// IdempotencyKey is the stored outcome of one idempotent request, per account and key.
+type IdempotencyKey struct {
+	bun.BaseModel `bun:"table:idempotency_keys"`
+
+	AccountID       string              `bun:"account_id,pk"`
+	Key             string              `bun:"key,pk"`
+	Seed            string              `bun:"seed"`
+	Fingerprint     []byte              `bun:"fingerprint"`
+	Method          string              `bun:"method"`
+	Path            string              `bun:"path"`
+	LockedUntil     *time.Time          `bun:"locked_until"`
+	ResponseStatus  *int                `bun:"response_status"`
+	ResponseHeaders map[string][]string `bun:"response_headers,type:jsonb"`
+	ResponseBody    []byte              `bun:"response_body"`
+	ResponseSealed  bool                `bun:"response_sealed"`
+	CreatedAt       time.Time           `bun:"created_at,nullzero,default:now()"`
+	ExpiresAt       time.Time           `bun:"expires_at"`
+}
+
+// Run is the read model of one durable run; the Temporal workflow is the source of truth.
+type Run struct {
+	bun.BaseModel `bun:"table:runs"`
+
+	ID                  string          `bun:"id,pk"`
+	AccountID           string          `bun:"account_id"`
+	ProjectID           *string         `bun:"project_id"`
+	KeyID               string          `bun:"key_id"`
+	ServiceID           string          `bun:"service_id"`
+	OperationID         string          `bun:"operation_id"`
+	Status              string          `bun:"status"`
+	Input               json.RawMessage `bun:"input,type:jsonb"`
+	Output              json.RawMessage `bun:"output,type:jsonb,nullzero"`
+	ErrorCode           *string         `bun:"error_code"`
+	ErrorMessage        *string         `bun:"error_message"`
+	ApprovalID          *string         `bun:"approval_id"`
+	ChargedMillicredits int64           `bun:"charged_millicredits"`
+	WorkflowID          string          `bun:"workflow_id"`
+	CreatedAt           time.Time       `bun:"created_at,nullzero,default:now()"`
+	UpdatedAt           time.Time       `bun:"updated_at,nullzero,default:now()"`
+	CompletedAt         *time.Time      `bun:"completed_at"`
+}
+
+// AuditEvent records one authenticated request: who, what, outcome. Never a secret or a body.
+type AuditEvent struct {
+	bun.BaseModel `bun:"table:audit_events"`
+
+	ID        string    `bun:"id,pk"`
+	AccountID string    `bun:"account_id"`
+	ProjectID *string   `bun:"project_id"`
+	KeyID     *string   `bun:"key_id"`
+	Operation string    `bun:"operation"`
+	Method    string    `bun:"method"`
+	Path      string    `bun:"path"`
+	Status    int       `bun:"status"`
+	RequestID string    `bun:"request_id"`
+	ClientIP  string    `bun:"client_ip"`
+	CreatedAt time.Time `bun:"created_at,nullzero,default:now()"`
+}
+
+// CreditEntry is one signed movement of an account's credits, unique per (account, reference).
+type CreditEntry struct {
+	bun.BaseModel `bun:"table:credit_entries"`
+
+	ID           string    `bun:"id,pk"`
+	AccountID    string    `bun:"account_id"`
+	Millicredits int64     `bun:"millicredits"`
+	Kind         string    `bun:"kind"`
+	Reference    string    `bun:"reference"`
+	CreatedAt    time.Time `bun:"created_at,nullzero,default:now()"`
+}
