@@ -57,7 +57,7 @@ func humaError(requestID string, status int, msg string, errs []error) *apiError
 		if !errors.As(err, &d) {
 			continue
 		}
-		param := paramOf(d.Location)
+		param := paramOf(d)
 		problems = append(problems, map[string]string{"param": param, "message": d.Message})
 		if e.Param == "" {
 			e.Param, e.Message = param, describe(param, d.Message)
@@ -72,17 +72,24 @@ func humaError(requestID string, status int, msg string, errs []error) *apiError
 	return envelope(requestID, status, e)
 }
 
-// paramOf turns Huma's location ("body.scopes[0]", "path.runId", "header.X") into a field name.
-func paramOf(location string) string {
-	for _, prefix := range []string{"body.", "path.", "query.", "header."} {
-		if rest, ok := strings.CutPrefix(location, prefix); ok {
-			return rest
+// paramOf turns Huma's location ("body.scopes[0]", "path.runId", "header.X") into a field name; a
+// missing property is reported on its parent, so its name is taken from the message.
+func paramOf(d *huma.ErrorDetail) string {
+	param := d.Location
+	for _, prefix := range []string{"body", "path.", "query.", "header."} {
+		if rest, ok := strings.CutPrefix(param, prefix); ok {
+			param = strings.TrimPrefix(rest, ".")
+			break
 		}
 	}
-	if location == "body" {
-		return ""
+	if prop, ok := strings.CutPrefix(d.Message, "expected required property "); ok {
+		prop = strings.TrimSuffix(prop, " to be present")
+		if param == "" {
+			return prop
+		}
+		return param + "." + prop
 	}
-	return location
+	return param
 }
 
 func describe(param, msg string) string {

@@ -34,17 +34,17 @@ type Limit struct {
 
 // APIKey is an API key as the API shows it. Secret is set only in the answer that created it.
 type APIKey struct {
-	ID         string     `json:"id" doc:"Key id (key_...)."`
-	Name       string     `json:"name"`
-	Secret     string     `json:"secret,omitempty" doc:"The svc_sk_ secret; shown once, in the creation answer only."`
-	Prefix     string     `json:"prefix" doc:"The first characters of the secret, to recognise it."`
-	Scopes     []string   `json:"scopes"`
-	Services   []string   `json:"services" doc:"Service ids the key may use; [\"*\"] means every service."`
-	Limits     []Limit    `json:"limits"`
-	ParentID   *string    `json:"parentId"`
-	ProjectID  *string    `json:"projectId"`
-	CreatedAt  time.Time  `json:"createdAt"`
-	RevokedAt  *time.Time `json:"revokedAt,omitempty"`
+	ID        string     `json:"id" doc:"Key id (key_...)."`
+	Name      string     `json:"name"`
+	Secret    string     `json:"secret,omitempty" doc:"The svc_sk_ secret; shown once, in the creation answer only."`
+	Prefix    string     `json:"prefix" doc:"The first characters of the secret, to recognise it."`
+	Scopes    []string   `json:"scopes"`
+	Services  []string   `json:"services" doc:"Service ids the key may use; [\"*\"] means every service."`
+	Limits    []Limit    `json:"limits"`
+	ParentID  *string    `json:"parentId"`
+	ProjectID *string    `json:"projectId"`
+	CreatedAt time.Time  `json:"createdAt"`
+	RevokedAt *time.Time `json:"revokedAt,omitempty"`
 }
 
 // CreateAPIKeyRequest is the body of POST /v1/api-keys. Every field is optional: a first key gets every

@@ -94,3 +94,27 @@ func applyPending(ctx context.Context, tx bun.Tx, migrations []Migration, done [
 	}
 	return applied, nil
 }
+
+// Pending returns the versions of embedded migrations the database has not applied yet.
+func Pending(ctx context.Context, db bun.IDB) ([]string, error) {
+	migrations, err := Migrations()
+	if err != nil {
+		return nil, err
+	}
+	var done []string
+	err = db.NewSelect().Table("schema_migrations").Column("version").Scan(ctx, &done)
+	if err != nil && !strings.Contains(err.Error(), "does not exist") {
+		return nil, fmt.Errorf("read schema_migrations: %w", err)
+	}
+	seen := make(map[string]bool, len(done))
+	for _, v := range done {
+		seen[v] = true
+	}
+	var pending []string
+	for _, m := range migrations {
+		if !seen[m.Version] {
+			pending = append(pending, m.Version)
+		}
+	}
+	return pending, nil
+}

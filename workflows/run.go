@@ -55,7 +55,8 @@ var bookkeepingOptions = workflow.LocalActivityOptions{
 // operation, and records the outcome. Cancellation during the operation ends the run cancelled.
 func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 	ctx = workflow.WithLocalActivityOptions(ctx, bookkeepingOptions)
-	if err := workflow.ExecuteLocalActivity(ctx, ActivityMarkRunning, p.RunID).Get(ctx, nil); err != nil {
+	err := workflow.ExecuteLocalActivity(ctx, ActivityMarkRunning, p.RunID).Get(ctx, nil)
+	if err != nil && !temporal.IsCanceledError(err) {
 		return RunOutcome{}, fmt.Errorf("mark run running: %w", err)
 	}
 	outcome := perform(ctx, p)

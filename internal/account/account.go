@@ -118,12 +118,14 @@ func (s *Service) VerifyToken(ctx context.Context, raw string) (Token, error) {
 	if claims.ID == "" || !ids.HasPrefix(claims.Subject, ids.Account) {
 		return Token{}, svcerr.New(svcerr.Unauthenticated, "the credit token is invalid")
 	}
-	n, err := s.db.NewSelect().Model((*schema.Account)(nil)).Where("id = ?", claims.Subject).Count(ctx)
-	if err != nil {
-		return Token{}, fmt.Errorf("check account: %w", err)
-	}
-	if n == 0 {
+	if !s.Exists(ctx, claims.Subject) {
 		return Token{}, svcerr.New(svcerr.Unauthenticated, "the credit token names no account")
 	}
 	return Token{AccountID: claims.Subject, ID: claims.ID}, nil
+}
+
+// Exists reports whether the account exists.
+func (s *Service) Exists(ctx context.Context, accountID string) bool {
+	n, err := s.db.NewSelect().Model((*schema.Account)(nil)).Where("id = ?", accountID).Count(ctx)
+	return err == nil && n > 0
 }

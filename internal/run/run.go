@@ -210,4 +210,3 @@ func deref(s *string) string {
 	}
 	return *s
 }
-

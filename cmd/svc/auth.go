@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/svcplatform/svc/client"
+)
+
+// login verifies an API key and stores it with the base URL in the config file.
+//
+// The key is checked with GET /v1/api-keys (scope api_keys:manage) and, if that answers 403, with
+// GET /v1/services (scope services:read). A 401 refuses the key; a key that may call neither route is
+// stored anyway, with a warning, since it authenticated.
+func (a *app) login(args []string) int {
+	fs := a.flagSet("login")
+	a.g.register(fs)
+	pos, code, ok := a.parse("login", fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return a.usageError("login", "unexpected argument %q", pos[0])
+	}
+	path, err := configPath(a.getenv)
+	if err != nil {
+		return a.localError("config_error", err.Error())
+	}
+	existing, err := loadConfig(path)
+	if err != nil {
+		return a.localError("config_error", err.Error())
+	}
+
+	key := first(a.g.apiKey, a.getenv(envAPIKey))
+	if key == "" {
+		if !a.interactive() {
+			return a.usageError("login", "login needs --api-key KEY (or %s) when it cannot prompt", envAPIKey)
+		}
+		key, err = a.promptSecret("API key: ")
+		if err != nil {
+			return a.localError("prompt_error", err.Error())
+		}
+		if key == "" {
+			return a.usageError("login", "no API key entered")
+		}
+	}
+	s := settings{
+		baseURL: client.NormalizeBaseURL(first(a.g.baseURL, a.getenv(envBaseURL), existing.BaseURL)),
+		apiKey:  key,
+		project: first(a.g.project, a.getenv(envProject)),
+	}
+	c := a.newClient(s)
+
+	verified := ""
+	keys := c.ListAPIKeys(a.ctx, client.ListParams{Limit: 1})
+	switch {
+	case keys.OK:
+		verified = client.ScopeAPIKeysManage
+	case keys.StatusCode == 403:
+		svcs := c.ListServices(a.ctx)
+		switch {
+		case svcs.OK:
+			verified = client.ScopeServicesRead
+		case svcs.StatusCode == 403:
+			verified = "" // authenticated, but may call neither route
+		default:
+			return a.notStored(apiFailure(a, svcs))
+		}
+	default:
+		return a.notStored(apiFailure(a, keys))
+	}
+
+	if err := saveConfig(path, config{BaseURL: s.baseURL, APIKey: key, Project: s.project}); err != nil {
+		return a.localError("config_error", err.Error())
+	}
+	if a.g.json {
+		a.printJSON(map[string]any{"ok": true, "baseUrl": s.baseURL, "keyPrefix": maskKey(key), "project": s.project,
+			"configFile": path, "verifiedWith": verified})
+		return exitOK
+	}
+	fmt.Fprintf(a.stdout, "Logged in to %s with key %s.\n", s.baseURL, maskKey(key))
+	if verified == "" {
+		fmt.Fprintf(a.stdout, "Warning: the key authenticated but holds neither %s nor %s; it was stored anyway.\n",
+			client.ScopeAPIKeysManage, client.ScopeServicesRead)
+	}
+	fmt.Fprintf(a.stdout, "Credentials saved to %s (mode 0600).\n", path)
+	return exitOK
+}
+
+// notStored says login stored nothing and returns code.
+func (a *app) notStored(code int) int {
+	fmt.Fprintln(a.stderr, "The API key was not stored.")
+	return code
+}
+
+// promptSecret asks for a secret on the terminal, hiding the typed characters when stty is available.
+func (a *app) promptSecret(prompt string) (string, error) {
+	fmt.Fprint(a.stderr, prompt)
+	restore := hideInput(a.stdin)
+	line, err := bufio.NewReader(a.stdin).ReadString('\n')
+	restore()
+	fmt.Fprintln(a.stderr)
+	if err != nil && line == "" {
+		return "", fmt.Errorf("read the API key: %w", err)
+	}
+	return strings.TrimSpace(line), nil
+}
+
+// hideInput turns terminal echo off with stty (standard library only) and returns the function that
+// turns it back on. Where stty is unavailable, input stays visible.
+func hideInput(in any) func() {
+	f, ok := in.(*os.File)
+	if !ok {
+		return func() {}
+	}
+	off := exec.Command("stty", "-echo")
+	off.Stdin = f
+	if off.Run() != nil {
+		return func() {}
+	}
+	return func() {
+		on := exec.Command("stty", "echo")
+		on.Stdin = f
+		_ = on.Run()
+	}
+}
+
+// whoami shows the base URL, where the key comes from, its prefix and, when the key may list API keys,
+// its id, name, scopes and services.
+func (a *app) whoami(args []string) int {
+	fs := a.flagSet("whoami")
+	a.g.register(fs)
+	pos, code, ok := a.parse("whoami", fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return a.usageError("whoami", "unexpected argument %q", pos[0])
+	}
+	c, s, code, ok := a.authedClient()
+	if !ok {
+		return code
+	}
+
+	self, resp := a.findSelf(c, s.apiKey)
+	if !resp.OK && resp.StatusCode != 403 {
+		return apiFailure(a, resp)
+	}
+	if a.g.json {
+		out := map[string]any{"ok": true, "baseUrl": s.baseURL, "keyPrefix": maskKey(s.apiKey), "keySource": s.keySource,
+			"project": s.project, "apiKey": self}
+		a.printJSON(out)
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "Base URL:\t%s\n", s.baseURL)
+	fmt.Fprintf(tw, "API key:\t%s\t(from %s)\n", maskKey(s.apiKey), s.keySource)
+	if s.project != "" {
+		fmt.Fprintf(tw, "Project:\t%s\n", s.project)
+	}
+	switch {
+	case self != nil:
+		fmt.Fprintf(tw, "Key ID:\t%s\n", self.ID)
+		if self.Name != "" {
+			fmt.Fprintf(tw, "Name:\t%s\n", self.Name)
+		}
+		fmt.Fprintf(tw, "Scopes:\t%s\n", scopeList(self.Scopes))
+		fmt.Fprintf(tw, "Services:\t%s\n", strings.Join(self.Services, ", "))
+		if len(self.Limits) > 0 {
+			fmt.Fprintf(tw, "Limits:\t%s\n", limitList(self.Limits))
+		}
+		if self.ProjectID != nil {
+			fmt.Fprintf(tw, "Bound to project:\t%s\n", *self.ProjectID)
+		}
+		if self.ParentID != nil {
+			fmt.Fprintf(tw, "Parent key:\t%s\n", *self.ParentID)
+		}
+	case !resp.OK:
+		fmt.Fprintf(tw, "Key details:\tunavailable (listing keys needs scope %s)\n", client.ScopeAPIKeysManage)
+	default:
+		fmt.Fprintf(tw, "Key details:\tunavailable (the key was not found in its own listing)\n")
+	}
+	_ = tw.Flush()
+	return exitOK
+}
+
+// findSelf pages through GET /v1/api-keys (the caller and its descendants, newest first) and returns the
+// caller: the key whose display prefix starts the secret; among several, the oldest, since a key is
+// always older than its descendants. It returns the last Response, which is not OK on failure.
+func (a *app) findSelf(c *client.Client, secret string) (*client.APIKey, client.Response[client.APIKeyList]) {
+	var self *client.APIKey
+	p := client.ListParams{Limit: 200}
+	for range 50 {
+		resp := c.ListAPIKeys(a.ctx, p)
+		if !resp.OK {
+			return nil, resp
+		}
+		for i := range resp.Body.APIKeys {
+			k := resp.Body.APIKeys[i]
+			if k.Prefix != "" && strings.HasPrefix(secret, k.Prefix) {
+				self = &k
+			}
+		}
+		if resp.Body.NextCursor == nil || *resp.Body.NextCursor == "" {
+			return self, resp
+		}
+		p.Cursor = *resp.Body.NextCursor
+	}
+	return self, client.Response[client.APIKeyList]{OK: true}
+}
+
+// scopeList shows scopes, abbreviating the full set.
+func scopeList(scopes []string) string {
+	if len(scopes) == len(client.AllScopes) {
+		return fmt.Sprintf("all %d scopes", len(scopes))
+	}
+	if len(scopes) == 0 {
+		return "(none)"
+	}
+	return strings.Join(scopes, ", ")
+}
+
+// limitList shows limits as OP=N/min or OP=N/day, the form --limit accepts.
+func limitList(limits []client.Limit) string {
+	parts := make([]string, 0, len(limits))
+	for _, l := range limits {
+		parts = append(parts, formatLimit(l))
+	}
+	return strings.Join(parts, ", ")
+}

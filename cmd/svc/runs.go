@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/svcplatform/svc/client"
+)
+
+// runsCreate starts a durable run and, with --wait, follows it until it finishes.
+func (a *app) runsCreate(args []string) int {
+	const cmd = "runs create"
+	fs := a.flagSet(cmd)
+	a.g.register(fs)
+	var (
+		service, operation, input, inputFile, idemKey string
+		wait                                          bool
+		interval                                      time.Duration
+	)
+	fs.StringVar(&service, "service", "", "service id")
+	fs.StringVar(&operation, "operation", "", "operation id")
+	fs.StringVar(&input, "input", "", "input as a JSON object")
+	fs.StringVar(&inputFile, "input-file", "", "file holding the input JSON object (- for stdin)")
+	fs.BoolVar(&wait, "wait", false, "wait until the run finishes, showing status changes")
+	fs.DurationVar(&interval, "interval", time.Second, "poll interval with --wait")
+	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
+	pos, code, ok := a.parse(cmd, fs, args)
+	if !ok {
+		return code
+	}
+	switch {
+	case len(pos) > 0:
+		return a.usageError(cmd, "unexpected argument %q", pos[0])
+	case service == "":
+		return a.usageError(cmd, "--service is required")
+	case operation == "":
+		return a.usageError(cmd, "--operation is required")
+	case input != "" && inputFile != "":
+		return a.usageError(cmd, "use --input or --input-file, not both")
+	case interval <= 0:
+		return a.usageError(cmd, "--interval must be positive")
+	}
+	raw := []byte(input)
+	if inputFile != "" {
+		var err error
+		if raw, err = a.readInputFile(inputFile); err != nil {
+			return a.usageError(cmd, "--input-file: %v", err)
+		}
+	}
+	in, err := parseInput(raw)
+	if err != nil {
+		return a.usageError(cmd, "input: %v", err)
+	}
+
+	c, _, code, ok := a.authedClient()
+	if !ok {
+		return code
+	}
+	var opts []client.CallOption
+	if idemKey != "" {
+		opts = append(opts, client.WithIdempotencyKey(idemKey))
+	}
+	resp := c.CreateRun(a.ctx, client.CreateRunRequest{ServiceID: service, OperationID: operation, Input: in}, opts...)
+	if !resp.OK {
+		return apiFailure(a, resp)
+	}
+	if !wait {
+		if a.g.json {
+			a.printRaw(resp.Raw)
+		} else {
+			a.printRun(resp.Body.Run, resp.Replayed)
+		}
+		return exitOK
+	}
+	return a.waitRun(c, resp, interval)
+}
+
+// runsGet shows a run and, with --wait, follows it until it finishes.
+func (a *app) runsGet(args []string) int {
+	const cmd = "runs get"
+	fs := a.flagSet(cmd)
+	a.g.register(fs)
+	var (
+		wait     bool
+		interval time.Duration
+	)
+	fs.BoolVar(&wait, "wait", false, "wait until the run finishes, showing status changes")
+	fs.DurationVar(&interval, "interval", time.Second, "poll interval with --wait")
+	pos, code, ok := a.parse(cmd, fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 || pos[0] == "" {
+		return a.usageError(cmd, "runs get takes exactly one run id")
+	}
+	if interval <= 0 {
+		return a.usageError(cmd, "--interval must be positive")
+	}
+	c, _, code, ok := a.authedClient()
+	if !ok {
+		return code
+	}
+	resp := c.GetRun(a.ctx, pos[0])
+	if !resp.OK {
+		return apiFailure(a, resp)
+	}
+	if wait {
+		return a.waitRun(c, resp, interval)
+	}
+	if a.g.json {
+		a.printRaw(resp.Raw)
+	} else {
+		a.printRun(resp.Body.Run, false)
+	}
+	return exitOK
+}
+
+// waitRun follows a run from its first answer until it finishes, printing each status change (to stdout,
+// or to stderr in --json mode, where stdout gets only the final envelope). A failed or cancelled run
+// exits 1.
+func (a *app) waitRun(c *client.Client, first client.Response[client.RunEnvelope], interval time.Duration) int {
+	progress := a.stdout
+	if a.g.json {
+		progress = a.stderr
+	}
+	run := first.Body.Run
+	start := time.Now()
+	fmt.Fprintf(progress, "%s  %s.%s  %s\n", run.ID, run.ServiceID, run.OperationID, run.Status)
+	last := first
+	if !run.Finished() {
+		status := run.Status
+		last = c.WatchRun(a.ctx, run.ID, interval, func(r client.Response[client.RunEnvelope]) {
+			if r.OK && r.Body.Run.Status != status {
+				status = r.Body.Run.Status
+				fmt.Fprintf(progress, "%s  %s  (%s)\n", run.ID, status, time.Since(start).Round(100*time.Millisecond))
+			}
+		})
+	}
+	if !last.OK {
+		return apiFailure(a, last)
+	}
+	run = last.Body.Run
+	if !run.Finished() {
+		return a.localError("wait_interrupted", fmt.Sprintf("stopped waiting; run %s is still %s", run.ID, run.Status))
+	}
+	if a.g.json {
+		a.printRaw(last.Raw)
+	} else {
+		fmt.Fprintln(a.stdout)
+		a.printRun(run, false)
+	}
+	if run.Status != client.RunSucceeded {
+		msg := "run " + run.ID + " " + run.Status
+		if run.Error != nil {
+			msg += ": " + run.Error.Code + ": " + run.Error.Message
+		}
+		fmt.Fprintln(a.stderr, "error: "+msg)
+		return exitAPI
+	}
+	return exitOK
+}
+
+// printRun shows a run as aligned lines.
+func (a *app) printRun(r client.Run, replayed bool) {
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	id := r.ID
+	if replayed {
+		id += "  [replayed answer]"
+	}
+	fmt.Fprintf(tw, "Run:\t%s\n", id)
+	fmt.Fprintf(tw, "Service:\t%s\n", r.ServiceID)
+	fmt.Fprintf(tw, "Operation:\t%s\n", r.OperationID)
+	fmt.Fprintf(tw, "Status:\t%s\n", r.Status)
+	if r.ApprovalID != nil {
+		fmt.Fprintf(tw, "Approval:\t%s\n", *r.ApprovalID)
+	}
+	fmt.Fprintf(tw, "Created:\t%s\n", r.CreatedAt.UTC().Format(time.RFC3339))
+	if r.CompletedAt != nil {
+		fmt.Fprintf(tw, "Completed:\t%s  (%s)\n", r.CompletedAt.UTC().Format(time.RFC3339), r.CompletedAt.Sub(r.CreatedAt).Round(time.Millisecond))
+	}
+	fmt.Fprintf(tw, "Charged:\t%g credits\n", r.ChargedCredits)
+	fmt.Fprintf(tw, "Input:\t%s\n", compactJSON(r.Input))
+	if r.Output != nil {
+		fmt.Fprintf(tw, "Output:\t%s\n", compactJSON(r.Output))
+	}
+	if r.Error != nil {
+		fmt.Fprintf(tw, "Error:\t%s: %s\n", r.Error.Code, r.Error.Message)
+	}
+	_ = tw.Flush()
+}
+
+// readInputFile reads the input file, or stdin for "-".
+func (a *app) readInputFile(name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(io.LimitReader(a.stdin, 1<<20+1))
+	}
+	return os.ReadFile(name)
+}
+
+// parseInput decodes the run input: a JSON object, or nothing. Numbers keep their exact text.
+func parseInput(raw []byte) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("not valid JSON: %v", err)
+	}
+	if err := dec.Decode(&struct{}{}); err != io.EOF {
+		return nil, fmt.Errorf("not valid JSON: unexpected data after the object")
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("must be a JSON object, e.g. {\"message\": \"hi\"}")
+	}
+	return obj, nil
+}
+
+// compactJSON shows a value as one line of JSON.
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}

@@ -1,0 +1,151 @@
+// Command svcd is the svc daemon: `svcd dev` runs everything in one process on embedded defaults (what
+// `make run` starts); `svcd api`, `svcd worker` and `svcd migrate` run the split deployment against an
+// external Temporal and PostgreSQL; `svcd accounts` administers accounts and first-key credit tokens.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/app"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+const usage = `svcd — the svc daemon
+
+Usage:
+  svcd dev                       everything in one process on embedded defaults (make run)
+  svcd api                       the HTTP API (needs DATABASE_URL, TEMPORAL_ADDRESS, SVC_ENCRYPTION_KEY)
+  svcd worker                    the Temporal worker (needs DATABASE_URL, TEMPORAL_ADDRESS)
+  svcd migrate                   apply database migrations
+  svcd accounts create --name NAME [--credits N] [--token-ttl 24h]
+                                 create an account; prints {"accountId","creditToken"} as one JSON line
+  svcd accounts token --account ACCOUNT_ID [--token-ttl 24h]
+                                 sign a new first-key credit token for an account
+  svcd dev-db [--database NAME]  find or start the dev PostgreSQL, create NAME (default svc); print its URL
+  svcd version
+
+Configuration comes from environment variables; see README.md.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cfg, err := app.FromEnv(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "svcd:", err)
+		return 2
+	}
+	cfg.Version = version
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = dispatch(ctx, cfg, args, stdout, stderr)
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "svcd: %v\n\n%s", err, usage)
+		return 2
+	default:
+		fmt.Fprintln(stderr, "svcd:", err)
+		return 1
+	}
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func dispatch(ctx context.Context, cfg app.Config, args []string, stdout, stderr io.Writer) error {
+	switch args[0] {
+	case "dev":
+		return app.Dev(ctx, cfg, stderr)
+	case "api":
+		return app.API(ctx, cfg)
+	case "worker":
+		return app.Worker(ctx, cfg)
+	case "migrate":
+		return app.Migrate(ctx, cfg, stderr)
+	case "accounts":
+		return accounts(ctx, cfg, args[1:], stdout, stderr)
+	case "dev-db":
+		return devDB(ctx, cfg, args[1:], stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return usageError{fmt.Sprintf("unknown command %q", args[0])}
+}
+
+func accounts(ctx context.Context, cfg app.Config, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{"accounts needs a subcommand: create or token"}
+	}
+	fs := flag.NewFlagSet("accounts "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	name := fs.String("name", "", "account name")
+	credits := fs.Int64("credits", 0, "starting credits")
+	accountID := fs.String("account", "", "account id (acct_...)")
+	ttl := fs.Duration("token-ttl", account.DefaultTokenTTL, "credit token lifetime")
+	if err := fs.Parse(args[1:]); err != nil {
+		return usageError{err.Error()}
+	}
+	switch args[0] {
+	case "create":
+		if *name == "" {
+			return usageError{"accounts create needs --name"}
+		}
+		created, err := app.CreateAccount(ctx, cfg, *name, *credits, *ttl, stderr)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(stdout).Encode(created)
+	case "token":
+		if *accountID == "" {
+			return usageError{"accounts token needs --account"}
+		}
+		token, err := app.IssueToken(ctx, cfg, *accountID, *ttl, stderr)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(stdout).Encode(map[string]any{"accountId": *accountID, "creditToken": token,
+			"expiresAt": time.Now().Add(*ttl).UTC().Format(time.RFC3339)})
+	}
+	return usageError{fmt.Sprintf("unknown accounts subcommand %q", args[0])}
+}
+
+func devDB(ctx context.Context, cfg app.Config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("dev-db", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	name := fs.String("database", "svc", "database to create if missing")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	url, err := app.DevDatabaseURL(ctx, cfg, *name, stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, url)
+	return nil
+}

@@ -1,0 +1,273 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/uptrace/bun"
+	sdkclient "go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/svcplatform/svc/api"
+	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/devpg"
+	"github.com/svcplatform/svc/internal/pg"
+	"github.com/svcplatform/svc/schema"
+	svctemporal "github.com/svcplatform/svc/temporal"
+	"github.com/svcplatform/svc/worker"
+)
+
+// shutdownTimeout bounds a graceful stop: in-flight requests finish within it.
+const shutdownTimeout = 20 * time.Second
+
+// Dev runs everything in one process on embedded defaults: PostgreSQL (discovered or private), an
+// embedded Temporal server with its Web UI, the worker and the API. It returns when ctx ends, after a
+// clean shutdown.
+func Dev(ctx context.Context, cfg Config, progress io.Writer) error {
+	log := cfg.Logger()
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	db, stopPG, err := devDatabase(ctx, cfg, log, progress)
+	if err != nil {
+		return err
+	}
+	defer stopPG()
+	defer db.Close()
+
+	fmt.Fprintln(progress, "temporal: starting embedded server")
+	dev, err := svctemporal.StartDevServer(ctx, svctemporal.DevServerConfig{
+		DataDir: filepath.Join(cfg.DataDir, "temporal"), FrontendPort: cfg.TemporalPort, UIPort: cfg.TemporalUIPort,
+		Namespace: cfg.Temporal.Namespace, Logger: log,
+	})
+	if err != nil {
+		return fmt.Errorf("start temporal: %w", err)
+	}
+	defer func() {
+		if err := dev.Stop(); err != nil {
+			log.Warn("stop temporal", "err", err)
+		}
+	}()
+	cfg.Temporal.Address, cfg.Temporal.Namespace = dev.FrontendAddress(), dev.Namespace()
+	fmt.Fprintf(progress, "temporal: frontend %s, Web UI %s\n", dev.FrontendAddress(), dev.UIAddress())
+	return serve(ctx, cfg, db, log, progress, true, true)
+}
+
+// devDatabase finds or starts PostgreSQL and applies migrations.
+func devDatabase(ctx context.Context, cfg Config, log *slog.Logger, progress io.Writer) (*bun.DB, func(), error) {
+	res, err := devpg.Ensure(ctx, devpg.Options{DatabaseURL: cfg.DatabaseURL, DataDir: cfg.DataDir, AllowInstall: true,
+		Logger: log, Progress: progress})
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: %w", err)
+	}
+	stop := func() {
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		if err := res.Stop(sctx); err != nil {
+			log.Warn("stop private postgres", "err", err)
+		}
+	}
+	fmt.Fprintf(progress, "postgres: using %s database (%s)\n", res.Source, redactURL(res.URL))
+	db, err := openAndMigrate(ctx, res.URL, cfg, progress)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return db, stop, nil
+}
+
+func openAndMigrate(ctx context.Context, url string, cfg Config, progress io.Writer) (*bun.DB, error) {
+	db, err := pg.Open(ctx, url, pg.Options{MaxOpenConns: cfg.DBMaxConns})
+	if err != nil {
+		return nil, err
+	}
+	applied, err := schema.Migrate(ctx, db)
+	if err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if len(applied) > 0 {
+		fmt.Fprintf(progress, "postgres: applied migrations %v\n", applied)
+	}
+	return db, nil
+}
+
+// API runs the HTTP API against external PostgreSQL and Temporal.
+func API(ctx context.Context, cfg Config) error {
+	return runSplit(ctx, cfg, true, false)
+}
+
+// Worker runs the Temporal worker against external PostgreSQL and Temporal.
+func Worker(ctx context.Context, cfg Config) error {
+	return runSplit(ctx, cfg, false, true)
+}
+
+func runSplit(ctx context.Context, cfg Config, withAPI, withWorker bool) error {
+	if cfg.DatabaseURL == "" {
+		return errors.New("DATABASE_URL is required (svcd dev discovers one; svcd api and svcd worker do not)")
+	}
+	log := cfg.Logger()
+	db, err := pg.Open(ctx, cfg.DatabaseURL, pg.Options{MaxOpenConns: cfg.DBMaxConns})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	pending, err := schema.Pending(ctx, db)
+	if err != nil {
+		return err
+	}
+	if len(pending) > 0 {
+		return fmt.Errorf("database schema is behind (pending %v): run `svcd migrate` first", pending)
+	}
+	return serve(ctx, cfg, db, log, os.Stderr, withAPI, withWorker)
+}
+
+// serve dials Temporal and runs the worker and/or API until ctx ends, then stops them in order: the API
+// stops accepting and finishes in-flight requests, audit events are flushed, the worker stops.
+func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progress io.Writer, withAPI, withWorker bool) error {
+	cfg.Temporal.Logger = log
+	tc, err := svctemporal.Dial(ctx, cfg.Temporal)
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+	if err := svctemporal.EnsureSearchAttributes(ctx, tc, namespaceOf(cfg)); err != nil {
+		return err
+	}
+	if withWorker {
+		w := worker.New(tc, worker.Deps{DB: db}, sdkworker.Options{})
+		if err := w.Start(); err != nil {
+			return fmt.Errorf("start worker: %w", err)
+		}
+		defer w.Stop()
+		fmt.Fprintln(progress, "worker: polling task queue svc")
+	}
+	if !withAPI {
+		<-ctx.Done()
+		return nil
+	}
+	return serveHTTP(ctx, cfg, db, tc, log, progress)
+}
+
+func namespaceOf(cfg Config) string {
+	if cfg.Temporal.Namespace == "" {
+		return svctemporal.DefaultNamespace
+	}
+	return cfg.Temporal.Namespace
+}
+
+func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client, log *slog.Logger, progress io.Writer) error {
+	box, err := cfg.Box(true)
+	if err != nil {
+		return err
+	}
+	srv := api.New(api.Deps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version})
+	defer srv.Close()
+	go srv.PurgeLoop(ctx, time.Hour)
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	fmt.Fprintf(progress, "api: listening on http://%s (OpenAPI at /openapi.json)\n", ln.Addr())
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve http: %w", err)
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(progress, "shutting down: finishing in-flight requests")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shut down http: %w", err)
+	}
+	return nil
+}
+
+// Migrate applies pending migrations to DATABASE_URL (or, when unset, the dev database).
+func Migrate(ctx context.Context, cfg Config, progress io.Writer) error {
+	db, stop, err := adminDatabase(ctx, cfg, progress)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	defer db.Close()
+	fmt.Fprintln(progress, "migrations up to date")
+	return nil
+}
+
+// adminDatabase opens the database admin commands work on: DATABASE_URL, or the dev database.
+func adminDatabase(ctx context.Context, cfg Config, progress io.Writer) (*bun.DB, func(), error) {
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil && cfg.DatabaseURL == "" {
+		return nil, nil, fmt.Errorf("create data dir: %w", err)
+	}
+	return devDatabase(ctx, cfg, cfg.Logger(), progress)
+}
+
+// CreateAccount creates an account and returns the JSON-line answer of `svcd accounts create`.
+func CreateAccount(ctx context.Context, cfg Config, name string, credits int64, ttl time.Duration, progress io.Writer) (account.Created, error) {
+	db, stop, err := adminDatabase(ctx, cfg, progress)
+	if err != nil {
+		return account.Created{}, err
+	}
+	defer stop()
+	defer db.Close()
+	box, err := cfg.Box(cfg.DatabaseURL == "")
+	if err != nil {
+		return account.Created{}, err
+	}
+	return account.New(db, box.Derive("credit-token")).Create(ctx, name, credits, ttl)
+}
+
+// IssueToken signs a new first-key credit token for an existing account.
+func IssueToken(ctx context.Context, cfg Config, accountID string, ttl time.Duration, progress io.Writer) (string, error) {
+	db, stop, err := adminDatabase(ctx, cfg, progress)
+	if err != nil {
+		return "", err
+	}
+	defer stop()
+	defer db.Close()
+	box, err := cfg.Box(cfg.DatabaseURL == "")
+	if err != nil {
+		return "", err
+	}
+	svc := account.New(db, box.Derive("credit-token"))
+	if !svc.Exists(ctx, accountID) {
+		return "", fmt.Errorf("no account %q", accountID)
+	}
+	return svc.IssueToken(accountID, ttl)
+}
+
+// redactURL hides a password in a database URL for display.
+func redactURL(u string) string {
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return parsed.Redacted()
+}
+
+// DevDatabaseURL finds or starts the development PostgreSQL, creates the named database if missing, and
+// returns its URL; a private cluster it starts keeps running for the commands that follow.
+func DevDatabaseURL(ctx context.Context, cfg Config, database string, progress io.Writer) (string, error) {
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return "", fmt.Errorf("create data dir: %w", err)
+	}
+	res, err := devpg.Ensure(ctx, devpg.Options{DatabaseURL: cfg.DatabaseURL, DataDir: cfg.DataDir, Database: database,
+		AllowInstall: true, Logger: cfg.Logger(), Progress: progress})
+	if err != nil {
+		return "", fmt.Errorf("postgres: %w", err)
+	}
+	return res.URL, nil
+}

@@ -1,0 +1,117 @@
+package workflows_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/svcplatform/svc/workflows"
+)
+
+// fakeRuns records what the bookkeeping activities were asked to do.
+type fakeRuns struct {
+	running  []string
+	outcomes []workflows.RunOutcome
+	failMark int // fail MarkRunRunning this many times first
+}
+
+func (f *fakeRuns) mark(_ context.Context, id string) error {
+	if f.failMark > 0 {
+		f.failMark--
+		return temporal.NewApplicationError("db down", "transient")
+	}
+	f.running = append(f.running, id)
+	return nil
+}
+
+func (f *fakeRuns) finish(_ context.Context, o workflows.RunOutcome) error {
+	f.outcomes = append(f.outcomes, o)
+	return nil
+}
+
+func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakeRuns) {
+	t.Helper()
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestWorkflowEnvironment()
+	f := &fakeRuns{}
+	env.RegisterWorkflowWithOptions(workflows.RunWorkflow, workflow.RegisterOptions{Name: workflows.RunWorkflowName})
+	env.RegisterActivityWithOptions(f.mark, activity.RegisterOptions{Name: workflows.ActivityMarkRunning})
+	env.RegisterActivityWithOptions(f.finish, activity.RegisterOptions{Name: workflows.ActivityFinishRun})
+	return env, f
+}
+
+func params(op string, input string) workflows.RunParams {
+	return workflows.RunParams{RunID: "run_1", ServiceID: "managed-workflows", OperationID: op, Input: json.RawMessage(input)}
+}
+
+func TestEchoReturnsInput(t *testing.T) {
+	t.Parallel()
+	env, f := newEnv(t)
+	f.failMark = 2 // bookkeeping retries through transient database errors
+	env.ExecuteWorkflow(workflows.RunWorkflowName, params("echo", `{"a":1}`))
+	require.True(t, env.IsWorkflowCompleted())
+	require.NoError(t, env.GetWorkflowError())
+	var out workflows.RunOutcome
+	require.NoError(t, env.GetWorkflowResult(&out))
+	require.Equal(t, "succeeded", out.Status)
+	require.JSONEq(t, `{"a":1}`, string(out.Output))
+	require.Equal(t, []string{"run_1"}, f.running)
+	require.Len(t, f.outcomes, 1)
+	require.Equal(t, out, f.outcomes[0])
+}
+
+func TestSleepWaitsOnADurableTimer(t *testing.T) {
+	t.Parallel()
+	env, f := newEnv(t)
+	start := env.Now()
+	env.ExecuteWorkflow(workflows.RunWorkflowName, params("sleep", `{"seconds": 3600}`))
+	require.NoError(t, env.GetWorkflowError())
+	require.GreaterOrEqual(t, env.Now().Sub(start), time.Hour, "time skipping must pass the whole hour")
+	require.Equal(t, "succeeded", f.outcomes[0].Status)
+	require.JSONEq(t, `{"sleptSeconds":3600}`, string(f.outcomes[0].Output))
+}
+
+func TestSleepCancelledEndsCancelled(t *testing.T) {
+	t.Parallel()
+	env, f := newEnv(t)
+	env.RegisterDelayedCallback(env.CancelWorkflow, 10*time.Minute)
+	env.ExecuteWorkflow(workflows.RunWorkflowName, params("sleep", `{"seconds": 3600}`))
+	require.True(t, temporal.IsCanceledError(env.GetWorkflowError()), "got %v", env.GetWorkflowError())
+	require.Len(t, f.outcomes, 1)
+	require.Equal(t, "cancelled", f.outcomes[0].Status)
+}
+
+func TestBadSleepInputFailsTheRun(t *testing.T) {
+	t.Parallel()
+	env, f := newEnv(t)
+	env.ExecuteWorkflow(workflows.RunWorkflowName, params("sleep", `{"seconds": -1}`))
+	require.NoError(t, env.GetWorkflowError())
+	require.Equal(t, "failed", f.outcomes[0].Status)
+	require.Equal(t, workflows.CodeInvalidInput, f.outcomes[0].ErrorCode)
+}
+
+func TestUnknownOperationFailsTheRun(t *testing.T) {
+	t.Parallel()
+	env, f := newEnv(t)
+	env.ExecuteWorkflow(workflows.RunWorkflowName, params("nope", `{}`))
+	require.NoError(t, env.GetWorkflowError())
+	require.Equal(t, workflows.CodeUnknownOperation, f.outcomes[0].ErrorCode)
+}
+
+func TestSleepDuration(t *testing.T) {
+	t.Parallel()
+	d, err := workflows.SleepDuration(json.RawMessage(`{"seconds": 1.5}`))
+	require.NoError(t, err)
+	require.Equal(t, 1500*time.Millisecond, d)
+	for _, bad := range []string{`{}`, `{"seconds": "1"}`, `{"seconds": 86401}`, `[]`} {
+		_, err := workflows.SleepDuration(json.RawMessage(bad))
+		require.Error(t, err, bad)
+	}
+}
