@@ -47,7 +47,9 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"malformed JSON", func() *testenv.Response { return post("/v1/api-keys", root, "a1", `{"name":`) }, 400, "invalid_request", ""},
 		{"unknown field", func() *testenv.Response { return post("/v1/api-keys", root, "a2", map[string]any{"nmae": "x"}) }, 400, "invalid_request", "nmae"},
-		{"wrong type", func() *testenv.Response { return post("/v1/api-keys", root, "a3", map[string]any{"scopes": "runs:read"}) }, 400, "invalid_request", "scopes"},
+		{"wrong type", func() *testenv.Response {
+			return post("/v1/api-keys", root, "a3", map[string]any{"scopes": "runs:read"})
+		}, 400, "invalid_request", "scopes"},
 		{"unknown scope", func() *testenv.Response {
 			return post("/v1/api-keys", root, "a4", map[string]any{"scopes": []string{"runs:read", "runs:fly"}})
 		}, 400, "invalid_request", "scopes[1]"},
@@ -64,7 +66,9 @@ func TestBadInput(t *testing.T) {
 			return post("/v1/api-keys", root, "a8", map[string]any{"limits": []map[string]any{{"operation": "runs.read", "creditsPerDay": 5}}})
 		}, 400, "invalid_request", "limits[0].creditsPerDay"},
 		{"missing idempotency key", func() *testenv.Response { return post("/v1/api-keys", root, "", map[string]any{}) }, 400, "idempotency_key_missing", "Idempotency-Key"},
-		{"over-long idempotency key", func() *testenv.Response { return post("/v1/api-keys", root, strings.Repeat("k", 256), map[string]any{}) }, 400, "invalid_request", "Idempotency-Key"},
+		{"over-long idempotency key", func() *testenv.Response {
+			return post("/v1/api-keys", root, strings.Repeat("k", 256), map[string]any{})
+		}, 400, "invalid_request", "Idempotency-Key"},
 		{"non-ASCII idempotency key", func() *testenv.Response { return post("/v1/api-keys", root, "clé", map[string]any{}) }, 400, "invalid_request", "Idempotency-Key"},
 		{"malformed API key", func() *testenv.Response { return post("/v1/api-keys", "svc_sk_nope", "a9", map[string]any{}) }, 401, "unauthenticated", ""},
 		{"checksum mismatch", func() *testenv.Response { return post("/v1/api-keys", root[:len(root)-1]+"x", "a10", map[string]any{}) }, 401, "unauthenticated", ""},
@@ -82,11 +86,15 @@ func TestBadInput(t *testing.T) {
 		{"body over 1 MiB", func() *testenv.Response {
 			return post("/v1/runs", root, "r5", map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"x": strings.Repeat("a", 1<<20)}})
 		}, 413, "payload_too_large", ""},
-		{"unknown route", func() *testenv.Response { return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/nothing", Key: root}) }, 404, "not_found", ""},
+		{"unknown route", func() *testenv.Response {
+			return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/nothing", Key: root})
+		}, 404, "not_found", ""},
 		{"unknown run", func() *testenv.Response {
 			return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/run_doesnotexist", Key: root})
 		}, 404, "not_found", ""},
-		{"bad pricing filter", func() *testenv.Response { return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/pricing?service=gold"}) }, 400, "invalid_request", "service"},
+		{"bad pricing filter", func() *testenv.Response {
+			return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/pricing?service=gold"})
+		}, 400, "invalid_request", "service"},
 		{"bad page size", func() *testenv.Response {
 			return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/api-keys?limit=500", Key: root})
 		}, 400, "invalid_request", "limit"},
@@ -157,7 +165,7 @@ func TestChildKeyNeverWider(t *testing.T) {
 	env := testenv.New(t)
 	root, _ := firstKey(t, env)
 	parent := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
-		Body: map[string]any{"services": []string{"managed-workflows"}, "limits": []map[string]any{{"operation": "runs.create", "requestsPerMinute": 10}}},
+		Body:    map[string]any{"services": []string{"managed-workflows"}, "limits": []map[string]any{{"operation": "runs.create", "requestsPerMinute": 10}}},
 		Headers: map[string]string{"Idempotency-Key": "p"}})
 	require.Equal(t, http.StatusCreated, parent.Status, "%s", parent.Raw)
 	pk := parent.Body["apiKey"].(map[string]any)["secret"].(string)

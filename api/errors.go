@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -23,6 +24,11 @@ type apiError struct {
 
 func (e *apiError) Error() string  { return e.ErrorEnvelope.Error.Error() }
 func (e *apiError) GetStatus() int { return e.status }
+
+// Schema documents error answers as the client package's ErrorEnvelope.
+func (e *apiError) Schema(r huma.Registry) *huma.Schema {
+	return r.Schema(reflect.TypeFor[client.ErrorEnvelope](), true, "")
+}
 
 // GetHeaders adds Retry-After to answers that invite a retry.
 func (e *apiError) GetHeaders() http.Header {

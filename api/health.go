@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	svc "github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/svcerr"
 )
 
 type healthOut struct {
@@ -27,9 +28,11 @@ func (s *Server) health(ctx context.Context, _ *struct{}) (*healthOut, error) {
 		}),
 	}
 	out := &healthOut{Status: http.StatusOK, Body: svc.Health{OK: true, Status: "ok", APIVersion: svc.APIVersion, Version: s.version, Checks: checks}}
-	for _, c := range checks {
-		if c.Status != "ok" {
+	for _, name := range []string{"postgres", "temporal"} {
+		if checks[name].Status != "ok" {
 			out.Status, out.Body.OK, out.Body.Status = http.StatusServiceUnavailable, false, "degraded"
+			out.Body.Error = &svc.Error{Code: svcerr.Unavailable, Message: name + " is unreachable", RequestID: requestIDFrom(ctx)}
+			break
 		}
 	}
 	return out, nil

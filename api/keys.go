@@ -28,7 +28,9 @@ func (s *Server) listKeys(ctx context.Context, in *listInput) (*Out[client.APIKe
 	}
 	out := client.APIKeyList{OK: true, APIKeys: make([]client.APIKey, 0, len(keys)), NextCursor: next}
 	for i := range keys {
-		out.APIKeys = append(out.APIKeys, keyToWire(&keys[i], ""))
+		k := keyToWire(&keys[i], "")
+		k.Current = keys[i].ID == principalFrom(ctx).Key.ID
+		out.APIKeys = append(out.APIKeys, k)
 	}
 	return reply(out)
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sort"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -103,6 +104,16 @@ func (s *Server) Handler() http.Handler { return s.engine }
 
 // OpenAPI returns the generated document.
 func (s *Server) OpenAPI() *huma.OpenAPI { return s.huma.OpenAPI() }
+
+// Routes returns the route table, ordered by path and method.
+func (s *Server) Routes() []Route {
+	out := make([]Route, 0, len(s.routes))
+	for _, r := range s.routes {
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path+out[i].Method < out[j].Path+out[j].Method })
+	return out
+}
 
 // Close flushes background work (audit events). Call it after the HTTP server stopped accepting.
 func (s *Server) Close() { s.audit.Close() }

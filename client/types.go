@@ -45,6 +45,8 @@ type APIKey struct {
 	ProjectID *string    `json:"projectId"`
 	CreatedAt time.Time  `json:"createdAt"`
 	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+	// Current marks the key that made the request, in listings.
+	Current bool `json:"current,omitempty"`
 }
 
 // CreateAPIKeyRequest is the body of POST /v1/api-keys. Every field is optional: a first key gets every
@@ -135,6 +137,8 @@ type Health struct {
 	APIVersion string                 `json:"apiVersion" doc:"The API version, v1."`
 	Version    string                 `json:"version" doc:"The server build."`
 	Checks     map[string]HealthCheck `json:"checks" doc:"postgres and temporal."`
+	// Error is set (code unavailable) when a dependency is down and the answer is 503.
+	Error *Error `json:"error,omitempty"`
 }
 
 // Price is what one operation costs.

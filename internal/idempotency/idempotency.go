@@ -6,9 +6,11 @@
 package idempotency
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -79,12 +81,28 @@ type Request struct {
 	Fingerprint []byte
 }
 
-// Fingerprint hashes the parts of a request that must match for a replay.
+// Fingerprint hashes the parts of a request that must match for a replay. A JSON body is hashed in a
+// canonical form (keys sorted, no insignificant white space), so the same input sent with other
+// formatting is still the same request; any other body is hashed as sent.
 func Fingerprint(method, path, project string, body []byte) []byte {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%s\n%s\n", method, path, project)
-	h.Write(body)
+	h.Write(canonicalJSON(body))
 	return h.Sum(nil)
+}
+
+func canonicalJSON(body []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return body
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // Response is a stored answer.
