@@ -72,6 +72,20 @@ func TestFoundationJourney(t *testing.T) {
 	require.NotEmpty(t, scope.Header.Get("X-Request-Id"))
 	require.Equal(t, scope.Header.Get("X-Request-Id"), scope.Body["error"].(map[string]any)["requestId"])
 
+	// Every authenticated request is audited, refusals included, and the audit never holds a secret.
+	deniedID := scope.Header.Get("X-Request-Id")
+	require.Eventually(t, func() bool {
+		n, err := env.DB.NewSelect().Table("audit_events").
+			Where("request_id = ? AND status = 403 AND operation = 'services.list' AND key_id = ?", deniedID, childKey["id"]).
+			Count(context.Background())
+		require.NoError(t, err)
+		return n == 1
+	}, 5*time.Second, 10*time.Millisecond, "the denied request was not audited")
+	var auditDump string
+	require.NoError(t, env.DB.NewRaw("SELECT coalesce(string_agg(row_to_json(a)::text, ''), '') FROM audit_events a").Scan(context.Background(), &auditDump))
+	require.NotContains(t, auditDump, childSecret)
+	require.NotContains(t, auditDump, root)
+
 	// Echo run, idempotent replay, reuse with other input, in-flight duplicate.
 	body := map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"hello": "world"}}
 	created := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: childSecret, Body: body,

@@ -88,10 +88,12 @@ type keyIDInput struct {
 }
 
 func (s *Server) revokeKey(ctx context.Context, in *keyIDInput) (*Out[client.APIKeyEnvelope], error) {
-	key, err := s.keys.Revoke(ctx, principalFrom(ctx).Key, in.ID, time.Now().UTC())
+	caller := principalFrom(ctx).Key
+	key, err := s.keys.Revoke(ctx, caller, in.ID, time.Now().UTC())
 	if err != nil {
 		return nil, err
 	}
+	s.keyCache.InvalidateAccount(caller.AccountID) // other processes learn it through NOTIFY
 	return reply(client.APIKeyEnvelope{OK: true, APIKey: keyToWire(key, "")})
 }
 

@@ -32,13 +32,24 @@ const (
 	headerReplayed    = "Idempotent-Replayed"
 )
 
-type ctxKey int
+type ctxKey struct{}
 
-const (
-	keyRequestID ctxKey = iota
-	keyPrincipal
-	keySeed
-)
+// requestState is what the middleware learns about a request; it is put in the request's context once,
+// by requestID, and filled in by the middleware after it.
+type requestState struct {
+	id        string
+	principal *Principal
+	// seed is the idempotency record's seed on idempotent routes.
+	seed string
+}
+
+func stateFrom(ctx context.Context) *requestState {
+	st, _ := ctx.Value(ctxKey{}).(*requestState)
+	if st == nil {
+		return &requestState{}
+	}
+	return st
+}
 
 // Principal is the authenticated caller: an API key, or (only on POST /v1/api-keys) a credit token.
 type Principal struct {
@@ -55,27 +66,17 @@ func (p *Principal) KeyID() string {
 	return p.Key.ID
 }
 
-func requestIDFrom(ctx context.Context) string {
-	id, _ := ctx.Value(keyRequestID).(string)
-	return id
-}
+func requestIDFrom(ctx context.Context) string { return stateFrom(ctx).id }
 
-func principalFrom(ctx context.Context) *Principal {
-	p, _ := ctx.Value(keyPrincipal).(*Principal)
-	return p
-}
+func principalFrom(ctx context.Context) *Principal { return stateFrom(ctx).principal }
 
 // newID returns the id of a resource a handler creates: derived from the idempotency record on
 // idempotent routes, so a retried request after a crash finds the same resource; random otherwise.
 func newID(ctx context.Context, prefix string) string {
-	if seed, ok := ctx.Value(keySeed).(string); ok {
+	if seed := stateFrom(ctx).seed; seed != "" {
 		return ids.Derive(prefix, seed)
 	}
 	return ids.New(prefix)
-}
-
-func setValue(c *gin.Context, k ctxKey, v any) {
-	c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), k, v))
 }
 
 func (s *Server) route(c *gin.Context) *Route {
@@ -85,7 +86,7 @@ func (s *Server) route(c *gin.Context) *Route {
 // requestID gives every request an id, returned in X-Request-Id and in error bodies.
 func (s *Server) requestID(c *gin.Context) {
 	id := ids.New(ids.Request)
-	setValue(c, keyRequestID, id)
+	c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), ctxKey{}, &requestState{id: id}))
 	c.Header(headerRequestID, id)
 	c.Next()
 }
@@ -118,7 +119,7 @@ func (s *Server) authenticate(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	setValue(c, keyPrincipal, p)
+	stateFrom(c.Request.Context()).principal = p
 	c.Next()
 }
 
@@ -136,7 +137,7 @@ func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
 	if !ok || secret == "" {
 		return nil, svcerr.New(svcerr.Unauthenticated, "send Authorization: Bearer <API key>")
 	}
-	key, err := s.keys.Authenticate(ctx, strings.TrimSpace(secret))
+	key, err := s.keyCache.Authenticate(ctx, strings.TrimSpace(secret))
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +231,7 @@ func (s *Server) idempotent(c *gin.Context) {
 		replay(c, claim.Replay)
 		return
 	}
-	setValue(c, keySeed, claim.Seed)
+	stateFrom(c.Request.Context()).seed = claim.Seed
 	w := &capture{ResponseWriter: c.Writer}
 	c.Writer = w
 	c.Next()

@@ -38,12 +38,12 @@ type runIDInput struct {
 
 func (s *Server) getRun(ctx context.Context, in *runIDInput) (*Out[client.RunEnvelope], error) {
 	p := principalFrom(ctx)
-	r, err := s.runs.Store().Get(ctx, p.Scope, in.RunID)
+	r, err := s.runs.Store().Read(ctx, p.Scope, in.RunID)
 	if err != nil {
 		return nil, err
 	}
 	if err := serviceAccess(apikey.GrantsOf(p.Key), r.ServiceID); err != nil {
 		return nil, err
 	}
-	return reply(client.RunEnvelope{OK: true, Run: run.ToWire(r)})
+	return reply(client.RunEnvelope{OK: true, Run: r})
 }

@@ -47,6 +47,7 @@ type Server struct {
 	version  string
 
 	keys     *apikey.Store
+	keyCache *apikey.Cache
 	accounts *account.Service
 	idem     *idempotency.Store
 	audit    *audit.Writer
@@ -69,6 +70,7 @@ func New(d Deps) *Server {
 		runs:     run.NewService(run.NewStore(d.DB), d.Temporal),
 		routes:   map[string]*Route{},
 	}
+	s.keyCache = apikey.NewCache(s.keys, time.Minute, 10000, d.Logger)
 	s.engine = gin.New()
 	s.engine.ContextWithFallback = true
 	s.engine.HandleMethodNotAllowed = true
@@ -118,8 +120,15 @@ func (s *Server) Routes() []Route {
 // Close flushes background work (audit events). Call it after the HTTP server stopped accepting.
 func (s *Server) Close() { s.audit.Close() }
 
-// PurgeLoop deletes expired idempotency records every interval until ctx ends.
-func (s *Server) PurgeLoop(ctx context.Context, every time.Duration) {
+// Start runs the server's background work until ctx ends: the revocation listener that lets
+// authentication be served from memory, and the purge of expired idempotency records.
+func (s *Server) Start(ctx context.Context) {
+	go s.keyCache.Listen(ctx, s.db)
+	go s.purgeLoop(ctx, time.Hour)
+}
+
+// purgeLoop deletes expired idempotency records every interval until ctx ends.
+func (s *Server) purgeLoop(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {

@@ -206,3 +206,9 @@ func TestStartDevServerFailsWhenUIPortBusy(t *testing.T) {
 	})
 	require.ErrorContains(t, err, "unavailable")
 }
+
+func TestDialRejectsIncompleteClientCertificate(t *testing.T) {
+	t.Parallel()
+	_, err := temporal.Dial(context.Background(), temporal.ClientConfig{TLSCertFile: "client.pem"})
+	require.ErrorContains(t, err, "TLSKeyFile")
+}

@@ -40,6 +40,7 @@ Configuration comes from environment variables; see README.md.
 `
 
 func main() {
+	app.TuneGC(os.Getenv)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

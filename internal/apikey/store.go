@@ -164,11 +164,21 @@ func (s *Store) Revoke(ctx context.Context, caller *schema.APIKey, id string, no
 	if err != nil {
 		return nil, fmt.Errorf("load api key: %w", err)
 	}
-	_, err = s.db.NewUpdate().Model((*schema.APIKey)(nil)).Set("revoked_at = ?", now).
-		Where("account_id = ?", caller.AccountID).Where("(id = ? OR ? = ANY(ancestors))", id, id).
-		Where("revoked_at IS NULL").Exec(ctx)
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		_, err := tx.NewUpdate().Model((*schema.APIKey)(nil)).Set("revoked_at = ?", now).
+			Where("account_id = ?", caller.AccountID).Where("(id = ? OR ? = ANY(ancestors))", id, id).
+			Where("revoked_at IS NULL").Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("revoke api key: %w", err)
+		}
+		// Delivered on commit to every process that caches keys.
+		if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", RevocationChannel, caller.AccountID); err != nil {
+			return fmt.Errorf("announce revocation: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("revoke api key: %w", err)
+		return nil, err
 	}
 	if target.RevokedAt == nil {
 		target.RevokedAt = &now

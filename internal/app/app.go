@@ -172,7 +172,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	}
 	srv := api.New(api.Deps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version})
 	defer srv.Close()
-	go srv.PurgeLoop(ctx, time.Hour)
+	srv.Start(ctx)
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)

@@ -24,25 +24,68 @@ import (
 	"github.com/svcplatform/svc/workflows"
 )
 
-// Store reads and writes run rows.
+// Store reads and writes run rows. Finished runs never change, so reads of them are kept in a bounded
+// in-memory cache.
 type Store struct {
-	db bun.IDB
+	db       bun.IDB
+	finished *finishedCache
 }
 
 // NewStore returns a Store on db.
-func NewStore(db bun.IDB) *Store { return &Store{db: db} }
+func NewStore(db bun.IDB) *Store { return &Store{db: db, finished: newFinishedCache(10000)} }
 
-// Get returns the run with the id in the scope, or not_found.
+// Get returns the run with the id in the scope, or not_found. The caller must not modify the result.
 func (s *Store) Get(ctx context.Context, scope tenant.Scope, id string) (*schema.Run, error) {
+	r, _, err := s.lookup(ctx, scope, id)
+	return r, err
+}
+
+// Read returns the API form of the run with the id in the scope, or not_found.
+func (s *Store) Read(ctx context.Context, scope tenant.Scope, id string) (client.Run, error) {
+	r, cached, err := s.lookup(ctx, scope, id)
+	if err != nil {
+		return client.Run{}, err
+	}
+	if cached != nil {
+		return cached.wire, nil
+	}
+	return ToWire(r), nil
+}
+
+func (s *Store) lookup(ctx context.Context, scope tenant.Scope, id string) (*schema.Run, *cachedRun, error) {
+	if e, ok := s.finished.get(id); ok {
+		if !inScope(e.row, scope) {
+			return nil, nil, svcerr.NotFoundf("no run %q", id)
+		}
+		return e.row, &e, nil
+	}
 	r := new(schema.Run)
 	err := scope.Where(s.db.NewSelect().Model(r)).Where("id = ?", id).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, svcerr.NotFoundf("no run %q", id)
+		return nil, nil, svcerr.NotFoundf("no run %q", id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("load run: %w", err)
+		return nil, nil, fmt.Errorf("load run: %w", err)
 	}
-	return r, nil
+	if finished(r.Status) {
+		e := s.finished.put(r)
+		return r, &e, nil
+	}
+	return r, nil, nil
+}
+
+func inScope(r *schema.Run, scope tenant.Scope) bool {
+	if r.AccountID != scope.AccountID {
+		return false
+	}
+	if r.ProjectID == nil || scope.ProjectID == nil {
+		return r.ProjectID == nil && scope.ProjectID == nil
+	}
+	return *r.ProjectID == *scope.ProjectID
+}
+
+func finished(status string) bool {
+	return status == client.RunSucceeded || status == client.RunFailed || status == client.RunCancelled
 }
 
 // MarkRunning moves a queued run to running; a run already past queued is left alone.

@@ -42,10 +42,11 @@ type Env struct {
 }
 
 // New starts a platform for one test and stops it when the test ends.
-func New(t *testing.T) *Env {
+func New(t testing.TB) *Env {
 	t.Helper()
 	db := testdb.New(t)
-	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	ts := temporaltest.NewServer()
+	t.Cleanup(ts.Stop)
 	tc := ts.GetDefaultClient()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -61,18 +62,30 @@ func New(t *testing.T) *Env {
 	require.NoError(t, err)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := api.New(api.Deps{DB: db, Temporal: tc, Box: box, Logger: log, Version: "test"})
+	bg, stop := context.WithCancel(context.Background())
+	srv.Start(bg)
 	hs := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() { hs.Close(); srv.Close() })
+	t.Cleanup(func() { hs.Close(); stop(); srv.Close() })
 	return &Env{DB: db, Temporal: tc, Server: srv, HTTP: hs, URL: hs.URL,
 		Accounts: account.New(db, box.Derive("credit-token")), Box: box}
 }
 
 // NewAccount creates an account and returns its id and first-key credit token.
-func (e *Env) NewAccount(t *testing.T, name string) (string, string) {
+func (e *Env) NewAccount(t testing.TB, name string) (string, string) {
 	t.Helper()
 	created, err := e.Accounts.Create(context.Background(), name, 0, 0)
 	require.NoError(t, err)
 	return created.AccountID, created.CreditToken
+}
+
+// FirstKey creates an account and its first key (every scope and service) and returns the secret.
+func (e *Env) FirstKey(t testing.TB) string {
+	t.Helper()
+	_, token := e.NewAccount(t, "bench")
+	resp := e.Do(t, Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+		Headers: map[string]string{"X-Svc-Credit-Token": token, "Idempotency-Key": "first-key"}})
+	require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
+	return resp.Body["apiKey"].(map[string]any)["secret"].(string)
 }
 
 // Response is a decoded answer.
@@ -101,7 +114,7 @@ type Req struct {
 }
 
 // Do sends a request and decodes the JSON answer.
-func (e *Env) Do(t *testing.T, r Req) *Response {
+func (e *Env) Do(t testing.TB, r Req) *Response {
 	t.Helper()
 	var body io.Reader
 	switch b := r.Body.(type) {

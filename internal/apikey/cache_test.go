@@ -1,0 +1,74 @@
+package apikey
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/testdb"
+	"github.com/svcplatform/svc/schema"
+)
+
+// TestCacheDropsKeysRevokedElsewhere plays two API processes: one revokes, the other had the key
+// cached and must refuse it as soon as the NOTIFY arrives.
+func TestCacheDropsKeysRevokedElsewhere(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db := testdb.New(t)
+	_, err := db.ExecContext(ctx, "INSERT INTO accounts (id, name) VALUES ('acct_c', 'c')")
+	require.NoError(t, err)
+	store := NewStore(db)
+	key, secret, err := store.Create(ctx, NewKey{ID: NewID(), AccountID: "acct_c", Grants: FullGrants()})
+	require.NoError(t, err)
+
+	other := NewCache(store, time.Minute, 100, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	// Before its listener runs, the cache reads the database every time and keeps nothing.
+	_, err = other.Authenticate(ctx, secret)
+	require.NoError(t, err)
+	require.Empty(t, other.entries)
+
+	go other.Listen(ctx, db)
+	require.Eventually(t, other.listening.Load, 5*time.Second, 5*time.Millisecond)
+	_, err = other.Authenticate(ctx, secret)
+	require.NoError(t, err)
+	require.Len(t, other.entries, 1, "a live listener lets the cache keep keys")
+
+	// Served from memory: a change the cache is not told about is not seen.
+	_, err = db.ExecContext(ctx, "UPDATE api_keys SET name = 'renamed' WHERE id = ?", key.ID)
+	require.NoError(t, err)
+	cachedKey, err := other.Authenticate(ctx, secret)
+	require.NoError(t, err)
+	require.Equal(t, "", cachedKey.Name)
+
+	_, err = store.Revoke(ctx, key, key.ID, time.Now())
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		_, err := other.Authenticate(ctx, secret)
+		return svcerr.Is(err, svcerr.Unauthenticated)
+	}, 5*time.Second, 2*time.Millisecond, "the revocation never reached the other cache")
+
+	cancel()
+	require.Eventually(t, func() bool { return !other.listening.Load() }, 5*time.Second, 5*time.Millisecond)
+	require.Empty(t, other.entries, "a stopped listener empties the cache")
+}
+
+func TestCacheSkipsReadsThatRaceARevocation(t *testing.T) {
+	t.Parallel()
+	c := NewCache(nil, time.Minute, 2, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c.listening.Store(true)
+	gen := c.generation.Load()
+	c.InvalidateAccount("acct_x") // a revocation lands while a read is in flight
+	c.put("h", &schema.APIKey{AccountID: "acct_x"}, time.Now(), gen)
+	require.Empty(t, c.entries)
+
+	c.put("a", &schema.APIKey{}, time.Now(), c.generation.Load())
+	c.put("b", &schema.APIKey{}, time.Now(), c.generation.Load())
+	c.put("c", &schema.APIKey{}, time.Now(), c.generation.Load())
+	require.Len(t, c.entries, 2, "the cache stays within its bound")
+}
