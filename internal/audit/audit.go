@@ -4,13 +4,17 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/svcplatform/svc/schema"
 )
@@ -27,7 +31,7 @@ type Options struct {
 
 // Writer writes audit events in batches.
 type Writer struct {
-	db     bun.IDB
+	db     *bun.DB
 	log    *slog.Logger
 	opts   Options
 	events chan schema.AuditEvent
@@ -36,7 +40,7 @@ type Writer struct {
 }
 
 // NewWriter starts a Writer; call Close to flush and stop it.
-func NewWriter(db bun.IDB, log *slog.Logger, opts Options) *Writer {
+func NewWriter(db *bun.DB, log *slog.Logger, opts Options) *Writer {
 	if opts.Buffer <= 0 {
 		opts.Buffer = 4096
 	}
@@ -97,10 +101,49 @@ func (w *Writer) flush(batch []schema.AuditEvent) {
 	}
 }
 
-// Insert writes events at once.
-func Insert(ctx context.Context, db bun.IDB, events []schema.AuditEvent) error {
-	if _, err := db.NewInsert().Model(&events).Exec(ctx); err != nil {
-		return fmt.Errorf("insert audit events: %w", err)
+// copyColumns are the columns Insert copies, in the order encodeRow writes them.
+const copyColumns = "id, account_id, project_id, key_id, operation, method, path, status, request_id, client_ip, created_at"
+
+// Insert writes events at once with COPY, which costs PostgreSQL far less than an INSERT per batch.
+func Insert(ctx context.Context, db *bun.DB, events []schema.AuditEvent) error {
+	var buf bytes.Buffer
+	for i := range events {
+		encodeRow(&buf, &events[i])
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("audit: get connection: %w", err)
+	}
+	defer conn.Close()
+	if _, err := pgdriver.CopyFrom(ctx, conn, &buf, "COPY audit_events ("+copyColumns+") FROM STDIN"); err != nil {
+		return fmt.Errorf("copy audit events: %w", err)
 	}
 	return nil
+}
+
+// encodeRow writes one row in COPY's text format.
+func encodeRow(buf *bytes.Buffer, ev *schema.AuditEvent) {
+	fields := []*string{&ev.ID, &ev.AccountID, ev.ProjectID, ev.KeyID, &ev.Operation, &ev.Method, &ev.Path}
+	for _, f := range fields {
+		writeField(buf, f)
+		buf.WriteByte('\t')
+	}
+	buf.WriteString(strconv.Itoa(ev.Status))
+	buf.WriteByte('\t')
+	writeField(buf, &ev.RequestID)
+	buf.WriteByte('\t')
+	writeField(buf, &ev.ClientIP)
+	buf.WriteByte('\t')
+	buf.WriteString(ev.CreatedAt.UTC().Format(time.RFC3339Nano))
+	buf.WriteByte('\n')
+}
+
+var copyEscaper = strings.NewReplacer("\\", "\\\\", "\t", "\\t", "\n", "\\n", "\r", "\\r")
+
+func writeField(buf *bytes.Buffer, v *string) {
+	if v == nil {
+		buf.WriteString("\\N")
+		return
+	}
+	copyEscaper.WriteString(buf, *v) //nolint:errcheck // bytes.Buffer never fails
 }
