@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -98,14 +99,18 @@ func sleep(ctx workflow.Context, p RunParams) RunOutcome {
 	if err := workflow.Sleep(ctx, d); err != nil {
 		return failed(p.RunID, "sleep_failed", err.Error())
 	}
-	out, _ := json.Marshal(map[string]float64{"sleptSeconds": d.Seconds()})
-	return RunOutcome{RunID: p.RunID, Status: statusSucceeded, Output: out}
+	out := `{"sleptSeconds":` + strconv.FormatFloat(d.Seconds(), 'g', -1, 64) + `}`
+	return RunOutcome{RunID: p.RunID, Status: statusSucceeded, Output: json.RawMessage(out)}
 }
 
 // SleepDuration validates a sleep input: {"seconds": n} with 0 <= n <= MaxSleepSeconds.
 func SleepDuration(input json.RawMessage) (time.Duration, error) {
 	var in SleepInput
-	if err := json.Unmarshal(input, &in); err != nil {
+	// Decoding into a struct depends only on the bytes; workflowcheck flags encoding/json because it
+	// iterates maps internally, which cannot change this result.
+	//workflowcheck:ignore
+	err := json.Unmarshal(input, &in)
+	if err != nil {
 		return 0, errors.New(`sleep takes {"seconds": n}`)
 	}
 	if in.Seconds == nil || *in.Seconds < 0 || *in.Seconds > MaxSleepSeconds {

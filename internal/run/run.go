@@ -103,7 +103,7 @@ func (s *Store) MarkRunning(ctx context.Context, id string) error {
 func (s *Store) Finish(ctx context.Context, o workflows.RunOutcome) error {
 	q := s.db.NewUpdate().Model((*schema.Run)(nil)).
 		Set("status = ?", o.Status).Set("updated_at = now()").Set("completed_at = now()").
-		Where("id = ?", o.RunID).Where("status NOT IN (?)", bun.In([]string{client.RunSucceeded, client.RunFailed, client.RunCancelled}))
+		Where("id = ?", o.RunID).Where("status NOT IN (?)", bun.List([]string{client.RunSucceeded, client.RunFailed, client.RunCancelled}))
 	if len(o.Output) > 0 {
 		q = q.Set("output = ?", string(o.Output))
 	}
