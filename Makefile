@@ -36,7 +36,7 @@ lint:
 
 ## bench: the benchmarks of docs/BENCHMARKS.md
 bench: test-db
-	TEST_DATABASE_URL="$$(cat .data/test-database-url)" $(GO) test -run '^$$' -bench . -benchtime 3s ./bench/
+	TEST_DATABASE_URL="$$(cat .data/test-database-url)" $(GO) test -run '^$$' -bench . -benchtime 1x -count $(or $(COUNT),1) ./bench/
 
 ## record-histories: re-record the workflow histories the replay tests read (workflows/testdata)
 record-histories: test-db

@@ -86,6 +86,13 @@ func TestBadInput(t *testing.T) {
 		{"body over 1 MiB", func() *testenv.Response {
 			return post("/v1/runs", root, "r5", map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"x": strings.Repeat("a", 1<<20)}})
 		}, 413, "payload_too_large", ""},
+		{"form body", func() *testenv.Response {
+			return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: root, Body: "serviceId=managed-workflows",
+				Headers: map[string]string{"Idempotency-Key": "r6", "Content-Type": "application/x-www-form-urlencoded"}})
+		}, 415, "unsupported_media_type", ""},
+		{"wrong method", func() *testenv.Response {
+			return env.Do(t, testenv.Req{Method: http.MethodPut, Path: "/v1/runs", Key: root})
+		}, 405, "method_not_allowed", ""},
 		{"unknown route", func() *testenv.Response {
 			return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/nothing", Key: root})
 		}, 404, "not_found", ""},
