@@ -1,6 +1,6 @@
 // Package activities holds the side effects of the platform's workflows. Each activity is a thin method
-// on a struct carrying its dependencies: it calls a domain package and classifies the error as retryable
-// or not.
+// on a struct carrying its dependencies and calls a domain package. An error that retrying cannot cure
+// is returned as a non-retryable temporal.ApplicationError; any other error is retried by Temporal.
 package activities
 
 import (
@@ -15,7 +15,7 @@ type Runs struct {
 	Store *run.Store
 }
 
-// MarkRunRunning moves a run from queued to running. Database errors are retried by Temporal.
+// MarkRunRunning moves a run from queued to running. Database errors are retried.
 func (a *Runs) MarkRunRunning(ctx context.Context, runID string) error {
 	return a.Store.MarkRunning(ctx, runID)
 }

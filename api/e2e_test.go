@@ -3,11 +3,13 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/idempotency"
@@ -54,7 +56,7 @@ func TestFoundationJourney(t *testing.T) {
 	childSecret := childKey["secret"].(string)
 	require.Equal(t, rootKey["id"], childKey["parentId"])
 
-	// A grandchild wider than the child is refused, naming the scope.
+	// A key without api_keys:manage cannot make keys at all.
 	wider := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
 		Body: map[string]any{"scopes": []string{"runs:read"}}, Headers: map[string]string{"Idempotency-Key": "child-2"}})
 	require.Equal(t, http.StatusCreated, wider.Status)
@@ -105,17 +107,18 @@ func TestFoundationJourney(t *testing.T) {
 	run := waitRun(t, env, childSecret, runID, client.RunSucceeded)
 	require.Equal(t, map[string]any{"hello": "world"}, run["output"])
 	require.NotNil(t, run["completedAt"])
-	// Exactly one workflow for the run, whatever the replays did.
+	// Exactly one run and one workflow, whatever the replays did.
 	desc, err := env.Temporal.DescribeWorkflowExecution(context.Background(), "run/"+runID, "")
 	require.NoError(t, err)
 	require.Equal(t, "RunWorkflow", desc.GetWorkflowExecutionInfo().GetType().GetName())
+	require.Equal(t, 1, countRows(t, env, "runs"))
 
 	inFlightBody, _ := json.Marshal(body)
 	var acct string
 	require.NoError(t, env.DB.NewRaw("SELECT account_id FROM api_keys WHERE id = ?", rootKey["id"]).Scan(context.Background(), &acct))
 	store := idempotency.NewStore(env.DB, env.Box, idempotency.Options{})
 	_, err = store.Claim(context.Background(), idempotency.Request{AccountID: acct, Key: "run-2", Method: "POST", Path: "/v1/runs",
-		Fingerprint: idempotency.Fingerprint("POST", "/v1/runs", "", inFlightBody)})
+		Fingerprint: idempotency.Fingerprint("key:"+childKey["id"].(string), "POST", "/v1/runs", "", inFlightBody)})
 	require.NoError(t, err)
 	busy := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: childSecret, Body: body,
 		Headers: map[string]string{"Idempotency-Key": "run-2"}})
@@ -130,6 +133,16 @@ func TestFoundationJourney(t *testing.T) {
 	sleepID := sleep.Body["run"].(map[string]any)["id"].(string)
 	waitRun(t, env, childSecret, sleepID, client.RunRunning)
 	waitRun(t, env, childSecret, sleepID, client.RunSucceeded)
+
+	// The two runs are the account's only workflows, found by the search attribute operators use.
+	var acctID string
+	require.NoError(t, env.DB.NewRaw("SELECT account_id FROM runs WHERE id = ?", runID).Scan(context.Background(), &acctID))
+	require.Eventually(t, func() bool {
+		resp, err := env.Temporal.CountWorkflow(context.Background(), &workflowservice.CountWorkflowExecutionsRequest{
+			Query: fmt.Sprintf("SvcAccountId = %q AND SvcServiceId = 'managed-workflows'", acctID)})
+		require.NoError(t, err)
+		return resp.GetCount() == 2
+	}, 10*time.Second, 20*time.Millisecond)
 
 	// Revoking the parent kills the child's access at once.
 	revoke := env.Do(t, testenv.Req{Method: http.MethodDelete, Path: "/v1/api-keys/" + rootKey["id"].(string), Key: root,

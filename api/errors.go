@@ -2,14 +2,20 @@ package api
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"reflect"
 	"strings"
+	"syscall"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/gin-gonic/gin"
+	"github.com/uptrace/bun/driver/pgdriver"
+	"go.temporal.io/api/serviceerror"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -148,6 +154,10 @@ func (s *Server) toAPIError(ctx context.Context, err error) *apiError {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return envelope(rid, http.StatusServiceUnavailable, svcerr.New(svcerr.Unavailable, "the request timed out; retry"))
 	}
+	if dependencyDown(err) {
+		s.log.Warn("dependency unavailable", slog.String("requestId", rid), slog.Any("err", err))
+		return envelope(rid, http.StatusServiceUnavailable, svcerr.New(svcerr.Unavailable, "a dependency is unavailable; retry shortly"))
+	}
 	s.log.Error("request failed", slog.String("requestId", rid), slog.Any("err", err))
 	return envelope(rid, http.StatusInternalServerError, svcerr.New(svcerr.Internal, "internal error"))
 }
@@ -159,4 +169,21 @@ func (s *Server) fail(c *gin.Context, err error) {
 		c.Writer.Header()[k] = v
 	}
 	c.AbortWithStatusJSON(ae.status, ae.ErrorEnvelope)
+}
+
+// dependencyDown reports whether err says PostgreSQL or Temporal could not be reached, as opposed to a bug.
+func dependencyDown(err error) bool {
+	var netErr net.Error
+	var unavailable *serviceerror.Unavailable
+	var pgErr pgdriver.Error
+	switch {
+	case errors.As(err, &netErr), errors.As(err, &unavailable), errors.Is(err, driver.ErrBadConn),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNREFUSED):
+		return true
+	case errors.As(err, &pgErr):
+		// Class 08: connection exception; 57P0x: the server is shutting down or starting.
+		code := pgErr.Field('C')
+		return strings.HasPrefix(code, "08") || strings.HasPrefix(code, "57P0")
+	}
+	return false
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -58,12 +59,13 @@ type Principal struct {
 	Scope       tenant.Scope
 }
 
-// KeyID is the calling key's id, or "" for a credit token.
-func (p *Principal) KeyID() string {
-	if p.Key == nil {
-		return ""
+// caller names who sent a request, for idempotency fingerprints: only the same key (or credit token)
+// may replay an answer.
+func (p *Principal) caller() string {
+	if p.Key != nil {
+		return "key:" + p.Key.ID
 	}
-	return p.Key.ID
+	return "ctk:" + p.CreditToken.ID
 }
 
 func requestIDFrom(ctx context.Context) string { return stateFrom(ctx).id }
@@ -188,7 +190,12 @@ func (s *Server) authorize(c *gin.Context) {
 		return
 	}
 	if r.ServiceParam != "" {
-		if err := serviceAccess(grants, c.Param(r.ServiceParam)); err != nil {
+		id := c.Param(r.ServiceParam)
+		if !catalog.Known(id) {
+			s.fail(c, svcerr.NotFoundf("no service %q", id))
+			return
+		}
+		if err := serviceAccess(grants, id); err != nil {
 			s.fail(c, err)
 			return
 		}
@@ -257,7 +264,7 @@ func (s *Server) idempotencyRequest(c *gin.Context, p *Principal) (idempotency.R
 	}
 	return idempotency.Request{
 		AccountID: p.Scope.AccountID, Key: key, Method: c.Request.Method, Path: path,
-		Fingerprint: idempotency.Fingerprint(c.Request.Method, path, p.Scope.Project(), body),
+		Fingerprint: idempotency.Fingerprint(p.caller(), c.Request.Method, path, p.Scope.Project(), body),
 	}, nil
 }
 
@@ -277,7 +284,7 @@ func readBody(c *gin.Context) ([]byte, error) {
 	return body, nil
 }
 
-// settle stores a final answer for replay, or releases the key so the client may retry.
+// settle stores a final answer for replay, or unlocks the key (keeping its seed) so the client may retry.
 func (s *Server) settle(c *gin.Context, r *Route, req idempotency.Request, seed string, w *capture) {
 	ctx := context.WithoutCancel(c.Request.Context())
 	status := w.Status()
@@ -285,7 +292,7 @@ func (s *Server) settle(c *gin.Context, r *Route, req idempotency.Request, seed 
 	if storable(status) {
 		err = s.idem.Complete(ctx, req, seed, idempotency.Response{Status: status, Header: storedHeaders(w.Header()), Body: w.buf.Bytes()}, r.Seal)
 	} else {
-		err = s.idem.Release(ctx, req, seed)
+		err = s.idem.Unlock(ctx, req, seed)
 	}
 	if err != nil {
 		s.log.Error("settle idempotency key", "requestId", requestIDFrom(ctx), "err", err)

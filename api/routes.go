@@ -80,16 +80,17 @@ func register[I, O any](s *Server, r Route, h func(context.Context, *I) (*O, err
 func (r Route) operation() huma.Operation {
 	op := huma.Operation{
 		OperationID: r.Op, Method: r.Method, Path: r.Path, Summary: r.Summary, Tags: []string{r.Tag},
-		DefaultStatus: r.Status, Errors: r.errors(),
-		Extensions: map[string]any{"x-svc-limit-operation": r.LimitOp(), "x-svc-idempotent": r.Idem},
+		DefaultStatus: r.Status, Errors: r.errors(), Extensions: map[string]any{"x-svc-idempotent": r.Idem},
 	}
 	switch r.Auth {
 	case authNone:
-		op.Security = []map[string][]string{}
+		op.Security = []map[string][]string{} // public: no key, no limits
 	case authKey:
 		op.Security = []map[string][]string{{"apiKey": {}}}
+		op.Extensions["x-svc-limit-operation"] = r.LimitOp()
 	case authKeyOrCreditToken:
 		op.Security = []map[string][]string{{"apiKey": {}}, {"creditToken": {}}}
+		op.Extensions["x-svc-limit-operation"] = r.LimitOp()
 	}
 	if r.Scope != "" {
 		op.Extensions["x-svc-scope"] = r.Scope
@@ -112,10 +113,9 @@ func (r Route) operation() huma.Operation {
 }
 
 func (r Route) errors() []int {
-	errs := []int{http.StatusBadRequest, http.StatusInternalServerError}
+	errs := []int{http.StatusBadRequest, http.StatusInternalServerError, http.StatusServiceUnavailable}
 	if r.Auth != authNone {
-		errs = append(errs, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound,
-			http.StatusTooManyRequests, http.StatusServiceUnavailable)
+		errs = append(errs, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusTooManyRequests)
 	}
 	if r.Idem {
 		errs = append(errs, http.StatusConflict, http.StatusUnprocessableEntity)

@@ -16,6 +16,9 @@ type createRunInput struct {
 
 func (s *Server) createRun(ctx context.Context, in *createRunInput) (*Out[client.RunEnvelope], error) {
 	p := principalFrom(ctx)
+	if _, err := run.Validate(in.Body.ServiceID, in.Body.OperationID, in.Body.Input); err != nil {
+		return nil, err // unknown services and operations are named before access is judged
+	}
 	if err := serviceAccess(apikey.GrantsOf(p.Key), in.Body.ServiceID); err != nil {
 		return nil, err
 	}

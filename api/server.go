@@ -6,9 +6,11 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -37,6 +39,9 @@ type Deps struct {
 	Version string
 	// Idempotency tunes idempotency records (defaults: 1 min lease, 24 h retention).
 	Idempotency idempotency.Options
+	// TrustedProxies are the proxy addresses or CIDRs whose X-Forwarded-For is believed for the client IP
+	// recorded in audit events; none by default.
+	TrustedProxies []string
 }
 
 // Server serves the API.
@@ -56,10 +61,11 @@ type Server struct {
 	engine *gin.Engine
 	huma   huma.API
 	routes map[string]*Route
+	bg     sync.WaitGroup
 }
 
 // New builds the server and its route table.
-func New(d Deps) *Server {
+func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
 		db: d.DB, temporal: d.Temporal, log: d.Logger, version: d.Version,
@@ -72,6 +78,9 @@ func New(d Deps) *Server {
 	}
 	s.keyCache = apikey.NewCache(s.keys, time.Minute, 10000, d.Logger)
 	s.engine = gin.New()
+	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {
+		return nil, fmt.Errorf("trusted proxies: %w", err)
+	}
 	s.engine.ContextWithFallback = true
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.Use(s.requestID, s.recoverPanics, s.authenticate, s.audited, s.authorize, s.idempotent)
@@ -84,7 +93,7 @@ func New(d Deps) *Server {
 	s.huma = humagin.New(s.engine, humaConfig(d.Version))
 	s.registerRoutes()
 	s.engine.GET("/v1/openapi.json", func(c *gin.Context) { c.JSON(http.StatusOK, s.huma.OpenAPI()) })
-	return s
+	return s, nil
 }
 
 func humaConfig(version string) huma.Config {
@@ -117,14 +126,19 @@ func (s *Server) Routes() []Route {
 	return out
 }
 
-// Close flushes background work (audit events). Call it after the HTTP server stopped accepting.
-func (s *Server) Close() { s.audit.Close() }
+// Close waits for the background work started by Start (whose context must have ended) and flushes
+// audit events. Call it after the HTTP server has stopped.
+func (s *Server) Close() {
+	s.bg.Wait()
+	s.audit.Close()
+}
 
 // Start runs the server's background work until ctx ends: the revocation listener that lets
 // authentication be served from memory, and the purge of expired idempotency records.
 func (s *Server) Start(ctx context.Context) {
-	go s.keyCache.Listen(ctx, s.db)
-	go s.purgeLoop(ctx, time.Hour)
+	s.bg.Add(2)
+	go func() { defer s.bg.Done(); s.keyCache.Listen(ctx, s.db) }()
+	go func() { defer s.bg.Done(); s.purgeLoop(ctx, time.Hour) }()
 }
 
 // purgeLoop deletes expired idempotency records every interval until ctx ends.

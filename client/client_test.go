@@ -170,7 +170,10 @@ func TestCreditTokenOnlyWithoutAPIKey(t *testing.T) {
 	require.Equal(t, "jwt.token.here", got.Header.Get("X-Svc-Credit-Token"))
 	require.Empty(t, got.Header.Get("Authorization"))
 	require.NotEmpty(t, got.Header.Get("Idempotency-Key"))
-	require.JSONEq(t, `{"name":"first"}`, string(got.Body))
+	require.JSONEq(t, `{"name":"first","scopes":null,"services":null}`, string(got.Body), "nil inherits")
+
+	_ = boot.CreateAPIKey(ctx, client.CreateAPIKeyRequest{Scopes: []string{}, Services: []string{}})
+	require.JSONEq(t, `{"scopes":[],"services":[]}`, string(rec.last(t).Body), "an empty list asks for none")
 
 	// The credit token is never sent on other routes.
 	_ = boot.ListAPIKeys(ctx, client.ListParams{})

@@ -52,9 +52,10 @@ type APIKey struct {
 // CreateAPIKeyRequest is the body of POST /v1/api-keys. Every field is optional: a first key gets every
 // scope and service; a child key inherits what it omits from its parent and may only narrow it.
 type CreateAPIKeyRequest struct {
-	Name      string   `json:"name,omitempty" maxLength:"200" doc:"A label for people."`
-	Scopes    []string `json:"scopes,omitempty" doc:"Subset of the parent's scopes."`
-	Services  []string `json:"services,omitempty" doc:"Subset of the parent's services."`
+	Name string `json:"name,omitempty" maxLength:"200" doc:"A label for people."`
+	// Scopes and Services: nil (sent as null) inherits the parent's; an empty list asks for none.
+	Scopes    []string `json:"scopes" required:"false" doc:"Subset of the parent's scopes; null or absent inherits them."`
+	Services  []string `json:"services" required:"false" doc:"Subset of the parent's services; null or absent inherits them."`
 	Limits    []Limit  `json:"limits,omitempty" doc:"Limits; a child keeps every limit of its parent, at most as wide."`
 	ProjectID string   `json:"projectId,omitempty" doc:"Bind the key to one project."`
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/svcplatform/svc/schema"
 )
 
-// TestMigrateIsIdempotentAndSerialised runs Migrate concurrently from several connections on an already
-// migrated schema and on a fresh one: every migration applies exactly once.
+// TestMigrateIsIdempotentAndSerialised migrates a fresh schema from several connections at once: every
+// migration applies exactly once, and a migrated schema has nothing pending.
 func TestMigrateIsIdempotentAndSerialised(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -31,24 +31,31 @@ func TestMigrateIsIdempotentAndSerialised(t *testing.T) {
 	require.Len(t, pending, len(all))
 
 	var wg sync.WaitGroup
-	applied := make(chan []string, 4)
+	type result struct {
+		applied []string
+		err     error
+	}
+	results := make(chan result, 4)
 	for range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			conn, err := pg.Open(ctx, testdb.URL(), pg.Options{SearchPath: name, MaxOpenConns: 1})
-			require.NoError(t, err)
+			if err != nil {
+				results <- result{err: err}
+				return
+			}
 			defer conn.Close()
 			v, err := schema.Migrate(ctx, conn)
-			require.NoError(t, err)
-			applied <- v
+			results <- result{applied: v, err: err}
 		}()
 	}
 	wg.Wait()
-	close(applied)
+	close(results)
 	total := 0
-	for v := range applied {
-		total += len(v)
+	for r := range results {
+		require.NoError(t, r.err)
+		total += len(r.applied)
 	}
 	require.Equal(t, len(all), total, "each migration applied exactly once")
 }

@@ -45,7 +45,6 @@ type APIKey struct {
 	Limits     []Limit    `bun:"limits,type:jsonb"`
 	CreatedAt  time.Time  `bun:"created_at,nullzero,default:now()"`
 	RevokedAt  *time.Time `bun:"revoked_at"`
-	LastUsedAt *time.Time `bun:"last_used_at"`
 }
 
 // Limit is one stored per-key limit (see client.Limit).

@@ -33,7 +33,7 @@ func Register(r interface {
 	sdkworker.ActivityRegistry
 }, deps Deps) {
 	r.RegisterWorkflowWithOptions(workflows.RunWorkflow, workflow.RegisterOptions{Name: workflows.RunWorkflowName})
-	runs := &activities.Runs{Store: run.NewStore(deps.DB)}
+	runs := &activities.Runs{Store: run.NewWriteStore(deps.DB)}
 	r.RegisterActivityWithOptions(runs.MarkRunRunning, activity.RegisterOptions{Name: workflows.ActivityMarkRunning})
 	r.RegisterActivityWithOptions(runs.FinishRun, activity.RegisterOptions{Name: workflows.ActivityFinishRun})
 }

@@ -118,14 +118,21 @@ func (s *Service) VerifyToken(ctx context.Context, raw string) (Token, error) {
 	if claims.ID == "" || !ids.HasPrefix(claims.Subject, ids.Account) {
 		return Token{}, svcerr.New(svcerr.Unauthenticated, "the credit token is invalid")
 	}
-	if !s.Exists(ctx, claims.Subject) {
+	exists, err := s.Exists(ctx, claims.Subject)
+	if err != nil {
+		return Token{}, err
+	}
+	if !exists {
 		return Token{}, svcerr.New(svcerr.Unauthenticated, "the credit token names no account")
 	}
 	return Token{AccountID: claims.Subject, ID: claims.ID}, nil
 }
 
 // Exists reports whether the account exists.
-func (s *Service) Exists(ctx context.Context, accountID string) bool {
+func (s *Service) Exists(ctx context.Context, accountID string) (bool, error) {
 	n, err := s.db.NewSelect().Model((*schema.Account)(nil)).Where("id = ?", accountID).Count(ctx)
-	return err == nil && n > 0
+	if err != nil {
+		return false, fmt.Errorf("check account: %w", err)
+	}
+	return n > 0, nil
 }

@@ -46,7 +46,11 @@ type NewKey struct {
 }
 
 // Create stores the key and returns it with its secret, which exists nowhere else afterwards. Spending
-// the credit token and creating the key happen in one transaction.
+// the credit token and creating the key happen in one transaction, which also holds the parent chain so a
+// concurrent revocation of an ancestor either sees the new key or makes its creation fail.
+//
+// A retried request (same id, derived from its idempotency record) whose first attempt created the key but
+// never delivered its answer gets a fresh secret for that same key: the first secret reached nobody.
 func (s *Store) Create(ctx context.Context, nk NewKey) (*schema.APIKey, string, error) {
 	secret := NewSecret()
 	key := &schema.APIKey{
@@ -59,11 +63,14 @@ func (s *Store) Create(ctx context.Context, nk NewKey) (*schema.APIKey, string, 
 		key.Ancestors = append(slices.Clone(nk.Parent.Ancestors), nk.Parent.ID)
 	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := holdAncestors(ctx, tx, key.Ancestors); err != nil {
+			return err
+		}
 		if err := checkProject(ctx, tx, nk.AccountID, nk.ProjectID); err != nil {
 			return err
 		}
-		if _, err := tx.NewInsert().Model(key).Returning("created_at").Exec(ctx); err != nil {
-			return fmt.Errorf("insert api key: %w", err)
+		if err := insertOrReissue(ctx, tx, key); err != nil {
+			return err
 		}
 		if nk.CreditTokenID == "" {
 			return nil
@@ -74,6 +81,40 @@ func (s *Store) Create(ctx context.Context, nk NewKey) (*schema.APIKey, string, 
 		return nil, "", err
 	}
 	return key, secret, nil
+}
+
+// holdAncestors share-locks the new key's ancestors and fails if any of them was revoked. Revoke takes
+// the revoked key's row lock first, so the two serialise.
+func holdAncestors(ctx context.Context, tx bun.Tx, ancestors []string) error {
+	if len(ancestors) == 0 {
+		return nil
+	}
+	var live []string
+	err := tx.NewSelect().Model((*schema.APIKey)(nil)).Column("id").
+		Where("id IN (?) AND revoked_at IS NULL", bun.List(ancestors)).For("SHARE").Scan(ctx, &live)
+	if err != nil {
+		return fmt.Errorf("hold parent keys: %w", err)
+	}
+	if len(live) != len(ancestors) {
+		return svcerr.New(svcerr.Unauthenticated, "the API key was revoked")
+	}
+	return nil
+}
+
+// insertOrReissue inserts the key, or, when a retried request finds the key its first attempt made,
+// replaces that key's never-delivered secret.
+func insertOrReissue(ctx context.Context, tx bun.Tx, key *schema.APIKey) error {
+	res, err := tx.NewInsert().Model(key).
+		On("CONFLICT (id) DO UPDATE").Set("secret_hash = EXCLUDED.secret_hash, prefix = EXCLUDED.prefix").
+		Where("?TableAlias.account_id = EXCLUDED.account_id AND ?TableAlias.revoked_at IS NULL").
+		Returning("created_at").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("insert api key: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return svcerr.New(svcerr.Conflict, "the key this request created has since been revoked; use a new Idempotency-Key")
+	}
+	return nil
 }
 
 func checkProject(ctx context.Context, tx bun.Tx, accountID string, projectID *string) error {
@@ -97,7 +138,15 @@ func spendCreditToken(ctx context.Context, tx bun.Tx, jti, accountID, keyID stri
 	if err != nil {
 		return fmt.Errorf("spend credit token: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if n, _ := res.RowsAffected(); n == 1 {
+		return nil
+	}
+	// Spent already: by this very key on a retried request, or by another one.
+	n, err := tx.NewSelect().Model((*schema.CreditTokenUse)(nil)).Where("jti = ? AND key_id = ?", jti, keyID).Count(ctx)
+	if err != nil {
+		return fmt.Errorf("check credit token: %w", err)
+	}
+	if n == 0 {
 		return svcerr.New(svcerr.Unauthenticated, "this credit token was already used")
 	}
 	return nil
@@ -122,17 +171,6 @@ func (s *Store) Authenticate(ctx context.Context, secret string) (*schema.APIKey
 	return key, nil
 }
 
-// Revoked reports whether the key has been revoked since it was loaded (one indexed read).
-func (s *Store) Revoked(ctx context.Context, keyID string) (bool, error) {
-	var revoked bool
-	err := s.db.NewSelect().Model((*schema.APIKey)(nil)).ColumnExpr("revoked_at IS NOT NULL").
-		Where("id = ?", keyID).Scan(ctx, &revoked)
-	if err != nil {
-		return false, fmt.Errorf("check api key: %w", err)
-	}
-	return revoked, nil
-}
-
 // inTree restricts a query to the caller and its descendants.
 func inTree(q *bun.SelectQuery, caller *schema.APIKey) *bun.SelectQuery {
 	return q.Where("account_id = ?", caller.AccountID).
@@ -154,18 +192,21 @@ func (s *Store) List(ctx context.Context, caller *schema.APIKey, p page.Params) 
 }
 
 // Revoke revokes the key id, which must be the caller or one of its descendants, and every descendant
-// of it, at once. Revoking an already revoked key answers it unchanged.
+// of it, at once. Revoking an already revoked key answers it unchanged. The revoked key's row is locked
+// before its descendants are updated, so a child being created under it concurrently is either included
+// or refused (see holdAncestors).
 func (s *Store) Revoke(ctx context.Context, caller *schema.APIKey, id string, now time.Time) (*schema.APIKey, error) {
 	target := new(schema.APIKey)
-	err := inTree(s.db.NewSelect().Model(target), caller).Where("id = ?", id).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, svcerr.NotFoundf("no API key %q among this key and its descendants", id)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load api key: %w", err)
-	}
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		_, err := tx.NewUpdate().Model((*schema.APIKey)(nil)).Set("revoked_at = ?", now).
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		err := inTree(tx.NewSelect().Model(target), caller).Where("id = ?", id).For("UPDATE").Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return svcerr.NotFoundf("no API key %q among this key and its descendants", id)
+		}
+		if err != nil {
+			return fmt.Errorf("load api key: %w", err)
+		}
+		// A new statement sees children committed while we waited for the lock.
+		_, err = tx.NewUpdate().Model((*schema.APIKey)(nil)).Set("revoked_at = ?", now).
 			Where("account_id = ?", caller.AccountID).Where("(id = ? OR ? = ANY(ancestors))", id, id).
 			Where("revoked_at IS NULL").Exec(ctx)
 		if err != nil {

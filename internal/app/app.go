@@ -59,7 +59,7 @@ func Dev(ctx context.Context, cfg Config, progress io.Writer) error {
 	}()
 	cfg.Temporal.Address, cfg.Temporal.Namespace = dev.FrontendAddress(), dev.Namespace()
 	fmt.Fprintf(progress, "temporal: frontend %s, Web UI %s\n", dev.FrontendAddress(), dev.UIAddress())
-	return serve(ctx, cfg, db, log, progress, true, true)
+	return serve(ctx, cfg, db, log, progress, KeyFileOrCreate, true)
 }
 
 // devDatabase finds or starts PostgreSQL and applies migrations.
@@ -101,17 +101,20 @@ func openAndMigrate(ctx context.Context, url string, cfg Config, progress io.Wri
 	return db, nil
 }
 
-// API runs the HTTP API against external PostgreSQL and Temporal.
+// API runs the HTTP API against external PostgreSQL and Temporal. It needs SVC_ENCRYPTION_KEY.
 func API(ctx context.Context, cfg Config) error {
-	return runSplit(ctx, cfg, true, false)
+	if _, err := cfg.Box(KeyRequired); err != nil {
+		return err
+	}
+	return runSplit(ctx, cfg, true)
 }
 
 // Worker runs the Temporal worker against external PostgreSQL and Temporal.
 func Worker(ctx context.Context, cfg Config) error {
-	return runSplit(ctx, cfg, false, true)
+	return runSplit(ctx, cfg, false)
 }
 
-func runSplit(ctx context.Context, cfg Config, withAPI, withWorker bool) error {
+func runSplit(ctx context.Context, cfg Config, withAPI bool) error {
 	if cfg.DatabaseURL == "" {
 		return errors.New("DATABASE_URL is required (svcd dev discovers one; svcd api and svcd worker do not)")
 	}
@@ -128,12 +131,16 @@ func runSplit(ctx context.Context, cfg Config, withAPI, withWorker bool) error {
 	if len(pending) > 0 {
 		return fmt.Errorf("database schema is behind (pending %v): run `svcd migrate` first", pending)
 	}
-	return serve(ctx, cfg, db, log, os.Stderr, withAPI, withWorker)
+	if withAPI {
+		return serve(ctx, cfg, db, log, os.Stderr, KeyRequired, false)
+	}
+	return serve(ctx, cfg, db, log, os.Stderr, -1, true)
 }
 
-// serve dials Temporal and runs the worker and/or API until ctx ends, then stops them in order: the API
-// stops accepting and finishes in-flight requests, audit events are flushed, the worker stops.
-func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progress io.Writer, withAPI, withWorker bool) error {
+// serve dials Temporal and runs the worker and/or the API until ctx ends, then stops them in order: the
+// API stops accepting and finishes in-flight requests, audit events are flushed, the worker stops. A
+// negative keyMode means no API.
+func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progress io.Writer, keyMode KeyMode, withWorker bool) error {
 	cfg.Temporal.Logger = log
 	tc, err := svctemporal.Dial(ctx, cfg.Temporal)
 	if err != nil {
@@ -151,11 +158,11 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		defer w.Stop()
 		fmt.Fprintln(progress, "worker: polling task queue svc")
 	}
-	if !withAPI {
+	if keyMode < 0 {
 		<-ctx.Done()
 		return nil
 	}
-	return serveHTTP(ctx, cfg, db, tc, log, progress)
+	return serveHTTP(ctx, cfg, db, tc, log, progress, keyMode)
 }
 
 func namespaceOf(cfg Config) string {
@@ -165,14 +172,18 @@ func namespaceOf(cfg Config) string {
 	return cfg.Temporal.Namespace
 }
 
-func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client, log *slog.Logger, progress io.Writer) error {
-	box, err := cfg.Box(true)
+func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client, log *slog.Logger, progress io.Writer, keyMode KeyMode) error {
+	box, err := cfg.Box(keyMode)
 	if err != nil {
 		return err
 	}
-	srv := api.New(api.Deps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version})
-	defer srv.Close()
-	srv.Start(ctx)
+	srv, err := api.New(api.Deps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version, TrustedProxies: cfg.TrustedProxies})
+	if err != nil {
+		return err
+	}
+	bg, stopBG := context.WithCancel(ctx)
+	defer func() { stopBG(); srv.Close() }()
+	srv.Start(bg)
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
@@ -223,7 +234,7 @@ func CreateAccount(ctx context.Context, cfg Config, name string, credits int64, 
 	}
 	defer stop()
 	defer db.Close()
-	box, err := cfg.Box(cfg.DatabaseURL == "")
+	box, err := cfg.Box(KeyFileIfPresent)
 	if err != nil {
 		return account.Created{}, err
 	}
@@ -238,12 +249,16 @@ func IssueToken(ctx context.Context, cfg Config, accountID string, ttl time.Dura
 	}
 	defer stop()
 	defer db.Close()
-	box, err := cfg.Box(cfg.DatabaseURL == "")
+	box, err := cfg.Box(KeyFileIfPresent)
 	if err != nil {
 		return "", err
 	}
 	svc := account.New(db, box.Derive("credit-token"))
-	if !svc.Exists(ctx, accountID) {
+	exists, err := svc.Exists(ctx, accountID)
+	if err != nil {
+		return "", err
+	}
+	if !exists {
 		return "", fmt.Errorf("no account %q", accountID)
 	}
 	return svc.IssueToken(accountID, ttl)

@@ -4,6 +4,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -38,6 +39,9 @@ type Config struct {
 	// LogLevel is debug, info, warn or error (SVC_LOG_LEVEL, default info); LogFormat is text or json (SVC_LOG_FORMAT).
 	LogLevel  string
 	LogFormat string
+	// TrustedProxies are the reverse proxies (addresses or CIDRs, comma-separated in SVC_TRUSTED_PROXIES)
+	// whose X-Forwarded-For gives the client IP recorded in audit events; none by default.
+	TrustedProxies []string
 	// Version is the build, set by main.
 	Version string
 }
@@ -55,8 +59,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			TLSCAFile: getenv("TEMPORAL_TLS_CA"), TLSServerName: getenv("TEMPORAL_TLS_SERVER_NAME"),
 			APIKey: getenv("TEMPORAL_API_KEY"),
 		},
-		LogLevel:  or(getenv("SVC_LOG_LEVEL"), "info"),
-		LogFormat: or(getenv("SVC_LOG_FORMAT"), "text"),
+		TrustedProxies: splitList(getenv("SVC_TRUSTED_PROXIES")),
+		LogLevel:       or(getenv("SVC_LOG_LEVEL"), "info"),
+		LogFormat:      or(getenv("SVC_LOG_FORMAT"), "text"),
 	}
 	var err error
 	if cfg.DBMaxConns, err = intVar(getenv, "SVC_DB_MAX_CONNS", 20); err != nil {
@@ -76,6 +81,16 @@ func or(v, def string) string {
 		return def
 	}
 	return v
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
 }
 
 func intVar(getenv func(string) string, name string, def int) (int, error) {
@@ -103,23 +118,42 @@ func (c Config) Logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, opts))
 }
 
-// Box returns the secret box for SVC_ENCRYPTION_KEY; with allowFile (dev mode), a key file under the
-// data directory is created or read instead when the variable is empty.
-func (c Config) Box(allowFile bool) (*secretbox.Box, error) {
+// KeyMode says where a process may take its master key from when SVC_ENCRYPTION_KEY is unset.
+type KeyMode int
+
+const (
+	// KeyRequired: only SVC_ENCRYPTION_KEY (svcd api: every replica must share one key).
+	KeyRequired KeyMode = iota
+	// KeyFileOrCreate: DataDir/keys/master.key, created on first use (svcd dev).
+	KeyFileOrCreate
+	// KeyFileIfPresent: DataDir/keys/master.key if svcd dev made one (admin commands beside svcd dev).
+	KeyFileIfPresent
+)
+
+// Box returns the secret box for SVC_ENCRYPTION_KEY, or, as mode allows, for the dev key file.
+func (c Config) Box(mode KeyMode) (*secretbox.Box, error) {
+	path := filepath.Join(c.DataDir, "keys", "master.key")
 	var key []byte
 	var err error
 	switch {
 	case c.EncryptionKey != "":
 		key, err = secretbox.ParseKey(c.EncryptionKey)
-	case allowFile:
-		key, err = secretbox.LoadOrCreateKeyFile(filepath.Join(c.DataDir, "keys", "master.key"))
+	case mode == KeyFileOrCreate:
+		key, err = secretbox.LoadOrCreateKeyFile(path)
+	case mode == KeyFileIfPresent && fileExists(path):
+		key, err = secretbox.LoadOrCreateKeyFile(path)
 	default:
-		return nil, fmt.Errorf("SVC_ENCRYPTION_KEY is required (32 bytes, base64; e.g. `openssl rand -base64 32`)")
+		return nil, errors.New("SVC_ENCRYPTION_KEY is required (32 bytes, base64; e.g. `openssl rand -base64 32`)")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("encryption key: %w", err)
 	}
 	return secretbox.New(key)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // DefaultGCPercent is the garbage collector target svcd uses unless GOGC is set: the API allocates

@@ -36,7 +36,9 @@ type Writer struct {
 	opts   Options
 	events chan schema.AuditEvent
 	done   chan struct{}
-	once   sync.Once
+	// mu guards closed: senders hold it shared, Close exclusively, so no event is sent on a closed channel.
+	mu     sync.RWMutex
+	closed bool
 }
 
 // NewWriter starts a Writer; call Close to flush and stop it.
@@ -55,12 +57,25 @@ func NewWriter(db *bun.DB, log *slog.Logger, opts Options) *Writer {
 	return w
 }
 
-// Record queues an event.
-func (w *Writer) Record(ev schema.AuditEvent) { w.events <- ev }
+// Record queues an event; after Close it writes the event directly.
+func (w *Writer) Record(ev schema.AuditEvent) {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.closed {
+		w.flush([]schema.AuditEvent{ev})
+		return
+	}
+	w.events <- ev
+}
 
 // Close writes every queued event and stops the writer.
 func (w *Writer) Close() {
-	w.once.Do(func() { close(w.events) })
+	w.mu.Lock()
+	if !w.closed {
+		w.closed = true
+		close(w.events)
+	}
+	w.mu.Unlock()
 	<-w.done
 }
 
@@ -90,14 +105,27 @@ func (w *Writer) loop() {
 	}
 }
 
+// flushRetries are the pauses before each further attempt to write a batch.
+var flushRetries = []time.Duration{100 * time.Millisecond, time.Second, 5 * time.Second}
+
+// flush writes a batch, retrying through a short database outage; a batch that still fails is logged
+// with its size (never its contents).
 func (w *Writer) flush(batch []schema.AuditEvent) {
 	if len(batch) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := Insert(ctx, w.db, batch); err != nil {
-		w.log.Error("audit: write batch", "events", len(batch), "err", err)
+	var err error
+	for attempt := 0; ; attempt++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err = Insert(ctx, w.db, batch)
+		cancel()
+		if err == nil || attempt == len(flushRetries) {
+			break
+		}
+		time.Sleep(flushRetries[attempt])
+	}
+	if err != nil {
+		w.log.Error("audit: events lost after retries", "events", len(batch), "err", err)
 	}
 }
 

@@ -131,12 +131,6 @@ func Known(serviceID string) bool {
 	return ok
 }
 
-// PricingServices are the values of the /v1/pricing ?service= filter.
-var PricingServices = []string{
-	client.ServicePlatformAPI, client.ServiceManagedWallets, client.ServiceManagedTrading,
-	client.ServiceManagedAgents, client.ServiceManagedWorkflows,
-}
-
 // CreditMetered reports whether a selector accepts a creditsPerDay limit: the four credit-metered
 // operations and their per-service and per-operation forms.
 func CreditMetered(selector string) bool {

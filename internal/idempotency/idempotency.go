@@ -1,8 +1,9 @@
 // Package idempotency stores the outcome of requests sent with an Idempotency-Key, per account, for at
 // least 24 hours. A request first claims its key: a new key proceeds under a lease; a finished one is
 // replayed; the same key with other input is refused; a key whose lease is still held is in flight; a key
-// whose holder crashed (lease expired, no response) is taken over, keeping the seed from which the first
-// attempt derived its resource ids, so a retry never creates a second resource.
+// whose holder crashed (lease expired, no response) or gave up (unlocked after a 5xx) is taken over,
+// keeping the seed from which the first attempt derived its resource ids, so a retry finds what the first
+// attempt created instead of creating it again.
 package idempotency
 
 import (
@@ -81,12 +82,13 @@ type Request struct {
 	Fingerprint []byte
 }
 
-// Fingerprint hashes the parts of a request that must match for a replay. A JSON body is hashed in a
-// canonical form (keys sorted, no insignificant white space), so the same input sent with other
-// formatting is still the same request; any other body is hashed as sent.
-func Fingerprint(method, path, project string, body []byte) []byte {
+// Fingerprint hashes the parts of a request that must match for a replay: the caller (an API key or a
+// credit token, so no other key of the account can replay an answer), method, path, project and body. A
+// JSON body is hashed in a canonical form (keys sorted, no insignificant white space), so the same input
+// sent with other formatting is still the same request; any other body is hashed as sent.
+func Fingerprint(caller, method, path, project string, body []byte) []byte {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%s\n", method, path, project)
+	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n", caller, method, path, project)
 	h.Write(canonicalJSON(body))
 	return h.Sum(nil)
 }
@@ -156,9 +158,9 @@ func (s *Store) resolveExisting(ctx context.Context, req Request, fresh *schema.
 		return s.replay(req, cur)
 	case cur.LockedUntil != nil && cur.LockedUntil.After(now):
 		return Claim{}, inFlight()
-	default: // the first holder died without answering: take over, keeping its seed
+	default: // the first holder died or gave up without a final answer: take over, keeping its seed
 		fresh.Seed = cur.Seed
-		return s.takeOver(ctx, req, fresh, "response_status IS NULL AND locked_until < ?", now)
+		return s.takeOver(ctx, req, fresh, "response_status IS NULL AND (locked_until IS NULL OR locked_until < ?)", now)
 	}
 }
 
@@ -205,13 +207,15 @@ func (s *Store) Complete(ctx context.Context, req Request, seed string, resp Res
 	return nil
 }
 
-// Release forgets a claim whose request produced no final answer, so the client may retry with the key.
-func (s *Store) Release(ctx context.Context, req Request, seed string) error {
-	_, err := s.db.NewDelete().Model((*schema.IdempotencyKey)(nil)).
+// Unlock ends a claim whose request produced no final answer (a 5xx, a 402 awaiting payment, ...) so the
+// client may retry with the same key and input at once. The record and its seed stay: whatever the
+// attempt wrote, the retry derives the same ids and finds it instead of writing it twice.
+func (s *Store) Unlock(ctx context.Context, req Request, seed string) error {
+	_, err := s.db.NewUpdate().Model((*schema.IdempotencyKey)(nil)).Set("locked_until = NULL").
 		Where("account_id = ? AND key = ? AND seed = ? AND response_status IS NULL", req.AccountID, req.Key, seed).
 		Exec(ctx)
 	if err != nil {
-		return fmt.Errorf("release idempotency key: %w", err)
+		return fmt.Errorf("unlock idempotency key: %w", err)
 	}
 	return nil
 }

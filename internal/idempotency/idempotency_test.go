@@ -44,7 +44,7 @@ func newStore(t *testing.T) (*Store, *clock) {
 }
 
 func req(key, body string) Request {
-	return Request{AccountID: "acct_1", Key: key, Method: "POST", Path: "/v1/runs", Fingerprint: Fingerprint("POST", "/v1/runs", "", []byte(body))}
+	return Request{AccountID: "acct_1", Key: key, Method: "POST", Path: "/v1/runs", Fingerprint: Fingerprint("key:k1", "POST", "/v1/runs", "", []byte(body))}
 }
 
 func TestClaimCompleteReplay(t *testing.T) {
@@ -93,17 +93,19 @@ func TestInFlightThenTakeOverKeepsSeed(t *testing.T) {
 	require.True(t, svcerr.Is(err, svcerr.IdempotencyInFlight), "the taker holds a fresh lease")
 }
 
-func TestReleaseAllowsRetry(t *testing.T) {
+func TestUnlockAllowsRetryWithTheSameSeed(t *testing.T) {
 	t.Parallel()
 	s, _ := newStore(t)
 	ctx := context.Background()
 	r := req("k", `{}`)
 	c, err := s.Claim(ctx, r)
 	require.NoError(t, err)
-	require.NoError(t, s.Release(ctx, r, c.Seed))
+	require.NoError(t, s.Unlock(ctx, r, c.Seed))
 	again, err := s.Claim(ctx, r)
-	require.NoError(t, err)
-	require.NotEqual(t, c.Seed, again.Seed)
+	require.NoError(t, err, "an unlocked key is taken over at once, without waiting for the lease")
+	require.Equal(t, c.Seed, again.Seed)
+	_, err = s.Claim(ctx, req("k", `{"other":1}`))
+	require.True(t, svcerr.Is(err, svcerr.IdempotencyKeyReused), "the key still belongs to the first input")
 }
 
 func TestExpiredKeyIsForgotten(t *testing.T) {
@@ -178,10 +180,11 @@ func TestValidKey(t *testing.T) {
 
 func TestFingerprintIgnoresJSONFormatting(t *testing.T) {
 	t.Parallel()
-	a := Fingerprint("POST", "/v1/runs", "", []byte(`{"a":1,"b":[1,2]}`))
-	require.Equal(t, a, Fingerprint("POST", "/v1/runs", "", []byte("{ \"b\": [1, 2],\n \"a\": 1 }")))
-	require.NotEqual(t, a, Fingerprint("POST", "/v1/runs", "", []byte(`{"a":1,"b":[2,1]}`)))
-	require.NotEqual(t, a, Fingerprint("POST", "/v1/runs", "proj_x", []byte(`{"a":1,"b":[1,2]}`)))
-	require.NotEqual(t, Fingerprint("POST", "/p", "", []byte(`{"a":1.0}`)), Fingerprint("POST", "/p", "", []byte(`{"a":1}`)),
+	a := Fingerprint("key:k1", "POST", "/v1/runs", "", []byte(`{"a":1,"b":[1,2]}`))
+	require.Equal(t, a, Fingerprint("key:k1", "POST", "/v1/runs", "", []byte("{ \"b\": [1, 2],\n \"a\": 1 }")))
+	require.NotEqual(t, a, Fingerprint("key:k1", "POST", "/v1/runs", "", []byte(`{"a":1,"b":[2,1]}`)))
+	require.NotEqual(t, a, Fingerprint("key:k1", "POST", "/v1/runs", "proj_x", []byte(`{"a":1,"b":[1,2]}`)))
+	require.NotEqual(t, a, Fingerprint("key:k2", "POST", "/v1/runs", "", []byte(`{"a":1,"b":[1,2]}`)), "another caller")
+	require.NotEqual(t, Fingerprint("key:k1", "POST", "/p", "", []byte(`{"a":1.0}`)), Fingerprint("key:k1", "POST", "/p", "", []byte(`{"a":1}`)),
 		"numbers keep their spelling")
 }

@@ -31,6 +31,10 @@ func (c *finishedCache) get(id string) (cachedRun, bool) {
 }
 
 func (c *finishedCache) put(r *schema.Run) cachedRun {
+	e := cachedRun{row: r, wire: ToWire(r)}
+	if c.max == 0 {
+		return e
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.runs) >= c.max {
@@ -39,7 +43,6 @@ func (c *finishedCache) put(r *schema.Run) cachedRun {
 			break
 		}
 	}
-	e := cachedRun{row: r, wire: ToWire(r)}
 	c.runs[r.ID] = e
 	return e
 }

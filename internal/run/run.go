@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
 	sdkclient "go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -31,8 +33,11 @@ type Store struct {
 	finished *finishedCache
 }
 
-// NewStore returns a Store on db.
+// NewStore returns a Store on db that caches up to 10,000 finished runs for reads.
 func NewStore(db bun.IDB) *Store { return &Store{db: db, finished: newFinishedCache(10000)} }
+
+// NewWriteStore returns a Store for writers (the worker's activities), which never read through a cache.
+func NewWriteStore(db bun.IDB) *Store { return &Store{db: db, finished: newFinishedCache(0)} }
 
 // Get returns the run with the id in the scope, or not_found. The caller must not modify the result.
 func (s *Store) Get(ctx context.Context, scope tenant.Scope, id string) (*schema.Run, error) {
@@ -116,15 +121,21 @@ func (s *Store) Finish(ctx context.Context, o workflows.RunOutcome) error {
 	return nil
 }
 
+// Engine is the part of the Temporal client that runs need (sdkclient.Client has it).
+type Engine interface {
+	ExecuteWorkflow(ctx context.Context, opts sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
+	DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error)
+}
+
 // Service creates runs: a row, then its workflow.
 type Service struct {
 	store    *Store
-	temporal sdkclient.Client
+	temporal Engine
 }
 
 // NewService returns a Service.
-func NewService(store *Store, tc sdkclient.Client) *Service {
-	return &Service{store: store, temporal: tc}
+func NewService(store *Store, engine Engine) *Service {
+	return &Service{store: store, temporal: engine}
 }
 
 // Store returns the service's store.
@@ -169,8 +180,9 @@ func Validate(serviceID, operationID string, input map[string]any) (json.RawMess
 }
 
 // Create stores the run and starts its workflow run/<id>. Creating the same id again (a retried request)
-// finds the existing row and never starts a second workflow. If the workflow cannot be started, the row
-// is removed and the caller gets unavailable, so nothing is half-written.
+// finds the existing row and never starts a second workflow. When the start fails, the row is removed only
+// if Temporal confirms no workflow exists; if that cannot be known, the row stays queued and the caller is
+// told to retry with the same Idempotency-Key, which derives the same id and completes the start.
 func (s *Service) Create(ctx context.Context, p CreateParams) (*schema.Run, error) {
 	input, err := Validate(p.ServiceID, p.OperationID, p.Input)
 	if err != nil {
@@ -181,15 +193,11 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (*schema.Run, erro
 		ServiceID: p.ServiceID, OperationID: p.OperationID, Status: client.RunQueued, Input: input,
 		WorkflowID: workflows.RunWorkflowID(p.ID),
 	}
-	res, err := s.store.db.NewInsert().Model(r).On("CONFLICT (id) DO NOTHING").Exec(ctx)
-	if err != nil {
+	if _, err := s.store.db.NewInsert().Model(r).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
 		return nil, fmt.Errorf("insert run: %w", err)
 	}
-	inserted, _ := res.RowsAffected()
 	if err := s.start(ctx, r); err != nil {
-		if inserted == 1 {
-			_, _ = s.store.db.NewDelete().Model(r).WherePK().Where("status = ?", client.RunQueued).Exec(context.WithoutCancel(ctx))
-		}
+		s.forgetIfNeverStarted(context.WithoutCancel(ctx), r)
 		return nil, err
 	}
 	return s.store.Get(ctx, p.Scope, p.ID)
@@ -211,7 +219,30 @@ func (s *Service) start(ctx context.Context, r *schema.Run) error {
 	if err == nil || errors.As(err, &started) {
 		return nil // a retried request: the workflow exists (running or closed)
 	}
+	if s.workflowExists(context.WithoutCancel(ctx), r.WorkflowID) {
+		return nil // the start reached Temporal although its answer did not reach us
+	}
 	return svcerr.New(svcerr.Unavailable, "the workflow engine did not accept the run; retry with the same Idempotency-Key")
+}
+
+// workflowExists asks Temporal whether the run's workflow was started.
+func (s *Service) workflowExists(ctx context.Context, workflowID string) bool {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err := s.temporal.DescribeWorkflowExecution(ctx, workflowID, "")
+	return err == nil
+}
+
+// forgetIfNeverStarted removes a queued row whose workflow Temporal confirms does not exist.
+func (s *Service) forgetIfNeverStarted(ctx context.Context, r *schema.Run) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err := s.temporal.DescribeWorkflowExecution(ctx, r.WorkflowID, "")
+	var notFound *serviceerror.NotFound
+	if !errors.As(err, &notFound) {
+		return // it exists, or we cannot tell: keep the row for the retry
+	}
+	_, _ = s.store.db.NewDelete().Model(r).WherePK().Where("status = ?", client.RunQueued).Exec(ctx)
 }
 
 func searchAttributes(r *schema.Run) temporal.SearchAttributes {

@@ -1,11 +1,7 @@
 // Package tenant carries the caller's account and selected project, the scope every lookup is bound to.
 package tenant
 
-import (
-	"context"
-
-	"github.com/uptrace/bun"
-)
+import "github.com/uptrace/bun"
 
 // Scope is an account and, when one is selected, a project. A resource made in one project is invisible
 // from another and from the account's project-less scope.
@@ -29,15 +25,4 @@ func (s Scope) Project() string {
 		return ""
 	}
 	return *s.ProjectID
-}
-
-type ctxKey struct{}
-
-// With returns ctx carrying the scope.
-func With(ctx context.Context, s Scope) context.Context { return context.WithValue(ctx, ctxKey{}, s) }
-
-// From returns the scope in ctx.
-func From(ctx context.Context) (Scope, bool) {
-	s, ok := ctx.Value(ctxKey{}).(Scope)
-	return s, ok
 }

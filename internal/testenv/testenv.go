@@ -41,8 +41,18 @@ type Env struct {
 	Box      *secretbox.Box
 }
 
+// Options adjust the platform a test gets.
+type Options struct {
+	// APITemporal, when set, wraps the Temporal client the API uses (the worker keeps the real one), to
+	// inject faults between the API and Temporal.
+	APITemporal func(sdkclient.Client) sdkclient.Client
+}
+
 // New starts a platform for one test and stops it when the test ends.
-func New(t testing.TB) *Env {
+func New(t testing.TB) *Env { return NewWith(t, Options{}) }
+
+// NewWith is New with options.
+func NewWith(t testing.TB, opts Options) *Env {
 	t.Helper()
 	db := testdb.New(t)
 	ts := temporaltest.NewServer()
@@ -61,7 +71,12 @@ func New(t testing.TB) *Env {
 	box, err := secretbox.New(key)
 	require.NoError(t, err)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := api.New(api.Deps{DB: db, Temporal: tc, Box: box, Logger: log, Version: "test"})
+	apiTemporal := tc
+	if opts.APITemporal != nil {
+		apiTemporal = opts.APITemporal(tc)
+	}
+	srv, err := api.New(api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test"})
+	require.NoError(t, err)
 	bg, stop := context.WithCancel(context.Background())
 	srv.Start(bg)
 	hs := httptest.NewServer(srv.Handler())

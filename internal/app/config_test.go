@@ -1,0 +1,53 @@
+package app
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestKeyModes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg, err := FromEnv(func(k string) string { return map[string]string{"SVC_DATA_DIR": dir}[k] })
+	require.NoError(t, err)
+
+	_, err = cfg.Box(KeyRequired)
+	require.ErrorContains(t, err, "SVC_ENCRYPTION_KEY is required", "svcd api never invents a key")
+	_, err = cfg.Box(KeyFileIfPresent)
+	require.Error(t, err, "admin commands do not invent a key either")
+
+	dev, err := cfg.Box(KeyFileOrCreate)
+	require.NoError(t, err)
+	info, err := os.Stat(filepath.Join(dir, "keys", "master.key"))
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+	admin, err := cfg.Box(KeyFileIfPresent)
+	require.NoError(t, err)
+	require.Equal(t, dev.Derive("x"), admin.Derive("x"), "admin commands use the key svcd dev made")
+
+	cfg.EncryptionKey = base64.StdEncoding.EncodeToString(make([]byte, 32))
+	env, err := cfg.Box(KeyRequired)
+	require.NoError(t, err)
+	require.NotEqual(t, dev.Derive("x"), env.Derive("x"), "the variable wins over the file")
+
+	cfg.EncryptionKey = "short"
+	_, err = cfg.Box(KeyRequired)
+	require.Error(t, err)
+}
+
+func TestFromEnv(t *testing.T) {
+	t.Parallel()
+	cfg, err := FromEnv(func(k string) string {
+		return map[string]string{"SVC_TRUSTED_PROXIES": " 10.0.0.0/8, ,127.0.0.1", "SVC_TEMPORAL_UI_PORT": "-1"}[k]
+	})
+	require.NoError(t, err)
+	require.Equal(t, []string{"10.0.0.0/8", "127.0.0.1"}, cfg.TrustedProxies)
+	require.Equal(t, -1, cfg.TemporalUIPort)
+	require.Equal(t, "127.0.0.1:8080", cfg.HTTPAddr)
+	_, err = FromEnv(func(k string) string { return map[string]string{"SVC_DB_MAX_CONNS": "many"}[k] })
+	require.ErrorContains(t, err, "SVC_DB_MAX_CONNS")
+}
