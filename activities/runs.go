@@ -5,6 +5,9 @@ package activities
 
 import (
 	"context"
+	"errors"
+
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/workflows"
@@ -17,10 +20,19 @@ type Runs struct {
 
 // MarkRunRunning moves a run from queued to running. Database errors are retried.
 func (a *Runs) MarkRunRunning(ctx context.Context, runID string) error {
-	return a.Store.MarkRunning(ctx, runID)
+	return classify(a.Store.MarkRunning(ctx, runID))
 }
 
 // FinishRun records the run's outcome; it is idempotent, so retries are harmless.
 func (a *Runs) FinishRun(ctx context.Context, o workflows.RunOutcome) error {
-	return a.Store.Finish(ctx, o)
+	return classify(a.Store.Finish(ctx, o))
+}
+
+// classify makes a missing run row final: retrying cannot make it appear, and failing loudly shows the
+// misconfiguration (two deployments sharing a namespace) in the Web UI.
+func classify(err error) error {
+	if errors.Is(err, run.ErrRunMissing) {
+		return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrorTypeRunMissing, err)
+	}
+	return err
 }

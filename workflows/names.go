@@ -22,3 +22,7 @@ const (
 
 // RunWorkflowID is the workflow id of a run, so operators find it in the Web UI by resource id.
 func RunWorkflowID(runID string) string { return "run/" + runID }
+
+// ErrorTypeRunMissing is the application error type of a bookkeeping activity whose run row does not
+// exist in the worker's database.
+const ErrorTypeRunMissing = "RunMissing"

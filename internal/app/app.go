@@ -147,6 +147,10 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		return err
 	}
 	defer tc.Close()
+	// Creates the namespace only when it is missing (a fresh cluster); then the search attributes.
+	if err := svctemporal.EnsureNamespace(ctx, tc, namespaceOf(cfg), svctemporal.DevNamespaceRetention); err != nil {
+		return err
+	}
 	if err := svctemporal.EnsureSearchAttributes(ctx, tc, namespaceOf(cfg)); err != nil {
 		return err
 	}

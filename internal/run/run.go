@@ -93,15 +93,19 @@ func finished(status string) bool {
 	return status == client.RunSucceeded || status == client.RunFailed || status == client.RunCancelled
 }
 
+// ErrRunMissing means the run's row does not exist in this database: the workflow was picked up by a
+// worker of another deployment (same Temporal namespace and task queue, another database).
+var ErrRunMissing = errors.New("run row not found in this database")
+
 // MarkRunning moves a queued run to running; a run already past queued is left alone.
 func (s *Store) MarkRunning(ctx context.Context, id string) error {
-	_, err := s.db.NewUpdate().Model((*schema.Run)(nil)).
+	res, err := s.db.NewUpdate().Model((*schema.Run)(nil)).
 		Set("status = ?", client.RunRunning).Set("updated_at = now()").
 		Where("id = ? AND status = ?", id, client.RunQueued).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("mark run %s running: %w", id, err)
 	}
-	return nil
+	return s.mustExist(ctx, id, res)
 }
 
 // Finish records a final outcome once; later calls for a finished run change nothing.
@@ -115,8 +119,24 @@ func (s *Store) Finish(ctx context.Context, o workflows.RunOutcome) error {
 	if o.ErrorCode != "" {
 		q = q.Set("error_code = ?", o.ErrorCode).Set("error_message = ?", o.ErrorMessage)
 	}
-	if _, err := q.Exec(ctx); err != nil {
+	res, err := q.Exec(ctx)
+	if err != nil {
 		return fmt.Errorf("finish run %s: %w", o.RunID, err)
+	}
+	return s.mustExist(ctx, o.RunID, res)
+}
+
+// mustExist turns "no row changed" into ErrRunMissing when the run is not there at all.
+func (s *Store) mustExist(ctx context.Context, id string, res sql.Result) error {
+	if n, _ := res.RowsAffected(); n > 0 {
+		return nil
+	}
+	exists, err := s.db.NewSelect().Model((*schema.Run)(nil)).Where("id = ?", id).Exists(ctx)
+	if err != nil {
+		return fmt.Errorf("check run %s: %w", id, err)
+	}
+	if !exists {
+		return fmt.Errorf("run %s: %w", id, ErrRunMissing)
 	}
 	return nil
 }

@@ -51,3 +51,11 @@ func TestFinishedRunsCachedWithinScope(t *testing.T) {
 		require.True(t, svcerr.Is(err, svcerr.NotFound), "scope %+v", other)
 	}
 }
+
+func TestBookkeepingOnAMissingRowFails(t *testing.T) {
+	t.Parallel()
+	s := NewWriteStore(testdb.New(t))
+	ctx := context.Background()
+	require.ErrorIs(t, s.MarkRunning(ctx, "run_elsewhere"), ErrRunMissing)
+	require.ErrorIs(t, s.Finish(ctx, workflows.RunOutcome{RunID: "run_elsewhere", Status: "succeeded"}), ErrRunMissing)
+}
