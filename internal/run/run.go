@@ -213,14 +213,19 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (*schema.Run, erro
 		ServiceID: p.ServiceID, OperationID: p.OperationID, Status: client.RunQueued, Input: input,
 		WorkflowID: workflows.RunWorkflowID(p.ID),
 	}
-	if _, err := s.store.db.NewInsert().Model(r).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
+	res, err := s.store.db.NewInsert().Model(r).On("CONFLICT (id) DO NOTHING").Returning("created_at, updated_at").Exec(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("insert run: %w", err)
 	}
+	inserted, _ := res.RowsAffected()
 	if err := s.start(ctx, r); err != nil {
 		s.forgetIfNeverStarted(context.WithoutCancel(ctx), r)
 		return nil, err
 	}
-	return s.store.Get(ctx, p.Scope, p.ID)
+	if inserted == 1 {
+		return r, nil // as inserted: the workflow may already have moved it on, which GET shows
+	}
+	return s.store.Get(ctx, p.Scope, p.ID) // a retried request: answer the run as it is now
 }
 
 func (s *Service) start(ctx context.Context, r *schema.Run) error {
