@@ -31,13 +31,13 @@ func TestCacheDropsKeysRevokedElsewhere(t *testing.T) {
 	// Before its listener runs, the cache reads the database every time and keeps nothing.
 	_, err = other.Authenticate(ctx, secret)
 	require.NoError(t, err)
-	require.Empty(t, other.entries)
+	require.Zero(t, other.size())
 
 	go other.Listen(ctx, db)
 	require.Eventually(t, other.listening.Load, 5*time.Second, 5*time.Millisecond)
 	_, err = other.Authenticate(ctx, secret)
 	require.NoError(t, err)
-	require.Len(t, other.entries, 1, "a live listener lets the cache keep keys")
+	require.Equal(t, 1, other.size(), "a live listener lets the cache keep keys")
 
 	// Served from memory: a change the cache is not told about is not seen.
 	_, err = db.ExecContext(ctx, "UPDATE api_keys SET name = 'renamed' WHERE id = ?", key.ID)
@@ -55,7 +55,7 @@ func TestCacheDropsKeysRevokedElsewhere(t *testing.T) {
 
 	cancel()
 	require.Eventually(t, func() bool { return !other.listening.Load() }, 5*time.Second, 5*time.Millisecond)
-	require.Empty(t, other.entries, "a stopped listener empties the cache")
+	require.Zero(t, other.size(), "a stopped listener empties the cache")
 }
 
 func TestCacheSkipsReadsThatRaceARevocation(t *testing.T) {
@@ -65,10 +65,17 @@ func TestCacheSkipsReadsThatRaceARevocation(t *testing.T) {
 	gen := c.generation.Load()
 	c.InvalidateAccount("acct_x") // a revocation lands while a read is in flight
 	c.put("h", &schema.APIKey{AccountID: "acct_x"}, time.Now(), gen)
-	require.Empty(t, c.entries)
+	require.Zero(t, c.size())
 
 	c.put("a", &schema.APIKey{}, time.Now(), c.generation.Load())
 	c.put("b", &schema.APIKey{}, time.Now(), c.generation.Load())
 	c.put("c", &schema.APIKey{}, time.Now(), c.generation.Load())
-	require.Len(t, c.entries, 2, "the cache stays within its bound")
+	require.Equal(t, 2, c.size(), "the cache stays within its bound")
+}
+
+// size reads the number of cached keys under the cache's lock.
+func (c *Cache) size() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.entries)
 }
