@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"io"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/schema"
@@ -42,6 +44,8 @@ type requestState struct {
 	principal *Principal
 	// seed is the idempotency record's seed on idempotent routes.
 	seed string
+	// charged is what the request charged, in millicredits, for its audit event and usage.
+	charged int64
 }
 
 func stateFrom(ctx context.Context) *requestState {
@@ -57,6 +61,8 @@ type Principal struct {
 	Key         *schema.APIKey
 	CreditToken *account.Token
 	Scope       tenant.Scope
+	// ProjectArchived: the selected project is archived, so only reads are allowed.
+	ProjectArchived bool
 }
 
 // caller names who sent a request, for idempotency fingerprints: only the same key (or credit token)
@@ -143,37 +149,37 @@ func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
 	if err != nil {
 		return nil, err
 	}
-	scope, err := s.projectScope(ctx, key, c.GetHeader(headerProject))
+	scope, archived, err := s.projectScope(ctx, key, c.GetHeader(headerProject))
 	if err != nil {
 		return nil, err
 	}
-	return &Principal{Key: key, Scope: scope}, nil
+	return &Principal{Key: key, Scope: scope, ProjectArchived: archived}, nil
 }
 
 // projectScope applies X-Svc-Project: a project-bound key stays in its project; an account-level key
-// may select any active project of its account.
-func (s *Server) projectScope(ctx context.Context, key *schema.APIKey, header string) (tenant.Scope, error) {
+// may select any project of its account. It also reports whether the project is archived.
+func (s *Server) projectScope(ctx context.Context, key *schema.APIKey, header string) (tenant.Scope, bool, error) {
 	scope := tenant.Scope{AccountID: key.AccountID, ProjectID: key.ProjectID}
-	if header == "" {
-		return scope, nil
+	notFound := &svcerr.Error{Code: svcerr.NotFound, Param: headerProject, Message: "no project with that id"}
+	if header != "" && key.ProjectID != nil && *key.ProjectID != header {
+		return scope, false, notFound
 	}
-	notFound := &svcerr.Error{Code: svcerr.NotFound, Param: headerProject, Message: "no active project with that id"}
-	if key.ProjectID != nil {
-		if *key.ProjectID != header {
-			return scope, notFound
-		}
-		return scope, nil
+	if header != "" {
+		scope.ProjectID = &header
 	}
-	n, err := s.db.NewSelect().Model((*schema.Project)(nil)).
-		Where("id = ? AND account_id = ? AND status = 'active'", header, key.AccountID).Count(ctx)
+	if scope.ProjectID == nil {
+		return scope, false, nil
+	}
+	var status string
+	err := s.db.NewSelect().Model((*schema.Project)(nil)).Column("status").
+		Where("id = ? AND account_id = ?", *scope.ProjectID, key.AccountID).Scan(ctx, &status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return scope, false, notFound
+	}
 	if err != nil {
-		return scope, err
+		return scope, false, err
 	}
-	if n == 0 {
-		return scope, notFound
-	}
-	scope.ProjectID = &header
-	return scope, nil
+	return scope, status == project.Archived, nil
 }
 
 // authorize checks the route's scope and service access for API keys.
@@ -187,6 +193,10 @@ func (s *Server) authorize(c *gin.Context) {
 	grants := apikey.GrantsOf(p.Key)
 	if r.Scope != "" && !grants.HasScope(r.Scope) {
 		s.fail(c, scopeMissing(r.Scope))
+		return
+	}
+	if p.ProjectArchived && r.Method != http.MethodGet {
+		s.fail(c, svcerr.New(svcerr.Conflict, "project %s is archived: it can be read but not changed", p.Scope.Project()))
 		return
 	}
 	if r.ServiceParam != "" {
@@ -359,6 +369,7 @@ func (s *Server) audited(c *gin.Context) {
 		ID: ids.New(ids.AuditEvent), AccountID: p.Scope.AccountID, ProjectID: p.Scope.ProjectID,
 		Operation: r.LimitOp(), Method: c.Request.Method, Path: c.Request.URL.Path, Status: c.Writer.Status(),
 		RequestID: requestIDFrom(c.Request.Context()), ClientIP: c.ClientIP(), CreatedAt: time.Now().UTC(),
+		ChargedMillicredits: stateFrom(c.Request.Context()).charged,
 	}
 	if p.Key != nil {
 		ev.KeyID = &p.Key.ID

@@ -150,6 +150,26 @@ func (s *Server) registerRoutes() {
 	register(s, Route{Op: client.OpActionsList, Method: http.MethodGet, Path: "/v1/actions", Summary: "List actions the key may start", Tag: "Services",
 		Auth: authKey, Scope: client.ScopeServicesRead}, s.listActions)
 
+	// Credits.
+	register(s, Route{Op: client.OpCreditsBalanceRead, Method: http.MethodGet, Path: "/v1/credits/balance", Summary: "The account's credit balance", Tag: "Credits",
+		Auth: authKey, Scope: client.ScopeCreditsRead}, s.balance)
+
+	// Projects, usage, audit.
+	register(s, Route{Op: client.OpProjectsList, Method: http.MethodGet, Path: "/v1/projects", Summary: "List projects", Tag: "Projects",
+		Auth: authKey, Scope: client.ScopeProjectsRead}, s.listProjects)
+	register(s, Route{Op: client.OpProjectsCreate, Method: http.MethodPost, Path: "/v1/projects", Summary: "Create a project", Tag: "Projects",
+		Auth: authKey, Scope: client.ScopeProjectsWrite, Idem: true, Status: http.StatusCreated}, s.createProject)
+	register(s, Route{Op: client.OpProjectsRead, Method: http.MethodGet, Path: "/v1/projects/{projectId}", Summary: "Read a project", Tag: "Projects",
+		Auth: authKey, Scope: client.ScopeProjectsRead}, s.getProject)
+	register(s, Route{Op: client.OpProjectsUpdate, Method: http.MethodPatch, Path: "/v1/projects/{projectId}", Summary: "Update a project", Tag: "Projects",
+		Auth: authKey, Scope: client.ScopeProjectsWrite, Idem: true}, s.updateProject)
+	register(s, Route{Op: client.OpProjectsArchive, Method: http.MethodDelete, Path: "/v1/projects/{projectId}", Summary: "Archive a project", Tag: "Projects",
+		Auth: authKey, Scope: client.ScopeProjectsWrite, Idem: true}, s.archiveProject)
+	register(s, Route{Op: client.OpUsageRead, Method: http.MethodGet, Path: "/v1/usage", Summary: "Requests and charged credits by project, day and operation", Tag: "Projects",
+		Auth: authKey, Scope: client.ScopeUsageRead}, s.usage)
+	register(s, Route{Op: client.OpAuditEventsList, Method: http.MethodGet, Path: "/v1/audit-events", Summary: "List audit events", Tag: "Projects",
+		Auth: authKey, Scope: client.ScopeAuditRead}, s.listAuditEvents)
+
 	// Runs.
 	register(s, Route{Op: client.OpRunsCreate, Method: http.MethodPost, Path: "/v1/runs", Summary: "Start a durable run", Tag: "Runs",
 		Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusCreated}, s.createRun)

@@ -24,6 +24,8 @@ import (
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/idempotency"
+	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -57,6 +59,8 @@ type Server struct {
 	idem     *idempotency.Store
 	audit    *audit.Writer
 	runs     *run.Service
+	projects *project.Store
+	ledger   *ledger.Ledger
 
 	engine *gin.Engine
 	huma   huma.API
@@ -74,6 +78,8 @@ func New(d Deps) (*Server, error) {
 		idem:     idempotency.NewStore(d.DB, d.Box, d.Idempotency),
 		audit:    audit.NewWriter(d.DB, d.Logger, audit.Options{}),
 		runs:     run.NewService(run.NewStore(d.DB), d.Temporal),
+		projects: project.NewStore(d.DB),
+		ledger:   ledger.New(d.DB),
 		routes:   map[string]*Route{},
 	}
 	s.keyCache = apikey.NewCache(s.keys, time.Minute, 10000, d.Logger)

@@ -20,12 +20,14 @@ type Account struct {
 type Project struct {
 	bun.BaseModel `bun:"table:projects"`
 
-	ID        string    `bun:"id,pk"`
-	AccountID string    `bun:"account_id"`
-	Name      string    `bun:"name"`
-	Status    string    `bun:"status"`
-	CreatedAt time.Time `bun:"created_at,nullzero,default:now()"`
-	UpdatedAt time.Time `bun:"updated_at,nullzero,default:now()"`
+	ID          string     `bun:"id,pk"`
+	AccountID   string     `bun:"account_id"`
+	Name        string     `bun:"name"`
+	Status      string     `bun:"status"`
+	Description string     `bun:"description"`
+	CreatedAt   time.Time  `bun:"created_at,nullzero,default:now()"`
+	UpdatedAt   time.Time  `bun:"updated_at,nullzero,default:now()"`
+	ArchivedAt  *time.Time `bun:"archived_at"`
 }
 
 // APIKey is a stored key. Only the SHA-256 of its secret is kept.
@@ -121,16 +123,6 @@ type AuditEvent struct {
 	RequestID string    `bun:"request_id"`
 	ClientIP  string    `bun:"client_ip"`
 	CreatedAt time.Time `bun:"created_at,nullzero,default:now()"`
-}
-
-// CreditEntry is one signed movement of an account's credits, unique per (account, reference).
-type CreditEntry struct {
-	bun.BaseModel `bun:"table:credit_entries"`
-
-	ID           string    `bun:"id,pk"`
-	AccountID    string    `bun:"account_id"`
-	Millicredits int64     `bun:"millicredits"`
-	Kind         string    `bun:"kind"`
-	Reference    string    `bun:"reference"`
-	CreatedAt    time.Time `bun:"created_at,nullzero,default:now()"`
+	// ChargedMillicredits is what the request charged (0 for most).
+	ChargedMillicredits int64 `bun:"charged_millicredits"`
 }

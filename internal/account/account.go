@@ -14,6 +14,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/schema"
 )
@@ -61,9 +62,7 @@ func (s *Service) Create(ctx context.Context, name string, credits int64, ttl ti
 		if credits == 0 {
 			return nil
 		}
-		entry := &schema.CreditEntry{ID: ids.New(ids.CreditEntry), AccountID: acct.ID,
-			Millicredits: credits * catalog.MillicreditsPerCredit, Kind: "grant", Reference: "account-create"}
-		if _, err := tx.NewInsert().Model(entry).Exec(ctx); err != nil {
+		if err := ledger.New(tx).Grant(ctx, tx, acct.ID, credits*catalog.MillicreditsPerCredit, "account-create"); err != nil {
 			return fmt.Errorf("grant starting credits: %w", err)
 		}
 		return nil

@@ -130,7 +130,7 @@ func (w *Writer) flush(batch []schema.AuditEvent) {
 }
 
 // copyColumns are the columns Insert copies, in the order encodeRow writes them.
-const copyColumns = "id, account_id, project_id, key_id, operation, method, path, status, request_id, client_ip, created_at"
+const copyColumns = "id, account_id, project_id, key_id, operation, method, path, status, request_id, client_ip, created_at, charged_millicredits"
 
 // Insert writes events at once with COPY, which costs PostgreSQL far less than an INSERT per batch.
 func Insert(ctx context.Context, db *bun.DB, events []schema.AuditEvent) error {
@@ -163,6 +163,8 @@ func encodeRow(buf *bytes.Buffer, ev *schema.AuditEvent) {
 	writeField(buf, &ev.ClientIP)
 	buf.WriteByte('\t')
 	buf.WriteString(ev.CreatedAt.UTC().Format(time.RFC3339Nano))
+	buf.WriteByte('\t')
+	buf.WriteString(strconv.FormatInt(ev.ChargedMillicredits, 10))
 	buf.WriteByte('\n')
 }
 

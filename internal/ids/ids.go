@@ -10,13 +10,12 @@ import (
 
 // Prefixes of the identifiers in use.
 const (
-	Account     = "acct"
-	APIKey      = "key"
-	Project     = "proj"
-	Run         = "run"
-	Request     = "req"
-	AuditEvent  = "aud"
-	CreditEntry = "crd"
+	Account    = "acct"
+	APIKey     = "key"
+	Project    = "proj"
+	Run        = "run"
+	Request    = "req"
+	AuditEvent = "aud"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

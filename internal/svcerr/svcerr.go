@@ -17,6 +17,7 @@ const (
 	InsufficientCredits   = "insufficient_credits"
 	ScopeMissing          = "scope_missing"
 	ServiceAccessDenied   = "service_access_denied"
+	Forbidden             = "forbidden"
 	LimitWiderThanParent  = "limit_wider_than_parent"
 	NotFound              = "not_found"
 	MethodNotAllowed      = "method_not_allowed"
@@ -38,6 +39,7 @@ var statuses = map[string]int{
 	InsufficientCredits:   http.StatusPaymentRequired,
 	ScopeMissing:          http.StatusForbidden,
 	ServiceAccessDenied:   http.StatusForbidden,
+	Forbidden:             http.StatusForbidden,
 	LimitWiderThanParent:  http.StatusForbidden,
 	NotFound:              http.StatusNotFound,
 	MethodNotAllowed:      http.StatusMethodNotAllowed,

@@ -1,0 +1,95 @@
+package api
+
+import (
+	"context"
+	"time"
+
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/page"
+	"github.com/svcplatform/svc/internal/project"
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/schema"
+)
+
+// visibility is what projects the caller may see: a project-bound key only its own.
+func visibility(ctx context.Context) project.Visibility {
+	k := principalFrom(ctx).Key
+	return project.Visibility{AccountID: k.AccountID, Only: k.ProjectID}
+}
+
+type listProjectsInput struct {
+	Limit  int    `query:"limit" minimum:"1" maximum:"200" doc:"Page size, 1..200 (default 50)."`
+	Cursor string `query:"cursor" doc:"nextCursor of the previous page."`
+	Status string `query:"status" enum:"active,archived" doc:"Only projects in this status."`
+}
+
+func (s *Server) listProjects(ctx context.Context, in *listProjectsInput) (*Out[client.ProjectList], error) {
+	p, err := page.Parse(in.Limit, in.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	rows, next, err := s.projects.List(ctx, visibility(ctx), in.Status, p)
+	if err != nil {
+		return nil, err
+	}
+	out := client.ProjectList{OK: true, Projects: make([]client.Project, 0, len(rows)), NextCursor: next}
+	for i := range rows {
+		out.Projects = append(out.Projects, projectToWire(&rows[i]))
+	}
+	return reply(out)
+}
+
+type createProjectInput struct {
+	Body client.CreateProjectRequest
+}
+
+func (s *Server) createProject(ctx context.Context, in *createProjectInput) (*Out[client.ProjectEnvelope], error) {
+	v := visibility(ctx)
+	if v.Only != nil {
+		return nil, svcerr.New(svcerr.Forbidden, "a key bound to a project cannot create projects")
+	}
+	p, err := s.projects.Create(ctx, v.AccountID, newID(ctx, ids.Project), project.Fields{Name: &in.Body.Name, Description: &in.Body.Description})
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.ProjectEnvelope{OK: true, Project: projectToWire(p)})
+}
+
+type projectIDInput struct {
+	ProjectID string `path:"projectId" doc:"The project id (proj_...)."`
+}
+
+func (s *Server) getProject(ctx context.Context, in *projectIDInput) (*Out[client.ProjectEnvelope], error) {
+	p, err := s.projects.Get(ctx, visibility(ctx), in.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.ProjectEnvelope{OK: true, Project: projectToWire(p)})
+}
+
+type updateProjectInput struct {
+	ProjectID string `path:"projectId" doc:"The project id (proj_...)."`
+	Body      client.UpdateProjectRequest
+}
+
+func (s *Server) updateProject(ctx context.Context, in *updateProjectInput) (*Out[client.ProjectEnvelope], error) {
+	p, err := s.projects.Update(ctx, visibility(ctx), in.ProjectID, project.Fields{Name: in.Body.Name, Description: in.Body.Description})
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.ProjectEnvelope{OK: true, Project: projectToWire(p)})
+}
+
+func (s *Server) archiveProject(ctx context.Context, in *projectIDInput) (*Out[client.ProjectEnvelope], error) {
+	p, err := s.projects.Archive(ctx, visibility(ctx), in.ProjectID, time.Now().UTC())
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.ProjectEnvelope{OK: true, Project: projectToWire(p)})
+}
+
+func projectToWire(p *schema.Project) client.Project {
+	return client.Project{ID: p.ID, Name: p.Name, Description: p.Description, Status: p.Status,
+		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), ArchivedAt: p.ArchivedAt}
+}

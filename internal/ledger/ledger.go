@@ -1,0 +1,234 @@
+// Package ledger keeps account credits as a double-entry ledger in integer millicredits (1 credit =
+// 1000). Every movement is a transaction whose postings sum to zero across books; an account's
+// available and held credits are kept in credit_balances, whose CHECK constraints make a negative
+// balance impossible. Every transaction carries a reference unique per account and kind, so a retried
+// grant, hold, charge or top-up posts once.
+//
+// A call whose price is known only afterwards (a managed service reports what it charged) is paid in
+// two steps: Hold reserves the most it may cost, refusing with insufficient_credits before the call is
+// made; Settle charges what it did cost and frees the rest; Release frees all of it.
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/svcerr"
+)
+
+// Books a posting moves credits between. The account books belong to the transaction's account.
+const (
+	BookAvailable = "account:available"
+	BookHeld      = "account:held"
+	BookGrants    = "platform:grants"
+	BookRevenue   = "platform:revenue"
+	BookPurchases = "platform:purchases"
+)
+
+// Transaction kinds.
+const (
+	KindGrant   = "grant"
+	KindHold    = "hold"
+	KindSettle  = "settle"
+	KindRelease = "release"
+	KindCharge  = "charge"
+	KindRefund  = "refund"
+	KindTopUp   = "top_up"
+)
+
+// Ledger posts transactions.
+type Ledger struct {
+	db bun.IDB
+}
+
+// New returns a Ledger on db.
+func New(db bun.IDB) *Ledger { return &Ledger{db: db} }
+
+// Balance is an account's credits.
+type Balance struct {
+	Available int64     `bun:"available"`
+	Held      int64     `bun:"held"`
+	UpdatedAt time.Time `bun:"updated_at"`
+}
+
+// Balance returns the account's credits; an account that never had any has zero.
+func (l *Ledger) Balance(ctx context.Context, accountID string) (Balance, error) {
+	var b Balance
+	err := l.db.NewSelect().Table("credit_balances").Column("available", "held", "updated_at").
+		Where("account_id = ?", accountID).Scan(ctx, &b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Balance{UpdatedAt: time.Now().UTC()}, nil
+	}
+	if err != nil {
+		return Balance{}, fmt.Errorf("read balance: %w", err)
+	}
+	return b, nil
+}
+
+// Grant adds credits from the platform's grants book. db may be a transaction the caller is in.
+func (l *Ledger) Grant(ctx context.Context, db bun.IDB, accountID string, millicredits int64, reference string) error {
+	return l.credit(ctx, db, KindGrant, BookGrants, accountID, millicredits, reference)
+}
+
+// TopUp adds purchased credits (an x402 payment, say).
+func (l *Ledger) TopUp(ctx context.Context, accountID string, millicredits int64, reference string) error {
+	return l.credit(ctx, l.db, KindTopUp, BookPurchases, accountID, millicredits, reference)
+}
+
+func (l *Ledger) credit(ctx context.Context, db bun.IDB, kind, from, accountID string, millicredits int64, reference string) error {
+	if millicredits <= 0 {
+		return fmt.Errorf("ledger: %s of %d millicredits: must be positive", kind, millicredits)
+	}
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		posted, err := post(ctx, tx, accountID, kind, reference, map[string]int64{BookAvailable: millicredits, from: -millicredits})
+		if err != nil || !posted {
+			return err
+		}
+		_, err = tx.NewRaw(`INSERT INTO credit_balances (account_id, available) VALUES (?, ?)
+			ON CONFLICT (account_id) DO UPDATE SET available = credit_balances.available + EXCLUDED.available, updated_at = now()`,
+			accountID, millicredits).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("credit balance: %w", err)
+		}
+		return nil
+	})
+}
+
+// Hold is credits reserved for one call.
+type Hold struct {
+	ID           string
+	AccountID    string
+	Millicredits int64
+}
+
+// Hold reserves millicredits of the account's available credits, or fails with insufficient_credits and
+// changes nothing. The same reference returns the same hold.
+func (l *Ledger) Hold(ctx context.Context, accountID string, millicredits int64, reference string) (Hold, error) {
+	h := Hold{ID: ids.Derive("hold", accountID, reference), AccountID: accountID, Millicredits: millicredits}
+	if millicredits <= 0 {
+		return h, fmt.Errorf("ledger: hold of %d millicredits: must be positive", millicredits)
+	}
+	err := l.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		posted, err := post(ctx, tx, accountID, KindHold, reference, map[string]int64{BookAvailable: -millicredits, BookHeld: millicredits})
+		if err != nil || !posted {
+			return err
+		}
+		res, err := tx.NewRaw(`UPDATE credit_balances SET available = available - ?, held = held + ?, updated_at = now()
+			WHERE account_id = ? AND available >= ?`, millicredits, millicredits, accountID, millicredits).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("hold credits: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return insufficient(millicredits)
+		}
+		_, err = tx.NewRaw("INSERT INTO credit_holds (id, account_id, millicredits) VALUES (?, ?, ?)", h.ID, accountID, millicredits).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("record hold: %w", err)
+		}
+		return nil
+	})
+	return h, err
+}
+
+// Settle charges what the call cost (at most the hold; more is capped) and frees the rest. Settling a
+// closed hold changes nothing. It returns the millicredits charged.
+func (l *Ledger) Settle(ctx context.Context, h Hold, charged int64) (int64, error) {
+	charged = max(0, min(charged, h.Millicredits))
+	return charged, l.close(ctx, h, KindSettle, "settled", charged)
+}
+
+// Release frees a hold whose call did not happen or failed without a charge.
+func (l *Ledger) Release(ctx context.Context, h Hold) error {
+	return l.close(ctx, h, KindRelease, "released", 0)
+}
+
+func (l *Ledger) close(ctx context.Context, h Hold, kind, status string, charged int64) error {
+	return l.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewRaw(`UPDATE credit_holds SET status = ?, charged = ?, closed_at = now()
+			WHERE id = ? AND status = 'held'`, status, charged, h.ID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("close hold: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil // closed already: a retry
+		}
+		postings := map[string]int64{BookHeld: -h.Millicredits}
+		addPosting(postings, BookRevenue, charged)
+		addPosting(postings, BookAvailable, h.Millicredits-charged)
+		if _, err := post(ctx, tx, h.AccountID, kind, h.ID, postings); err != nil {
+			return err
+		}
+		_, err = tx.NewRaw(`UPDATE credit_balances SET held = held - ?, available = available + ?, updated_at = now()
+			WHERE account_id = ?`, h.Millicredits, h.Millicredits-charged, h.AccountID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("close hold balance: %w", err)
+		}
+		return nil
+	})
+}
+
+// Charge debits a known price at once, or fails with insufficient_credits.
+func (l *Ledger) Charge(ctx context.Context, accountID string, millicredits int64, reference string) error {
+	h, err := l.Hold(ctx, accountID, millicredits, reference)
+	if err != nil {
+		return err
+	}
+	_, err = l.Settle(ctx, h, millicredits)
+	return err
+}
+
+// post records a transaction and its postings, which must sum to zero. It reports false, writing
+// nothing, when the (account, kind, reference) was posted before.
+func post(ctx context.Context, tx bun.Tx, accountID, kind, reference string, postings map[string]int64) (bool, error) {
+	var sum int64
+	for _, v := range postings {
+		sum += v
+	}
+	if sum != 0 {
+		return false, fmt.Errorf("ledger: unbalanced %s transaction (sum %d)", kind, sum)
+	}
+	id := ids.Derive("ltx", accountID, kind, reference)
+	res, err := tx.NewRaw(`INSERT INTO ledger_transactions (id, account_id, kind, reference) VALUES (?, ?, ?, ?)
+		ON CONFLICT (account_id, kind, reference) DO NOTHING`, id, accountID, kind, reference).Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("post %s: %w", kind, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil
+	}
+	for book, v := range postings {
+		if _, err := tx.NewRaw("INSERT INTO ledger_postings (transaction_id, book, millicredits) VALUES (?, ?, ?)", id, book, v).Exec(ctx); err != nil {
+			return false, fmt.Errorf("post %s to %s: %w", kind, book, err)
+		}
+	}
+	return true, nil
+}
+
+func addPosting(p map[string]int64, book string, v int64) {
+	if v != 0 {
+		p[book] += v
+	}
+}
+
+func insufficient(millicredits int64) error {
+	return svcerr.New(svcerr.InsufficientCredits, "this needs %s credits and the balance is lower; top up with POST /v1/credits/x402/top-up",
+		FormatCredits(millicredits))
+}
+
+// FormatCredits renders millicredits as a decimal number of credits ("2.5").
+func FormatCredits(millicredits int64) string {
+	s := fmt.Sprintf("%d.%03d", millicredits/1000, millicredits%1000)
+	for s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,141 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/testdb"
+)
+
+func newLedger(t *testing.T) (*Ledger, *bun.DB) {
+	t.Helper()
+	db := testdb.New(t)
+	_, err := db.ExecContext(context.Background(), "INSERT INTO accounts (id, name) VALUES ('acct_l', 'l')")
+	require.NoError(t, err)
+	return New(db), db
+}
+
+// requireBalanced checks that every transaction's postings sum to zero and that the account books
+// agree with credit_balances.
+func requireBalanced(t *testing.T, db *bun.DB) {
+	t.Helper()
+	ctx := context.Background()
+	var unbalanced int
+	require.NoError(t, db.NewRaw(`SELECT count(*) FROM (SELECT transaction_id FROM ledger_postings
+		GROUP BY transaction_id HAVING sum(millicredits) <> 0) u`).Scan(ctx, &unbalanced))
+	require.Zero(t, unbalanced)
+	var books struct {
+		Available int64 `bun:"available"`
+		Held      int64 `bun:"held"`
+	}
+	require.NoError(t, db.NewRaw(`SELECT
+		coalesce(sum(p.millicredits) FILTER (WHERE p.book = 'account:available'), 0) AS available,
+		coalesce(sum(p.millicredits) FILTER (WHERE p.book = 'account:held'), 0) AS held
+		FROM ledger_postings p JOIN ledger_transactions t ON t.id = p.transaction_id WHERE t.account_id = 'acct_l'`).Scan(ctx, &books))
+	b, err := New(db).Balance(ctx, "acct_l")
+	require.NoError(t, err)
+	require.Equal(t, books.Available, b.Available, "available book and balance disagree")
+	require.Equal(t, books.Held, b.Held, "held book and balance disagree")
+}
+
+func TestConcurrentHoldsNeverOverdraw(t *testing.T) {
+	t.Parallel()
+	l, db := newLedger(t)
+	ctx := context.Background()
+	require.NoError(t, l.Grant(ctx, db, "acct_l", 10_000, "start"))
+	var wg sync.WaitGroup
+	results := make(chan error, 50)
+	for i := range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h, err := l.Hold(ctx, "acct_l", 1000, fmt.Sprintf("call-%d", i))
+			if err == nil {
+				_, err = l.Settle(ctx, h, 1000)
+			}
+			results <- err
+		}()
+	}
+	wg.Wait()
+	close(results)
+	ok := 0
+	for err := range results {
+		if err == nil {
+			ok++
+			continue
+		}
+		require.True(t, svcerr.Is(err, svcerr.InsufficientCredits), "got %v", err)
+	}
+	require.Equal(t, 10, ok)
+	b, err := l.Balance(ctx, "acct_l")
+	require.NoError(t, err)
+	require.Zero(t, b.Available)
+	require.Zero(t, b.Held)
+	requireBalanced(t, db)
+}
+
+func TestHoldSettleReleaseAndRetries(t *testing.T) {
+	t.Parallel()
+	l, db := newLedger(t)
+	ctx := context.Background()
+	require.NoError(t, l.Grant(ctx, db, "acct_l", 5000, "start"))
+	require.NoError(t, l.Grant(ctx, db, "acct_l", 5000, "start"), "a retried grant posts once")
+
+	h, err := l.Hold(ctx, "acct_l", 3000, "invoke-1")
+	require.NoError(t, err)
+	again, err := l.Hold(ctx, "acct_l", 3000, "invoke-1")
+	require.NoError(t, err)
+	require.Equal(t, h, again, "a retried hold is the same hold")
+	b, _ := l.Balance(ctx, "acct_l")
+	require.Equal(t, Balance{Available: 2000, Held: 3000, UpdatedAt: b.UpdatedAt}, b)
+
+	charged, err := l.Settle(ctx, h, 1500)
+	require.NoError(t, err)
+	require.EqualValues(t, 1500, charged)
+	_, err = l.Settle(ctx, h, 1500)
+	require.NoError(t, err, "settling twice is harmless")
+	b, _ = l.Balance(ctx, "acct_l")
+	require.EqualValues(t, 3500, b.Available)
+	require.Zero(t, b.Held)
+
+	capped, err := l.Hold(ctx, "acct_l", 1000, "invoke-2")
+	require.NoError(t, err)
+	n, err := l.Settle(ctx, capped, 9999)
+	require.NoError(t, err)
+	require.EqualValues(t, 1000, n, "a charge never exceeds its hold")
+
+	released, err := l.Hold(ctx, "acct_l", 2500, "invoke-3")
+	require.NoError(t, err)
+	require.NoError(t, l.Release(ctx, released))
+	b, _ = l.Balance(ctx, "acct_l")
+	require.EqualValues(t, 2500, b.Available)
+
+	_, err = l.Hold(ctx, "acct_l", 2501, "too-much")
+	require.True(t, svcerr.Is(err, svcerr.InsufficientCredits))
+	require.NoError(t, l.Charge(ctx, "acct_l", 2500, "exact"))
+	b, _ = l.Balance(ctx, "acct_l")
+	require.Zero(t, b.Available)
+
+	require.NoError(t, l.TopUp(ctx, "acct_l", 100_000, "rcpt_1"))
+	require.NoError(t, l.TopUp(ctx, "acct_l", 100_000, "rcpt_1"))
+	b, _ = l.Balance(ctx, "acct_l")
+	require.EqualValues(t, 100_000, b.Available)
+	requireBalanced(t, db)
+
+	var revenue int64
+	require.NoError(t, db.NewRaw("SELECT sum(millicredits) FROM ledger_postings WHERE book = 'platform:revenue'").Scan(ctx, &revenue))
+	require.EqualValues(t, 1500+1000+2500, revenue)
+}
+
+func TestFormatCredits(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[int64]string{0: "0", 1000: "1", 2500: "2.5", 1: "0.001", 123450: "123.45"} {
+		require.Equal(t, want, FormatCredits(in))
+	}
+}
