@@ -19,7 +19,7 @@ func (s *Server) pricing(_ context.Context, in *pricingInput) (*Out[client.Prici
 		out.Prices = append(out.Prices, client.Price{ServiceID: client.ServicePlatformAPI, OperationID: client.LimitAll,
 			Credits: 0, Unit: "request", Available: true})
 	}
-	for _, svc := range catalog.Services() {
+	for _, svc := range s.catalog.Services() {
 		if in.Service != "" && in.Service != svc.ID {
 			continue
 		}
@@ -46,10 +46,10 @@ func serviceToWire(svc catalog.Service) client.Service {
 }
 
 // visibleServices are the catalog services the caller's key may use.
-func visibleServices(ctx context.Context) []catalog.Service {
+func (s *Server) visibleServices(ctx context.Context) []catalog.Service {
 	grants := apikey.GrantsOf(principalFrom(ctx).Key)
 	var out []catalog.Service
-	for _, svc := range catalog.Services() {
+	for _, svc := range s.catalog.Services() {
 		if grants.HasService(svc.ID) {
 			out = append(out, svc)
 		}
@@ -59,7 +59,7 @@ func visibleServices(ctx context.Context) []catalog.Service {
 
 func (s *Server) listServices(ctx context.Context, _ *struct{}) (*Out[client.ServiceList], error) {
 	out := client.ServiceList{OK: true, Services: []client.Service{}}
-	for _, svc := range visibleServices(ctx) {
+	for _, svc := range s.visibleServices(ctx) {
 		out.Services = append(out.Services, serviceToWire(svc))
 	}
 	return reply(out)
@@ -70,7 +70,7 @@ type serviceIDInput struct {
 }
 
 func (s *Server) getCapabilities(_ context.Context, in *serviceIDInput) (*Out[client.ServiceEnvelope], error) {
-	svc, ok := catalog.Lookup(in.ServiceID)
+	svc, ok := s.catalog.Lookup(in.ServiceID)
 	if !ok {
 		return nil, svcerr.NotFoundf("no service %q", in.ServiceID)
 	}
@@ -79,7 +79,7 @@ func (s *Server) getCapabilities(_ context.Context, in *serviceIDInput) (*Out[cl
 
 func (s *Server) listActions(ctx context.Context, _ *struct{}) (*Out[client.ActionList], error) {
 	out := client.ActionList{OK: true, Actions: []client.Action{}}
-	for _, svc := range visibleServices(ctx) {
+	for _, svc := range s.visibleServices(ctx) {
 		for _, op := range svc.Operations {
 			if !op.Available {
 				continue

@@ -45,13 +45,13 @@ func (s *Server) createKey(ctx context.Context, in *createKeyInput) (*Out[client
 	nk := apikey.NewKey{ID: newID(ctx, ids.APIKey), AccountID: p.Scope.AccountID, Name: req.Name}
 	limits := toSchemaLimits(req.Limits)
 	if p.Key == nil { // first key, authorised by a credit token
-		grants, err := apikey.Narrow(apikey.FullGrants(), apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: limits})
+		grants, err := apikey.Narrow(s.catalog, apikey.FullGrants(), apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: limits})
 		if err != nil {
 			return nil, err
 		}
 		nk.Grants, nk.CreditTokenID = grants, p.CreditToken.ID
 	} else {
-		grants, err := apikey.Narrow(apikey.GrantsOf(p.Key), apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: limits})
+		grants, err := apikey.Narrow(s.catalog, apikey.GrantsOf(p.Key), apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: limits})
 		if err != nil {
 			return nil, err
 		}

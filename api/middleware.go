@@ -14,7 +14,6 @@ import (
 
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/apikey"
-	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/project"
@@ -201,7 +200,7 @@ func (s *Server) authorize(c *gin.Context) {
 	}
 	if r.ServiceParam != "" {
 		id := c.Param(r.ServiceParam)
-		if !catalog.Known(id) {
+		if !s.catalog.Known(id) {
 			s.fail(c, svcerr.NotFoundf("no service %q", id))
 			return
 		}

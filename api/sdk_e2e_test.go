@@ -74,3 +74,39 @@ func TestSDKAgainstTheServer(t *testing.T) {
 	require.False(t, down.OK)
 	require.Equal(t, "transport_error", down.Error.Code)
 }
+
+// TestSDKAccounting drives projects, usage, audit events and the balance through the SDK.
+func TestSDKAccounting(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	ctx := context.Background()
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(env.FirstKey(t)))
+
+	p := c.CreateProject(ctx, client.CreateProjectRequest{Name: "sdk"})
+	require.True(t, p.OK, "%+v", p.Error)
+	name := "sdk 2"
+	u := c.UpdateProject(ctx, p.Body.Project.ID, client.UpdateProjectRequest{Name: &name})
+	require.True(t, u.OK, "%+v", u.Error)
+	require.Equal(t, name, c.GetProject(ctx, p.Body.Project.ID).Body.Project.Name)
+	require.Len(t, c.ListProjects(ctx, client.ProjectListParams{Status: client.ProjectActive}).Body.Projects, 1)
+	a := c.ArchiveProject(ctx, p.Body.Project.ID)
+	require.Equal(t, client.ProjectArchived, a.Body.Project.Status)
+	require.Empty(t, c.ListProjects(ctx, client.ProjectListParams{Status: client.ProjectActive}).Body.Projects)
+
+	b := c.Balance(ctx)
+	require.True(t, b.OK)
+	require.Zero(t, b.Body.Balance.Credits)
+
+	require.Eventually(t, func() bool {
+		ev := c.ListAuditEvents(ctx, client.AuditEventParams{Operation: client.OpProjectsCreate})
+		return ev.OK && len(ev.Body.AuditEvents) == 1
+	}, 5*time.Second, 20*time.Millisecond)
+	usage := c.Usage(ctx, client.UsageParams{Operation: client.OpProjectsUpdate})
+	require.True(t, usage.OK, "%+v", usage.Error)
+	require.Len(t, usage.Body.Usage, 1)
+	require.EqualValues(t, 1, usage.Body.Usage[0].Requests)
+
+	bad := c.Usage(ctx, client.UsageParams{From: time.Now(), To: time.Now().AddDate(0, 0, -3)})
+	require.False(t, bad.OK)
+	require.Equal(t, "from", bad.Error.Param)
+}

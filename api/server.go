@@ -23,6 +23,7 @@ import (
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/audit"
+	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/project"
@@ -41,6 +42,8 @@ type Deps struct {
 	Version string
 	// Idempotency tunes idempotency records (defaults: 1 min lease, 24 h retention).
 	Idempotency idempotency.Options
+	// Catalog is the service catalog; nil means the built-in services only.
+	Catalog *catalog.Catalog
 	// TrustedProxies are the proxy addresses or CIDRs whose X-Forwarded-For is believed for the client IP
 	// recorded in audit events; none by default.
 	TrustedProxies []string
@@ -60,6 +63,7 @@ type Server struct {
 	audit    *audit.Writer
 	runs     *run.Service
 	projects *project.Store
+	catalog  *catalog.Catalog
 	ledger   *ledger.Ledger
 
 	engine *gin.Engine
@@ -79,8 +83,12 @@ func New(d Deps) (*Server, error) {
 		audit:    audit.NewWriter(d.DB, d.Logger, audit.Options{}),
 		runs:     run.NewService(run.NewStore(d.DB), d.Temporal),
 		projects: project.NewStore(d.DB),
+		catalog:  d.Catalog,
 		ledger:   ledger.New(d.DB),
 		routes:   map[string]*Route{},
+	}
+	if s.catalog == nil {
+		s.catalog = catalog.Builtin()
 	}
 	s.keyCache = apikey.NewCache(s.keys, time.Minute, 10000, d.Logger)
 	s.engine = gin.New()

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/schema"
 )
@@ -44,24 +45,24 @@ func TestNarrowInheritsAndRefuses(t *testing.T) {
 	t.Parallel()
 	parent := Grants{Scopes: []string{"runs:read", "runs:write"}, Services: []string{"managed-workflows"},
 		Limits: []schema.Limit{{Operation: "runs.create", CreditsPerDay: 100}}}
-	child, err := Narrow(parent, Request{})
+	child, err := Narrow(catalog.Builtin(), parent, Request{})
 	require.NoError(t, err)
 	require.Equal(t, parent.Scopes, child.Scopes)
 	require.Equal(t, parent.Services, child.Services)
 	require.Equal(t, parent.Limits, child.Limits)
 
-	_, err = Narrow(parent, Request{Scopes: []string{"webhooks:read"}})
+	_, err = Narrow(catalog.Builtin(), parent, Request{Scopes: []string{"webhooks:read"}})
 	require.True(t, svcerr.Is(err, svcerr.ScopeMissing))
 
 	// A requestsPerMinute limit does not stand in for the parent's creditsPerDay limit: both are kept.
-	child, err = Narrow(parent, Request{Limits: []schema.Limit{{Operation: "runs.create", RequestsPerMinute: 1000}}})
+	child, err = Narrow(catalog.Builtin(), parent, Request{Limits: []schema.Limit{{Operation: "runs.create", RequestsPerMinute: 1000}}})
 	require.NoError(t, err)
 	require.Len(t, child.Limits, 2)
 
-	_, err = Narrow(parent, Request{Limits: []schema.Limit{{Operation: "runs.create", CreditsPerDay: 101}}})
+	_, err = Narrow(catalog.Builtin(), parent, Request{Limits: []schema.Limit{{Operation: "runs.create", CreditsPerDay: 101}}})
 	require.True(t, svcerr.Is(err, svcerr.LimitWiderThanParent))
 
-	_, err = Narrow(parent, Request{Limits: []schema.Limit{{Operation: "runs.read", RequestsPerMinute: 1}, {Operation: "runs.read", RequestsPerMinute: 2}}})
+	_, err = Narrow(catalog.Builtin(), parent, Request{Limits: []schema.Limit{{Operation: "runs.read", RequestsPerMinute: 1}, {Operation: "runs.read", RequestsPerMinute: 2}}})
 	require.True(t, svcerr.Is(err, svcerr.InvalidRequest), "duplicate limits are refused")
 }
 
@@ -69,11 +70,11 @@ func TestSelectors(t *testing.T) {
 	t.Parallel()
 	for _, ok := range []string{"*", "runs.create", "services.invoke.managed-wallets", "runs.create.managed-workflows.echo",
 		"services.invoke.managed-workflows.sleep", "webhookDeliveries.replay"} {
-		require.NoError(t, ValidateLimits([]schema.Limit{{Operation: ok, RequestsPerMinute: 1}}), ok)
+		require.NoError(t, ValidateLimits(catalog.Builtin(), []schema.Limit{{Operation: ok, RequestsPerMinute: 1}}), ok)
 	}
 	for _, bad := range []string{"", "runs", "runs.create.nope", "runs.create.managed-workflows.nope", "runs.create.managed-wallets.wallets.create"} {
-		require.Error(t, ValidateLimits([]schema.Limit{{Operation: bad, RequestsPerMinute: 1}}), bad)
+		require.Error(t, ValidateLimits(catalog.Builtin(), []schema.Limit{{Operation: bad, RequestsPerMinute: 1}}), bad)
 	}
-	require.NoError(t, ValidateLimits([]schema.Limit{{Operation: "runs.create.managed-workflows", CreditsPerDay: 5}}))
-	require.Error(t, ValidateLimits([]schema.Limit{{Operation: "runs.read", CreditsPerDay: 5}}))
+	require.NoError(t, ValidateLimits(catalog.Builtin(), []schema.Limit{{Operation: "runs.create.managed-workflows", CreditsPerDay: 5}}))
+	require.Error(t, ValidateLimits(catalog.Builtin(), []schema.Limit{{Operation: "runs.read", CreditsPerDay: 5}}))
 }

@@ -43,7 +43,7 @@ type Request struct {
 
 // Narrow returns the grants of a child of parent for the request, or a 400 for a malformed request or a
 // 403 when the child would be wider than its parent in scopes, services or limits.
-func Narrow(parent Grants, req Request) (Grants, error) {
+func Narrow(cat *catalog.Catalog, parent Grants, req Request) (Grants, error) {
 	child := Grants{Scopes: parent.Scopes, Services: parent.Services}
 	if req.Scopes != nil {
 		if err := validateScopes(req.Scopes); err != nil {
@@ -59,13 +59,13 @@ func Narrow(parent Grants, req Request) (Grants, error) {
 		child.Scopes = dedupe(req.Scopes)
 	}
 	if req.Services != nil {
-		services, err := narrowServices(parent, req.Services)
+		services, err := narrowServices(cat, parent, req.Services)
 		if err != nil {
 			return Grants{}, err
 		}
 		child.Services = services
 	}
-	limits, err := narrowLimits(parent.Limits, req.Limits)
+	limits, err := narrowLimits(cat, parent.Limits, req.Limits)
 	if err != nil {
 		return Grants{}, err
 	}
@@ -82,7 +82,7 @@ func validateScopes(scopes []string) error {
 	return nil
 }
 
-func narrowServices(parent Grants, services []string) ([]string, error) {
+func narrowServices(cat *catalog.Catalog, parent Grants, services []string) ([]string, error) {
 	for i, s := range services {
 		param := fmt.Sprintf("services[%d]", i)
 		if s == AllServices {
@@ -93,7 +93,7 @@ func narrowServices(parent Grants, services []string) ([]string, error) {
 			}
 			continue
 		}
-		if !catalog.Known(s) {
+		if !cat.Known(s) {
 			return nil, svcerr.Invalid(param, "unknown service %q", s)
 		}
 		if !parent.HasService(s) {
@@ -107,8 +107,8 @@ func narrowServices(parent Grants, services []string) ([]string, error) {
 
 // narrowLimits validates the requested limits and keeps every parent limit: a child may tighten a parent
 // limit or add its own, never loosen or drop one.
-func narrowLimits(parent, requested []schema.Limit) ([]schema.Limit, error) {
-	if err := ValidateLimits(requested); err != nil {
+func narrowLimits(cat *catalog.Catalog, parent, requested []schema.Limit) ([]schema.Limit, error) {
+	if err := ValidateLimits(cat, requested); err != nil {
 		return nil, err
 	}
 	out := slices.Clone(requested)
@@ -137,10 +137,10 @@ func sameLimit(a, b schema.Limit) bool {
 func limitValue(l schema.Limit) int64 { return l.RequestsPerMinute + l.CreditsPerDay }
 
 // ValidateLimits checks each limit's selector and value; at most one limit per selector and kind.
-func ValidateLimits(limits []schema.Limit) error {
+func ValidateLimits(cat *catalog.Catalog, limits []schema.Limit) error {
 	for i, l := range limits {
 		param := fmt.Sprintf("limits[%d]", i)
-		if err := catalog.ValidSelector(l.Operation); err != nil {
+		if err := cat.ValidSelector(l.Operation); err != nil {
 			return svcerr.Invalid(param+".operation", "%s", err.Error())
 		}
 		switch {

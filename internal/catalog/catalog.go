@@ -16,6 +16,9 @@ const (
 	KindRun = "run"
 	// KindRoute operations are served by their own API route (wallets, trading, databases).
 	KindRoute = "route"
+	// KindInvoke operations belong to external services (services.yaml) called through
+	// POST /v1/services/{serviceId}/invoke.
+	KindInvoke = "invoke"
 )
 
 // MillicreditsPerCredit is the integer unit credits are kept in.
@@ -113,23 +116,54 @@ var services = []Service{
 	},
 }
 
+// Catalog is a set of services: the built-in ones, plus external services a deployment registers.
+type Catalog struct {
+	services []Service
+}
+
+var builtin = &Catalog{services: services}
+
+// Builtin is the catalog of the platform's own services.
+func Builtin() *Catalog { return builtin }
+
+// With returns a catalog that also holds extra services; an id already present is an error.
+func (c *Catalog) With(extra ...Service) (*Catalog, error) {
+	out := &Catalog{services: slices.Clone(c.services)}
+	for _, s := range extra {
+		if out.Known(s.ID) || s.ID == client.ServicePlatformAPI {
+			return nil, fmt.Errorf("service id %q is taken", s.ID)
+		}
+		out.services = append(out.services, s)
+	}
+	return out, nil
+}
+
 // Services returns the catalog in a stable order.
-func Services() []Service { return services }
+func (c *Catalog) Services() []Service { return c.services }
 
 // Lookup returns the service with the id.
-func Lookup(serviceID string) (Service, bool) {
-	i := slices.IndexFunc(services, func(s Service) bool { return s.ID == serviceID })
+func (c *Catalog) Lookup(serviceID string) (Service, bool) {
+	i := slices.IndexFunc(c.services, func(s Service) bool { return s.ID == serviceID })
 	if i < 0 {
 		return Service{}, false
 	}
-	return services[i], true
+	return c.services[i], true
 }
 
-// Known reports whether serviceID names a catalog service.
-func Known(serviceID string) bool {
-	_, ok := Lookup(serviceID)
+// Known reports whether serviceID names a service of the catalog.
+func (c *Catalog) Known(serviceID string) bool {
+	_, ok := c.Lookup(serviceID)
 	return ok
 }
+
+// Services returns the built-in services.
+func Services() []Service { return builtin.Services() }
+
+// Lookup finds a built-in service.
+func Lookup(serviceID string) (Service, bool) { return builtin.Lookup(serviceID) }
+
+// Known reports whether serviceID names a built-in service.
+func Known(serviceID string) bool { return builtin.Known(serviceID) }
 
 // CreditMetered reports whether a selector accepts a creditsPerDay limit: the four credit-metered
 // operations and their per-service and per-operation forms.
@@ -144,7 +178,7 @@ func CreditMetered(selector string) bool {
 
 // ValidSelector checks a per-key limit selector: *, a route's limit operation, or
 // services.invoke|runs.create followed by .<serviceId> and optionally .<operationId>.
-func ValidSelector(selector string) error {
+func (c *Catalog) ValidSelector(selector string) error {
 	if selector == client.LimitAll || slices.Contains(client.LimitOperations, selector) {
 		return nil
 	}
@@ -153,13 +187,13 @@ func ValidSelector(selector string) error {
 		if !ok {
 			continue
 		}
-		return validQualified(base, rest)
+		return c.validQualified(base, rest)
 	}
 	return fmt.Errorf("unknown limit selector %q", selector)
 }
 
-func validQualified(base, rest string) error {
-	for _, s := range services {
+func (c *Catalog) validQualified(base, rest string) error {
+	for _, s := range c.services {
 		if rest == s.ID {
 			return nil
 		}
