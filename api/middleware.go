@@ -57,7 +57,9 @@ func stateFrom(ctx context.Context) *requestState {
 
 // Principal is the authenticated caller: an API key, or (only on POST /v1/api-keys) a credit token.
 type Principal struct {
-	Key         *schema.APIKey
+	Key *schema.APIKey
+	// Ancestors of Key, nearest first; their limits apply to Key's requests.
+	Ancestors   []*schema.APIKey
 	CreditToken *account.Token
 	Scope       tenant.Scope
 	// ProjectArchived: the selected project is archived, so only reads are allowed.
@@ -144,15 +146,16 @@ func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
 	if !ok || secret == "" {
 		return nil, svcerr.New(svcerr.Unauthenticated, "send Authorization: Bearer <API key>")
 	}
-	key, err := s.keyCache.Authenticate(ctx, strings.TrimSpace(secret))
+	caller, err := s.keyCache.Authenticate(ctx, strings.TrimSpace(secret))
 	if err != nil {
 		return nil, err
 	}
+	key := caller.Key
 	scope, archived, err := s.projectScope(ctx, key, c.GetHeader(headerProject))
 	if err != nil {
 		return nil, err
 	}
-	return &Principal{Key: key, Scope: scope, ProjectArchived: archived}, nil
+	return &Principal{Key: key, Ancestors: caller.Ancestors, Scope: scope, ProjectArchived: archived}, nil
 }
 
 // projectScope applies X-Svc-Project: a project-bound key stays in its project; an account-level key

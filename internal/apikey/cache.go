@@ -9,8 +9,6 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
-
-	"github.com/svcplatform/svc/schema"
 )
 
 // RevocationChannel is the PostgreSQL NOTIFY channel on which revocations are announced, with the
@@ -35,7 +33,7 @@ type Cache struct {
 }
 
 type cached struct {
-	key     *schema.APIKey
+	caller  *Caller
 	expires time.Time
 }
 
@@ -44,8 +42,9 @@ func NewCache(store *Store, ttl time.Duration, maxEntries int, log *slog.Logger)
 	return &Cache{store: store, ttl: ttl, maxEntries: maxEntries, log: log, entries: map[string]cached{}}
 }
 
-// Authenticate returns the live key whose secret this is. The returned key is shared: do not modify it.
-func (c *Cache) Authenticate(ctx context.Context, secret string) (*schema.APIKey, error) {
+// Authenticate returns the live key whose secret this is, with its ancestors. The result is shared: do
+// not modify it.
+func (c *Cache) Authenticate(ctx context.Context, secret string) (*Caller, error) {
 	if !c.listening.Load() {
 		return c.store.Authenticate(ctx, secret)
 	}
@@ -58,18 +57,18 @@ func (c *Cache) Authenticate(ctx context.Context, secret string) (*schema.APIKey
 	e, ok := c.entries[h]
 	c.mu.RUnlock()
 	if ok && now.Before(e.expires) {
-		return e.key, nil
+		return e.caller, nil
 	}
 	gen := c.generation.Load()
-	key, err := c.store.Authenticate(ctx, secret)
+	caller, err := c.store.Authenticate(ctx, secret)
 	if err != nil {
 		return nil, err
 	}
-	c.put(h, key, now, gen)
-	return key, nil
+	c.put(h, caller, now, gen)
+	return caller, nil
 }
 
-func (c *Cache) put(h string, key *schema.APIKey, now time.Time, gen uint64) {
+func (c *Cache) put(h string, caller *Caller, now time.Time, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.listening.Load() || c.generation.Load() != gen {
@@ -81,7 +80,7 @@ func (c *Cache) put(h string, key *schema.APIKey, now time.Time, gen uint64) {
 			break
 		}
 	}
-	c.entries[h] = cached{key: key, expires: now.Add(c.ttl)}
+	c.entries[h] = cached{caller: caller, expires: now.Add(c.ttl)}
 }
 
 // InvalidateAccount drops every cached key of the account.
@@ -90,7 +89,7 @@ func (c *Cache) InvalidateAccount(accountID string) {
 	defer c.mu.Unlock()
 	c.generation.Add(1)
 	for h, e := range c.entries {
-		if e.key.AccountID == accountID {
+		if e.caller.Key.AccountID == accountID {
 			delete(c.entries, h)
 		}
 	}

@@ -44,7 +44,7 @@ func TestCacheDropsKeysRevokedElsewhere(t *testing.T) {
 	require.NoError(t, err)
 	cachedKey, err := other.Authenticate(ctx, secret)
 	require.NoError(t, err)
-	require.Equal(t, "", cachedKey.Name)
+	require.Equal(t, "", cachedKey.Key.Name)
 
 	_, err = store.Revoke(ctx, key, key.ID, time.Now())
 	require.NoError(t, err)
@@ -64,12 +64,12 @@ func TestCacheSkipsReadsThatRaceARevocation(t *testing.T) {
 	c.listening.Store(true)
 	gen := c.generation.Load()
 	c.InvalidateAccount("acct_x") // a revocation lands while a read is in flight
-	c.put("h", &schema.APIKey{AccountID: "acct_x"}, time.Now(), gen)
+	c.put("h", &Caller{Key: &schema.APIKey{AccountID: "acct_x"}}, time.Now(), gen)
 	require.Zero(t, c.size())
 
-	c.put("a", &schema.APIKey{}, time.Now(), c.generation.Load())
-	c.put("b", &schema.APIKey{}, time.Now(), c.generation.Load())
-	c.put("c", &schema.APIKey{}, time.Now(), c.generation.Load())
+	c.put("a", &Caller{Key: &schema.APIKey{}}, time.Now(), c.generation.Load())
+	c.put("b", &Caller{Key: &schema.APIKey{}}, time.Now(), c.generation.Load())
+	c.put("c", &Caller{Key: &schema.APIKey{}}, time.Now(), c.generation.Load())
 	require.Equal(t, 2, c.size(), "the cache stays within its bound")
 }
 

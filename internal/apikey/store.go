@@ -152,8 +152,15 @@ func spendCreditToken(ctx context.Context, tx bun.Tx, jti, accountID, keyID stri
 	return nil
 }
 
-// Authenticate returns the live key whose secret this is, or an unauthenticated error.
-func (s *Store) Authenticate(ctx context.Context, secret string) (*schema.APIKey, error) {
+// Caller is an authenticated key with its ancestors, nearest first: the ancestors' limits apply to it.
+type Caller struct {
+	Key       *schema.APIKey
+	Ancestors []*schema.APIKey
+}
+
+// Authenticate returns the live key whose secret this is, with its ancestors, or an unauthenticated
+// error.
+func (s *Store) Authenticate(ctx context.Context, secret string) (*Caller, error) {
 	if !WellFormed(secret) {
 		return nil, svcerr.New(svcerr.Unauthenticated, "the API key is malformed")
 	}
@@ -168,7 +175,33 @@ func (s *Store) Authenticate(ctx context.Context, secret string) (*schema.APIKey
 	if key.RevokedAt != nil {
 		return nil, svcerr.New(svcerr.Unauthenticated, "the API key was revoked")
 	}
-	return key, nil
+	ancestors, err := s.ancestors(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	return &Caller{Key: key, Ancestors: ancestors}, nil
+}
+
+// ancestors loads the key's ancestors, nearest first.
+func (s *Store) ancestors(ctx context.Context, key *schema.APIKey) ([]*schema.APIKey, error) {
+	if len(key.Ancestors) == 0 {
+		return nil, nil
+	}
+	var rows []schema.APIKey
+	if err := s.db.NewSelect().Model(&rows).Where("id IN (?)", bun.List(key.Ancestors)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("load parent keys: %w", err)
+	}
+	byID := make(map[string]*schema.APIKey, len(rows))
+	for i := range rows {
+		byID[rows[i].ID] = &rows[i]
+	}
+	out := make([]*schema.APIKey, 0, len(key.Ancestors))
+	for i := len(key.Ancestors) - 1; i >= 0; i-- {
+		if a, ok := byID[key.Ancestors[i]]; ok {
+			out = append(out, a)
+		}
+	}
+	return out, nil
 }
 
 // inTree restricts a query to the caller and its descendants.
