@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -36,10 +37,15 @@ func (e *apiError) Schema(r huma.Registry) *huma.Schema {
 	return r.Schema(reflect.TypeFor[client.ErrorEnvelope](), true, "")
 }
 
-// GetHeaders adds Retry-After to answers that invite a retry.
+// GetHeaders adds Retry-After to answers that invite a retry, and X-Svc-Limit-Operation to 429s.
 func (e *apiError) GetHeaders() http.Header {
-	if e.status == http.StatusServiceUnavailable {
+	switch e.status {
+	case http.StatusServiceUnavailable:
 		return http.Header{"Retry-After": []string{"1"}}
+	case http.StatusTooManyRequests:
+		d := e.ErrorEnvelope.Error.Details
+		return http.Header{"Retry-After": []string{fmt.Sprint(d["retryAfterSeconds"])},
+			"X-Svc-Limit-Operation": []string{fmt.Sprint(d["operation"])}}
 	}
 	return nil
 }

@@ -38,6 +38,9 @@ type Route struct {
 	ServiceParam string
 	// Seal encrypts the stored idempotent answer at rest because it carries a secret.
 	Seal bool
+	// Qualified routes also match the per-service and per-operation limit selectors of the service and
+	// operation their request names.
+	Qualified bool
 	// Status is the success status (200 when zero).
 	Status int
 }
@@ -170,9 +173,23 @@ func (s *Server) registerRoutes() {
 	register(s, Route{Op: client.OpAuditEventsList, Method: http.MethodGet, Path: "/v1/audit-events", Summary: "List audit events", Tag: "Projects",
 		Auth: authKey, Scope: client.ScopeAuditRead}, s.listAuditEvents)
 
+	// Connections and invocations.
+	register(s, Route{Op: client.OpConnectionsList, Method: http.MethodGet, Path: "/v1/connections", Summary: "List protected connections", Tag: "Connections",
+		Auth: authKey, Scope: client.ScopeConnectionsRead}, s.listConnections)
+	register(s, Route{Op: client.OpConnectionsCreate, Method: http.MethodPost, Path: "/v1/connections", Summary: "Store an upstream credential", Tag: "Connections",
+		Auth: authKey, Scope: client.ScopeConnectionsWrite, Idem: true, Status: http.StatusCreated}, s.createConnection)
+	register(s, Route{Op: client.OpConnectionsRead, Method: http.MethodGet, Path: "/v1/connections/{connectionId}", Summary: "Read a connection's metadata", Tag: "Connections",
+		Auth: authKey, Scope: client.ScopeConnectionsRead}, s.getConnection)
+	register(s, Route{Op: client.OpConnectionsUpdate, Method: http.MethodPatch, Path: "/v1/connections/{connectionId}", Summary: "Rotate, rename, disable or enable a connection", Tag: "Connections",
+		Auth: authKey, Scope: client.ScopeConnectionsWrite, Idem: true}, s.updateConnection)
+	register(s, Route{Op: client.OpConnectionsDelete, Method: http.MethodDelete, Path: "/v1/connections/{connectionId}", Summary: "Delete a connection", Tag: "Connections",
+		Auth: authKey, Scope: client.ScopeConnectionsWrite, Idem: true}, s.deleteConnection)
+	register(s, Route{Op: client.OpServicesInvoke, Method: http.MethodPost, Path: "/v1/services/{serviceId}/invoke", Summary: "Invoke an external managed service", Tag: "Services",
+		Auth: authKey, Scope: client.ScopeServicesInvoke, Idem: true, ServiceParam: "serviceId", Qualified: true}, s.invoke)
+
 	// Runs.
 	register(s, Route{Op: client.OpRunsCreate, Method: http.MethodPost, Path: "/v1/runs", Summary: "Start a durable run", Tag: "Runs",
-		Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusCreated}, s.createRun)
+		Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusCreated, Qualified: true}, s.createRun)
 	register(s, Route{Op: client.OpRunsRead, Method: http.MethodGet, Path: "/v1/runs/{runId}", Summary: "Read a run", Tag: "Runs",
 		Auth: authKey, Scope: client.ScopeRunsRead}, s.getRun)
 }

@@ -101,10 +101,12 @@ func TestSDKAccounting(t *testing.T) {
 		ev := c.ListAuditEvents(ctx, client.AuditEventParams{Operation: client.OpProjectsCreate})
 		return ev.OK && len(ev.Body.AuditEvents) == 1
 	}, 5*time.Second, 20*time.Millisecond)
-	usage := c.Usage(ctx, client.UsageParams{Operation: client.OpProjectsUpdate})
-	require.True(t, usage.OK, "%+v", usage.Error)
-	require.Len(t, usage.Body.Usage, 1)
-	require.EqualValues(t, 1, usage.Body.Usage[0].Requests)
+	// Usage is summed from the audit trail, which is written in batches: poll until it shows.
+	require.Eventually(t, func() bool {
+		usage := c.Usage(ctx, client.UsageParams{Operation: client.OpProjectsUpdate})
+		require.True(t, usage.OK, "%+v", usage.Error)
+		return len(usage.Body.Usage) == 1 && usage.Body.Usage[0].Requests == 1
+	}, 5*time.Second, 20*time.Millisecond)
 
 	bad := c.Usage(ctx, client.UsageParams{From: time.Now(), To: time.Now().AddDate(0, 0, -3)})
 	require.False(t, bad.OK)

@@ -24,8 +24,11 @@ import (
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/connection"
+	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/limit"
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
@@ -42,8 +45,10 @@ type Deps struct {
 	Version string
 	// Idempotency tunes idempotency records (defaults: 1 min lease, 24 h retention).
 	Idempotency idempotency.Options
-	// Catalog is the service catalog; nil means the built-in services only.
-	Catalog *catalog.Catalog
+	// Gateway are the external services of services.yaml; nil means none.
+	Gateway *gateway.Catalog
+	// AllowLoopback lets invocations reach services on loopback addresses (dev mode).
+	AllowLoopback bool
 	// TrustedProxies are the proxy addresses or CIDRs whose X-Forwarded-For is believed for the client IP
 	// recorded in audit events; none by default.
 	TrustedProxies []string
@@ -64,7 +69,12 @@ type Server struct {
 	runs     *run.Service
 	projects *project.Store
 	catalog  *catalog.Catalog
-	ledger   *ledger.Ledger
+
+	limiter     *limit.Limiter
+	connections *connection.Store
+	gateway     *gateway.Catalog
+	invoker     *gateway.Invoker
+	ledger      *ledger.Ledger
 
 	engine *gin.Engine
 	huma   huma.API
@@ -83,13 +93,23 @@ func New(d Deps) (*Server, error) {
 		audit:    audit.NewWriter(d.DB, d.Logger, audit.Options{}),
 		runs:     run.NewService(run.NewStore(d.DB), d.Temporal),
 		projects: project.NewStore(d.DB),
-		catalog:  d.Catalog,
-		ledger:   ledger.New(d.DB),
-		routes:   map[string]*Route{},
+		catalog:  catalog.Builtin(),
+
+		limiter:     limit.New(d.DB, limit.Options{Log: d.Logger}),
+		connections: connection.NewStore(d.DB, d.Box),
+		gateway:     d.Gateway,
+		invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
+		ledger:      ledger.New(d.DB),
+		routes:      map[string]*Route{},
 	}
-	if s.catalog == nil {
-		s.catalog = catalog.Builtin()
+	if s.gateway == nil {
+		s.gateway = &gateway.Catalog{}
 	}
+	cat, err := catalog.Builtin().With(s.gateway.ForCatalog()...)
+	if err != nil {
+		return nil, fmt.Errorf("services: %w", err)
+	}
+	s.catalog = cat
 	s.keyCache = apikey.NewCache(s.keys, time.Minute, 10000, d.Logger)
 	s.engine = gin.New()
 	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {
@@ -97,7 +117,7 @@ func New(d Deps) (*Server, error) {
 	}
 	s.engine.ContextWithFallback = true
 	s.engine.HandleMethodNotAllowed = true
-	s.engine.Use(s.requestID, s.recoverPanics, s.authenticate, s.audited, s.authorize, s.idempotent)
+	s.engine.Use(s.requestID, s.recoverPanics, s.authenticate, s.audited, s.authorize, s.idempotent, s.limited)
 	s.engine.NoRoute(func(c *gin.Context) {
 		s.fail(c, svcerr.NotFoundf("no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})
@@ -144,14 +164,21 @@ func (s *Server) Routes() []Route {
 // audit events. Call it after the HTTP server has stopped.
 func (s *Server) Close() {
 	s.bg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.limiter.Close(ctx); err != nil {
+		s.log.Warn("return unused limit leases", "err", err)
+	}
 	s.audit.Close()
+	s.invoker.Close()
 }
 
 // Start runs the server's background work until ctx ends: the revocation listener that lets
 // authentication be served from memory, and the purge of expired idempotency records.
 func (s *Server) Start(ctx context.Context) {
-	s.bg.Add(2)
+	s.bg.Add(3)
 	go func() { defer s.bg.Done(); s.keyCache.Listen(ctx, s.db) }()
+	go func() { defer s.bg.Done(); s.limiter.Run(ctx) }()
 	go func() { defer s.bg.Done(); s.purgeLoop(ctx, time.Hour) }()
 }
 

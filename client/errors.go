@@ -1,6 +1,6 @@
 package client
 
-// Error codes of the error envelope (Error.Code), as listed in CONTRACT.md.
+// Error codes of the error envelope (Error.Code): CONTRACT.md's, and the additions docs/DECISIONS.md lists.
 const (
 	CodeInvalidRequest        = "invalid_request"
 	CodeIdempotencyKeyMissing = "idempotency_key_missing"
@@ -20,6 +20,14 @@ const (
 	CodeLimitExceeded         = "limit_exceeded"
 	CodeInternal              = "internal"
 	CodeUnavailable           = "unavailable"
+	// CodeForbidden: the key may not do this at all (a project-bound key creating a project).
+	CodeForbidden = "forbidden"
+	// Invoking an external service: no answer in time (504), no connection (502), an address the
+	// guard refuses (502), or an answer the platform cannot use (502).
+	CodeUpstreamTimeout         = "upstream_timeout"
+	CodeUpstreamUnreachable     = "upstream_unreachable"
+	CodeUpstreamBlocked         = "upstream_blocked"
+	CodeUpstreamInvalidResponse = "upstream_invalid_response"
 )
 
 // Error codes the SDK produces itself; the server never sends them.
@@ -29,8 +37,6 @@ const (
 	CodeTransportError = "transport_error"
 	// CodeInvalidResponse: the server answered, but not with the JSON the SDK expects.
 	CodeInvalidResponse = "invalid_response"
-	// CodeForbidden: a 403 answer without an error object (the platform always sends one).
-	CodeForbidden = "forbidden"
 	// CodeHTTPError: any other non-2xx answer without an error object.
 	CodeHTTPError = "http_error"
 )

@@ -112,13 +112,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return a.login(rest)
 	case "whoami":
 		return a.whoami(rest)
-	case "keys", "runs":
+	case "usage":
+		return a.usageReport(rest)
+	case "audit":
+		return a.auditList(rest)
+	case "keys", "runs", "projects", "credits":
 		return a.group(cmd, rest)
 	}
 	return a.usageError("", "unknown command %q", cmd)
 }
 
-// group dispatches "keys <sub>" and "runs <sub>".
+// group dispatches "keys <sub>", "runs <sub>", "projects <sub>" and "credits <sub>".
 func (a *app) group(group string, args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		w, code := a.stdout, exitOK
@@ -140,6 +144,18 @@ func (a *app) group(group string, args []string) int {
 		return a.runsCreate(rest)
 	case "runs get":
 		return a.runsGet(rest)
+	case "projects list":
+		return a.projectsList(rest)
+	case "projects create":
+		return a.projectsCreate(rest)
+	case "projects get":
+		return a.projectsGet(rest)
+	case "projects update":
+		return a.projectsUpdate(rest)
+	case "projects archive":
+		return a.projectsArchive(rest)
+	case "credits balance":
+		return a.creditsBalance(rest)
 	}
 	return a.usageError(group, "unknown command %q", group+" "+sub)
 }

@@ -32,6 +32,7 @@ type fakeAPI struct {
 	lastHdr   http.Header
 	requests  []string
 	runBody   string   // the raw body of the last POST /v1/runs
+	queries   []string // "METHOD /path?query" of every request
 	runStates []string // statuses GET /v1/runs/run_1 answers, in turn (the last one repeats)
 }
 
@@ -82,6 +83,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	f.mu.Lock()
 	f.requests = append(f.requests, r.Method+" "+r.URL.Path)
+	f.queries = append(f.queries, r.Method+" "+r.URL.Path+"?"+r.URL.RawQuery)
 	f.lastHdr = r.Header.Clone()
 	f.lastBody = nil
 	if len(body) > 0 {
@@ -102,7 +104,8 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	secret := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	scopes := map[string][]string{goodKey: {"api_keys:manage", "runs:read", "runs:write", "services:read"},
+	scopes := map[string][]string{goodKey: {"api_keys:manage", "runs:read", "runs:write", "services:read",
+		"projects:read", "projects:write", "usage:read", "audit:read", "credits:read"},
 		servicesKey: {"services:read"}, scopelessKey: {"runs:read"}}[secret]
 	if scopes == nil {
 		f.fail(w, 401, "unauthenticated", "the API key is unknown", "")
@@ -118,7 +121,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			"message": "this key lacks scope " + scope, "requestId": "req_fake", "details": map[string]any{"requiredScope": scope}}})
 		return false
 	}
-	if r.Method == http.MethodPost || r.Method == http.MethodDelete {
+	if r.Method == http.MethodPost || r.Method == http.MethodDelete || r.Method == http.MethodPatch {
 		if r.Header.Get("Idempotency-Key") == "" {
 			f.fail(w, 400, "idempotency_key_missing", "send Idempotency-Key", "Idempotency-Key")
 			return
@@ -174,6 +177,127 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		reply(w, 200, runJSON(status))
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/runs/"):
 		f.fail(w, 404, "not_found", "no run", "")
+	default:
+		f.serveAccounting(w, r, need)
+	}
+}
+
+func projectJSON(id, name, description, status string) map[string]any {
+	p := map[string]any{"id": id, "name": name, "description": description, "status": status,
+		"createdAt": "2025-01-01T00:00:00Z", "updatedAt": "2025-01-01T00:00:00Z", "archivedAt": nil}
+	if status == "archived" {
+		p["archivedAt"] = "2025-01-03T00:00:00Z"
+		p["updatedAt"] = "2025-01-03T00:00:00Z"
+	}
+	return p
+}
+
+// serveAccounting answers the projects, usage, audit-event and credit routes.
+func (f *fakeAPI) serveAccounting(w http.ResponseWriter, r *http.Request, need func(string) bool) {
+	q := r.URL.Query()
+	f.mu.Lock()
+	body := f.lastBody
+	f.mu.Unlock()
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/projects":
+		if !need("projects:read") {
+			return
+		}
+		// Two pages: proj_2 (active), then proj_1 (archived).
+		var page []any
+		var next any
+		if q.Get("cursor") == "" {
+			page, next = []any{projectJSON("proj_2", "Second", "the\tsecond\nproject", "active")}, "pc2"
+		} else if q.Get("cursor") == "pc2" {
+			page = []any{projectJSON("proj_1", "First", "", "archived")}
+		} else {
+			f.fail(w, 400, "invalid_request", "bad cursor", "cursor")
+			return
+		}
+		if st := q.Get("status"); st != "" {
+			kept := []any{}
+			for _, p := range page {
+				if p.(map[string]any)["status"] == st {
+					kept = append(kept, p)
+				}
+			}
+			page = kept
+		}
+		reply(w, 200, map[string]any{"ok": true, "projects": page, "nextCursor": next})
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/projects":
+		if !need("projects:write") {
+			return
+		}
+		name, _ := body["name"].(string)
+		desc, _ := body["description"].(string)
+		reply(w, 201, map[string]any{"ok": true, "project": projectJSON("proj_new", name, desc, "active")})
+	case strings.HasPrefix(r.URL.Path, "/v1/projects/"):
+		scope := "projects:read"
+		if r.Method != http.MethodGet {
+			scope = "projects:write"
+		}
+		if !need(scope) {
+			return
+		}
+		if r.URL.Path != "/v1/projects/proj_1" {
+			f.fail(w, 404, "not_found", `no project "`+strings.TrimPrefix(r.URL.Path, "/v1/projects/")+`"`, "")
+			return
+		}
+		p := projectJSON("proj_1", "First", "the first", "active")
+		switch r.Method {
+		case http.MethodPatch:
+			for _, k := range []string{"name", "description"} {
+				if v, ok := body[k]; ok {
+					p[k] = v
+				}
+			}
+			p["updatedAt"] = "2025-01-02T00:00:00Z"
+		case http.MethodDelete:
+			p = projectJSON("proj_1", "First", "the first", "archived")
+		}
+		reply(w, 200, map[string]any{"ok": true, "project": p})
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/usage":
+		if !need("usage:read") {
+			return
+		}
+		from, to := q.Get("from"), q.Get("to")
+		if from == "" {
+			from = "2025-01-01"
+		}
+		if to == "" {
+			to = "2025-01-30"
+		}
+		reply(w, 200, map[string]any{"ok": true, "from": from, "to": to, "usage": []any{
+			map[string]any{"date": "2025-01-01", "projectId": nil, "operation": "runs.create", "requests": 3, "chargedCredits": 0.1},
+			map[string]any{"date": "2025-01-02", "projectId": "proj_1", "operation": "runs.read", "requests": 2, "chargedCredits": 0.2},
+		}})
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/audit-events":
+		if !need("audit:read") {
+			return
+		}
+		ev := func(id, keyID, path string, status int) map[string]any {
+			e := map[string]any{"id": id, "keyId": nil, "projectId": nil, "operation": "runs.read", "method": "GET",
+				"path": path, "status": status, "requestId": "req_" + id, "clientIp": "127.0.0.1", "chargedCredits": 0,
+				"createdAt": "2025-01-02T03:04:05Z"}
+			if keyID != "" {
+				e["keyId"] = keyID
+			}
+			return e
+		}
+		switch q.Get("cursor") {
+		case "":
+			reply(w, 200, map[string]any{"ok": true, "nextCursor": "ac2", "auditEvents": []any{ev("aud_2", "key_self", "/v1/runs/run_1", 200)}})
+		case "ac2":
+			reply(w, 200, map[string]any{"ok": true, "nextCursor": nil, "auditEvents": []any{ev("aud_1", "", "/v1/api-keys", 201)}})
+		default:
+			f.fail(w, 400, "invalid_request", "bad cursor", "cursor")
+		}
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/credits/balance":
+		if !need("credits:read") {
+			return
+		}
+		reply(w, 200, map[string]any{"ok": true, "balance": map[string]any{"credits": 1234567.5, "heldCredits": 0.25,
+			"updatedAt": "2025-01-02T00:00:00Z"}})
 	default:
 		f.fail(w, 404, "not_found", "no route", "")
 	}
@@ -386,13 +510,18 @@ func TestHelp(t *testing.T) {
 	for _, args := range [][]string{
 		{"help"}, {"--help"}, {"-h"}, {"help", "runs", "create"}, {"keys", "--help"}, {"keys", "create", "--help"},
 		{"runs", "create", "-h"}, {"login", "--help"}, {"whoami", "-h"},
+		{"projects", "--help"}, {"projects", "list", "--help"}, {"help", "projects", "create"}, {"projects", "get", "-h"},
+		{"projects", "update", "--help"}, {"projects", "archive", "--help"}, {"usage", "--help"}, {"help", "usage"},
+		{"audit", "-h"}, {"help", "audit"}, {"credits", "--help"}, {"credits", "balance", "--help"}, {"help", "credits", "balance"},
 	} {
 		r := cli(t, testEnv(t, nil), "", args...)
 		require.Equal(t, exitOK, r.code, args)
 		require.Contains(t, r.stdout, "Usage:", args)
 	}
 	r := cli(t, testEnv(t, nil), "", "help")
-	for _, cmd := range []string{"login", "whoami", "keys create", "keys list", "keys revoke", "runs create", "runs get", "--json", "--not-interactive"} {
+	for _, cmd := range []string{"login", "whoami", "keys create", "keys list", "keys revoke", "runs create", "runs get", "--json", "--not-interactive",
+		"projects list", "projects create", "projects get", "projects update", "projects archive", "usage", "audit",
+		"credits balance"} {
 		require.Contains(t, r.stdout, cmd)
 	}
 }
@@ -571,4 +700,314 @@ func TestMaskKey(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, goodKey[:13]+"…", maskKey(goodKey))
 	require.NotContains(t, maskKey("short"), "short")
+}
+
+// queriesTo returns the "?query" part of every request to path, in order.
+func (f *fakeAPI) queriesTo(method, path string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, q := range f.queries {
+		if rest, ok := strings.CutPrefix(q, method+" "+path+"?"); ok {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
+
+func TestProjectsList(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+
+	// One page: a table, and how to get the next page.
+	r := cli(t, env, "", "projects", "list", "--limit", "1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	require.Len(t, lines, 3, r.stdout)
+	require.Regexp(t, `^ID\s+NAME\s+STATUS\s+CREATED\s+DESCRIPTION$`, lines[0])
+	require.Regexp(t, `^proj_2\s+Second\s+active\s+2025-01-01T00:00:00Z\s+the second project$`, lines[1], "line breaks and tabs do not break the table")
+	require.Equal(t, "More projects: svc projects list --limit 1 --cursor pc2", lines[2])
+	require.Equal(t, []string{"limit=1"}, f.queriesTo("GET", "/v1/projects"))
+
+	// --all follows nextCursor.
+	r = cli(t, env, "", "projects", "list", "--all")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "proj_2")
+	require.Regexp(t, `proj_1\s+First\s+archived\s+\S+\s+-\n`, r.stdout)
+	require.NotContains(t, r.stdout, "More projects")
+
+	// --status is sent; an empty answer says so.
+	f2 := newFakeAPI(t)
+	env2 := testEnv(t, f2)
+	env2["SVC_API_KEY"] = goodKey
+	r = cli(t, env2, "", "projects", "list", "--status", "archived")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "No projects.")
+	require.Equal(t, []string{"status=archived"}, f2.queriesTo("GET", "/v1/projects"))
+
+	// --json prints the page's envelope as received.
+	r = cli(t, env, "", "projects", "list", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var page struct {
+		OK         bool             `json:"ok"`
+		Projects   []map[string]any `json:"projects"`
+		NextCursor *string          `json:"nextCursor"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &page), r.stdout)
+	require.True(t, page.OK)
+	require.Len(t, page.Projects, 1)
+	require.Equal(t, "pc2", *page.NextCursor)
+
+	// --json --all gathers every page into one envelope.
+	r = cli(t, env, "", "projects", "list", "--json", "--all")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	page.NextCursor = nil
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &page), r.stdout)
+	require.Len(t, page.Projects, 2)
+	require.Nil(t, page.NextCursor)
+}
+
+func TestProjectsCreateGetUpdateArchive(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+	lastReq := func() (map[string]any, http.Header) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.lastBody, f.lastHdr
+	}
+
+	r := cli(t, env, "", "projects", "create", "--name", "  Demo ", "--description", "a demo", "--idempotency-key", "idem-p")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "Created project proj_new (Demo)")
+	require.Regexp(t, `ID:\s+proj_new\n`, r.stdout)
+	require.Regexp(t, `Description:\s+a demo\n`, r.stdout)
+	require.Regexp(t, `Status:\s+active\n`, r.stdout)
+	body, hdr := lastReq()
+	require.Equal(t, map[string]any{"name": "Demo", "description": "a demo"}, body)
+	require.Equal(t, "idem-p", hdr.Get("Idempotency-Key"))
+
+	r = cli(t, env, "", "projects", "create", "--name", "Demo", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var created map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &created), r.stdout)
+	require.Equal(t, "proj_new", created["project"].(map[string]any)["id"])
+	body, _ = lastReq()
+	require.Equal(t, map[string]any{"name": "Demo"}, body, "no description: the field is left out")
+
+	r = cli(t, env, "", "projects", "get", "proj_1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Regexp(t, `^ID:\s+proj_1\nName:\s+First\nDescription:\s+the first\nStatus:\s+active\n`, r.stdout)
+	require.NotContains(t, r.stdout, "Archived:")
+
+	// Only the given fields are sent; --description "" clears the description.
+	r = cli(t, env, "", "projects", "update", "proj_1", "--description", "")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "Updated project proj_1 (First)")
+	require.Regexp(t, `Description:\s+-\n`, r.stdout)
+	require.Regexp(t, `Updated:\s+2025-01-02T00:00:00Z`, r.stdout)
+	body, hdr = lastReq()
+	require.Equal(t, map[string]any{"description": ""}, body)
+	require.NotEmpty(t, hdr.Get("Idempotency-Key"))
+	require.Contains(t, f.requests, "PATCH /v1/projects/proj_1")
+
+	r = cli(t, env, "", "projects", "update", "--name", "Renamed", "proj_1", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var updated map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &updated), r.stdout)
+	require.Equal(t, "Renamed", updated["project"].(map[string]any)["name"])
+	require.Equal(t, "the first", updated["project"].(map[string]any)["description"])
+
+	r = cli(t, env, "", "projects", "archive", "proj_1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "Archived project proj_1 (First)")
+	require.Regexp(t, `Status:\s+archived\n`, r.stdout)
+	require.Regexp(t, `Archived:\s+2025-01-03T00:00:00Z`, r.stdout)
+	require.Contains(t, f.requests, "DELETE /v1/projects/proj_1")
+
+	r = cli(t, env, "", "--json", "projects", "archive", "proj_1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, `"archivedAt": "2025-01-03T00:00:00Z"`)
+}
+
+func TestUsageCommand(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+
+	r := cli(t, env, "", "usage", "--from", "2025-01-01", "--to", "2025-01-02", "--operation", "runs.create")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	require.Len(t, lines, 5, r.stdout)
+	require.Equal(t, "Usage from 2025-01-01 to 2025-01-02 (UTC days)", lines[0])
+	require.Regexp(t, `^DATE\s+PROJECT\s+OPERATION\s+REQUESTS\s+CREDITS$`, lines[1])
+	require.Regexp(t, `^2025-01-01\s+-\s+runs\.create\s+3\s+0\.1$`, lines[2])
+	require.Regexp(t, `^2025-01-02\s+proj_1\s+runs\.read\s+2\s+0\.2$`, lines[3])
+	require.Regexp(t, `^TOTAL\s+5\s+0\.3$`, lines[4], "totals are summed exactly")
+	require.Equal(t, []string{"from=2025-01-01&operation=runs.create&to=2025-01-02"}, f.queriesTo("GET", "/v1/usage"))
+
+	r = cli(t, env, "", "usage", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var u map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &u), r.stdout)
+	require.Equal(t, true, u["ok"])
+	require.Len(t, u["usage"], 2)
+	require.Equal(t, "2025-01-30", u["to"])
+}
+
+func TestAuditCommand(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+
+	r := cli(t, env, "", "audit", "--operation", "runs.read", "--key", "key_self", "--status", "200",
+		"--from", "2025-01-01T00:00:00+01:00", "--to", "2025-01-03")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	require.Len(t, lines, 3, r.stdout)
+	require.Regexp(t, `^TIME\s+STATUS\s+METHOD\s+PATH\s+OPERATION\s+KEY\s+REQUEST_ID$`, lines[0])
+	require.Regexp(t, `^2025-01-02T03:04:05Z\s+200\s+GET\s+/v1/runs/run_1\s+runs\.read\s+key_self\s+req_aud_2$`, lines[1])
+	require.Equal(t, "More events: svc audit --operation runs.read --key key_self --from 2025-01-01T00:00:00+01:00 "+
+		"--to 2025-01-03 --status 200 --cursor ac2", lines[2])
+	require.Equal(t, []string{"from=2024-12-31T23%3A00%3A00Z&keyId=key_self&operation=runs.read&status=200&to=2025-01-03T00%3A00%3A00Z"},
+		f.queriesTo("GET", "/v1/audit-events"))
+
+	r = cli(t, env, "", "audit", "--all")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "req_aud_2")
+	require.Regexp(t, `201\s+GET\s+/v1/api-keys\s+runs\.read\s+-\s+req_aud_1`, r.stdout, "a credit-token request has no key")
+	require.NotContains(t, r.stdout, "More events")
+
+	r = cli(t, env, "", "audit", "--json", "--limit", "1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var page map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &page), r.stdout)
+	require.Equal(t, "ac2", page["nextCursor"])
+	require.Len(t, page["auditEvents"], 1)
+
+	r = cli(t, env, "", "audit", "--json", "--all")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	page = nil
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &page), r.stdout)
+	require.Len(t, page["auditEvents"], 2)
+	require.Nil(t, page["nextCursor"])
+}
+
+func TestCreditsBalance(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+
+	r := cli(t, env, "", "credits", "balance")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Regexp(t, `^Available:\s+1234567\.5 credits\nHeld:\s+0\.25 credits\nUpdated:\s+2025-01-02T00:00:00Z\n$`, r.stdout)
+
+	r = cli(t, env, "", "credits", "balance", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, `"credits": 1234567.5`, "numbers are printed as received")
+	var b map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &b), r.stdout)
+	require.Equal(t, true, b["ok"])
+}
+
+func TestAccountingAPIErrorsExitOne(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = servicesKey // lacks every scope these commands need
+	for cmd, scope := range map[string]string{
+		"projects list": "projects:read", "projects create --name x": "projects:write", "projects get proj_1": "projects:read",
+		"projects update proj_1 --name x": "projects:write", "projects archive proj_1": "projects:write",
+		"usage": "usage:read", "audit": "audit:read", "audit --all": "audit:read", "credits balance": "credits:read",
+	} {
+		r := cli(t, env, "", strings.Fields(cmd)...)
+		require.Equal(t, exitAPI, r.code, cmd)
+		require.Equal(t, "error: scope_missing: this key lacks scope "+scope+" [req_fake]\n", r.stderr, cmd)
+		require.Empty(t, r.stdout, cmd)
+
+		// In --json mode the error envelope goes to stdout as well.
+		r = cli(t, env, "", append(strings.Fields(cmd), "--json")...)
+		require.Equal(t, exitAPI, r.code, cmd)
+		var e map[string]any
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &e), "%s: %s", cmd, r.stdout)
+		require.Equal(t, false, e["ok"], cmd)
+		require.Equal(t, "scope_missing", e["error"].(map[string]any)["code"], cmd)
+	}
+
+	env["SVC_API_KEY"] = goodKey
+	for _, cmd := range []string{"projects get proj_missing", "projects update proj_missing --name x", "projects archive proj_missing"} {
+		r := cli(t, env, "", strings.Fields(cmd)...)
+		require.Equal(t, exitAPI, r.code, cmd)
+		require.Equal(t, `error: not_found: no project "proj_missing" [req_fake]`+"\n", r.stderr, cmd)
+	}
+	r := cli(t, env, "", "audit", "--cursor", "bogus")
+	require.Equal(t, exitAPI, r.code)
+	require.Contains(t, r.stderr, "error: invalid_request: bad cursor (cursor)")
+
+	env["SVC_BASE_URL"] = "http://127.0.0.1:1"
+	r = cli(t, env, "", "credits", "balance")
+	require.Equal(t, exitAPI, r.code)
+	require.Contains(t, r.stderr, "error: transport_error: ")
+}
+
+func TestAccountingUsageErrorsNameTheFlag(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+	long := strings.Repeat("é", 201)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"projects"}, "Usage: svc projects"},
+		{[]string{"projects", "bogus"}, `unknown command "projects bogus"`},
+		{[]string{"projects", "list", "--status", "deleted"}, "--status"},
+		{[]string{"projects", "list", "--limit", "201"}, "--limit"},
+		{[]string{"projects", "list", "--limit", "ten"}, "-limit"},
+		{[]string{"projects", "list", "extra"}, `unexpected argument "extra"`},
+		{[]string{"projects", "create"}, "--name is required"},
+		{[]string{"projects", "create", "--name", "   "}, "--name is required"},
+		{[]string{"projects", "create", "--name", long}, "--name has 201 characters"},
+		{[]string{"projects", "create", "--name", "x", "--description", strings.Repeat("d", 2001)}, "--description"},
+		{[]string{"projects", "create", "--name", "x", "extra"}, `unexpected argument "extra"`},
+		{[]string{"projects", "get"}, "exactly one project id"},
+		{[]string{"projects", "get", "a", "b"}, "exactly one project id"},
+		{[]string{"projects", "update", "proj_1"}, "give --name, --description or both"},
+		{[]string{"projects", "update", "--name", "x"}, "exactly one project id"},
+		{[]string{"projects", "update", "proj_1", "--name", ""}, "--name must not be empty"},
+		{[]string{"projects", "archive"}, "exactly one project id"},
+		{[]string{"usage", "--from", "2025-1-1"}, `--from "2025-1-1" is not a day`},
+		{[]string{"usage", "--to", "2025-01-01T00:00:00Z"}, `--to "2025-01-01T00:00:00Z" is not a day`},
+		{[]string{"usage", "--from", "2025-02-01", "--to", "2025-01-01"}, "--from 2025-02-01 is after --to 2025-01-01"},
+		{[]string{"usage", "--from", "2024-01-01", "--to", "2025-01-01"}, "covers 367 days"},
+		{[]string{"usage", "extra"}, `unexpected argument "extra"`},
+		{[]string{"audit", "--from", "yesterday"}, `--from "yesterday" is not an RFC 3339 time`},
+		{[]string{"audit", "--to", "2025-01-01 10:00"}, `--to "2025-01-01 10:00"`},
+		{[]string{"audit", "--to", "2025-01-01T10:00:00.5Z"}, "--to \"2025-01-01T10:00:00.5Z\": give whole seconds"},
+		{[]string{"audit", "--from", "2025-01-02", "--to", "2025-01-01"}, "--from must be before --to"},
+		{[]string{"audit", "--status", "42"}, "--status must be an HTTP status"},
+		{[]string{"audit", "--status", "0"}, "--status must be an HTTP status"},
+		{[]string{"audit", "--status", "ok"}, "-status"},
+		{[]string{"audit", "--limit", "-1"}, "--limit"},
+		{[]string{"credits"}, "Usage: svc credits"},
+		{[]string{"credits", "spend"}, `unknown command "credits spend"`},
+		{[]string{"credits", "balance", "now"}, `unexpected argument "now"`},
+	} {
+		r := cli(t, env, "", tc.args...)
+		require.Equal(t, exitUsage, r.code, "%v: %s", tc.args, r.stderr)
+		require.Contains(t, r.stderr, tc.want, tc.args)
+		require.Empty(t, r.stdout, tc.args)
+	}
+	require.Empty(t, f.requests, "usage errors are found before any request")
+
+	// A 366-day range is allowed.
+	r := cli(t, env, "", "usage", "--from", "2024-01-01", "--to", "2024-12-31")
+	require.Equal(t, exitOK, r.code, r.stderr)
 }

@@ -25,14 +25,22 @@ Usage:
   svc [global flags] <command> [flags] [arguments]
 
 Commands:
-  login          verify an API key and store it for later commands
-  whoami         show the base URL, the key prefix and, when allowed, the key's id and scopes
-  keys create    create an API key (a child key, or the first key with --credit-token)
-  keys list      list the current key and its descendants
-  keys revoke    revoke a key and all its descendants
-  runs create    start a durable run, optionally waiting until it finishes
-  runs get       show a run, optionally waiting until it finishes
-  help [cmd]     show help for a command
+  login              verify an API key and store it for later commands
+  whoami             show the base URL, the key prefix and, when allowed, the key's id and scopes
+  keys create        create an API key (a child key, or the first key with --credit-token)
+  keys list          list the current key and its descendants
+  keys revoke        revoke a key and all its descendants
+  runs create        start a durable run, optionally waiting until it finishes
+  runs get           show a run, optionally waiting until it finishes
+  projects list      list projects
+  projects create    create a project
+  projects get       show a project
+  projects update    change a project's name or description
+  projects archive   archive a project (it stays readable)
+  usage              show requests and charged credits by day, project and operation
+  audit              list audit events (one per authenticated request), newest first
+  credits balance    show the account's available and held credits
+  help [cmd]         show help for a command
 
 ` + globalFlagsHelp + `
 
@@ -137,6 +145,113 @@ Shows a run (scope runs:read). Runs created with a project selected are visible 
   --wait         follow the run until it finishes, printing each status change;
                  a failed or cancelled run then exits 1
   --interval D   poll interval with --wait (default 1s)
+
+` + globalFlagsHelp,
+
+	"projects": `Usage: svc projects <list|create|get|update|archive> [flags]
+
+  projects list      list projects
+  projects create    create a project
+  projects get       show a project
+  projects update    change a project's name or description
+  projects archive   archive a project (it stays readable)
+
+Run "svc projects <command> --help" for details.`,
+
+	"projects list": `Usage: svc projects list [--status active|archived] [--limit N] [--cursor C] [--all]
+
+Lists the account's projects, newest first (scope projects:read). A key bound to a project sees only
+that project.
+
+  --status S   only projects in status S: active or archived (default: both)
+  --limit N    page size 1..200 (default 50)
+  --cursor C   the nextCursor of the previous page
+  --all        follow nextCursor through every page
+
+` + globalFlagsHelp,
+
+	"projects create": `Usage: svc projects create --name N [--description D] [--idempotency-key K]
+
+Creates an active project (scope projects:write; not with a key bound to a project). Select it for later
+commands with --project ID or ` + envProject + `.
+
+  --name N              the project's name, 1..200 characters (required)
+  --description D       a description, at most 2000 characters
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp,
+
+	"projects get": `Usage: svc projects get ID
+
+Shows the project ID (scope projects:read).
+
+` + globalFlagsHelp,
+
+	"projects update": `Usage: svc projects update ID [--name N] [--description D] [--idempotency-key K]
+
+Changes an active project's name, description or both (scope projects:write); give at least one.
+An archived project refuses changes (conflict).
+
+  --name N              the new name, 1..200 characters
+  --description D       the new description, at most 2000 characters (--description "" clears it)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp,
+
+	"projects archive": `Usage: svc projects archive ID [--idempotency-key K]
+
+Archives the project ID (scope projects:write). An archived project can still be read but refuses
+changes; archiving it again answers it unchanged.
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp,
+
+	"usage": `Usage: svc usage [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--operation OP]
+
+Shows requests and charged credits by UTC day, project and operation, with totals (scope usage:read).
+With a project selected (--project, ` + envProject + `, or a key bound to a project) only that project
+counts. PROJECT "-" is requests made outside any project. The counts come from audit events, which are
+written in batches, so the latest requests may count only after a moment.
+
+  --from DAY       first UTC day included (default: 29 days before --to)
+  --to DAY         last UTC day included (default: today)
+  --operation OP   only this operation id, e.g. runs.create
+
+One query covers at most 366 days.
+
+` + globalFlagsHelp,
+
+	"audit": `Usage: svc audit [--operation OP] [--key KEY_ID] [--status N] [--from TIME] [--to TIME]
+                 [--limit N] [--cursor C] [--all]
+
+Lists audit events, newest first (scope audit:read): one per authenticated request, denials included,
+never a secret or a body. With a project selected only that project's events are shown. Events are
+written in batches, so the latest requests may appear after a moment. KEY "-" is a first-key credit
+token.
+
+  --operation OP   only this operation id, e.g. runs.create
+  --key KEY_ID     only requests made with this key
+  --status N       only answers with this HTTP status (100..599)
+  --from TIME      events at or after TIME: RFC 3339 in whole seconds (2026-01-02T15:04:05Z), or a
+                   day (2026-01-02, midnight UTC)
+  --to TIME        events before TIME (exclusive), same forms as --from
+  --limit N        page size 1..200 (default 50)
+  --cursor C       the nextCursor of the previous page (repeat the same filters)
+  --all            follow nextCursor through every page
+
+` + globalFlagsHelp,
+
+	"credits": `Usage: svc credits <balance> [flags]
+
+  credits balance   show the account's available and held credits
+
+Run "svc credits <command> --help" for details.`,
+
+	"credits balance": `Usage: svc credits balance
+
+Shows the account's credits (scope credits:read): those available to spend and those held for calls
+in progress.
 
 ` + globalFlagsHelp,
 

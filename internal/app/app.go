@@ -181,7 +181,15 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	if err != nil {
 		return err
 	}
-	srv, err := api.New(api.Deps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version, TrustedProxies: cfg.TrustedProxies})
+	services, err := cfg.Services()
+	if err != nil {
+		return err
+	}
+	if services != nil {
+		fmt.Fprintf(progress, "api: %d external service(s) from %s\n", len(services.Services), or(cfg.ServicesFile, "services.yaml"))
+	}
+	srv, err := api.New(api.Deps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
+		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate})
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/secretbox"
 	svctemporal "github.com/svcplatform/svc/temporal"
 )
@@ -39,6 +40,9 @@ type Config struct {
 	// LogLevel is debug, info, warn or error (SVC_LOG_LEVEL, default info); LogFormat is text or json (SVC_LOG_FORMAT).
 	LogLevel  string
 	LogFormat string
+	// ServicesFile is the services.yaml of external managed services (SVC_SERVICES_FILE; default
+	// ./services.yaml when it exists).
+	ServicesFile string
 	// TrustedProxies are the reverse proxies (addresses or CIDRs, comma-separated in SVC_TRUSTED_PROXIES)
 	// whose X-Forwarded-For gives the client IP recorded in audit events; none by default.
 	TrustedProxies []string
@@ -60,6 +64,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			APIKey: getenv("TEMPORAL_API_KEY"),
 		},
 		TrustedProxies: splitList(getenv("SVC_TRUSTED_PROXIES")),
+		ServicesFile:   getenv("SVC_SERVICES_FILE"),
 		LogLevel:       or(getenv("SVC_LOG_LEVEL"), "info"),
 		LogFormat:      or(getenv("SVC_LOG_FORMAT"), "text"),
 	}
@@ -165,4 +170,16 @@ func TuneGC(getenv func(string) string) {
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(DefaultGCPercent)
 	}
+}
+
+// Services loads the external services: ServicesFile, or ./services.yaml when it exists, or none.
+func (c Config) Services() (*gateway.Catalog, error) {
+	path := c.ServicesFile
+	if path == "" {
+		if !fileExists("services.yaml") {
+			return nil, nil
+		}
+		path = "services.yaml"
+	}
+	return gateway.Load(path)
 }

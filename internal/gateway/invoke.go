@@ -20,13 +20,13 @@ import (
 // Error codes of failed invocations, with the HTTP status each answers.
 const (
 	// CodeUpstreamTimeout (504): the service did not answer within its timeout.
-	CodeUpstreamTimeout = "upstream_timeout"
+	CodeUpstreamTimeout = svcerr.UpstreamTimeout
 	// CodeUpstreamUnreachable (502): connection refused or reset, DNS or TLS failure.
-	CodeUpstreamUnreachable = "upstream_unreachable"
+	CodeUpstreamUnreachable = svcerr.UpstreamUnreachable
 	// CodeUpstreamBlocked (502): the outbound guard refused the address, or a redirect to another origin.
-	CodeUpstreamBlocked = "upstream_blocked"
+	CodeUpstreamBlocked = svcerr.UpstreamBlocked
 	// CodeUpstreamInvalidResponse (502): the answer broke the protocol (bad charge header, body too large).
-	CodeUpstreamInvalidResponse = "upstream_invalid_response"
+	CodeUpstreamInvalidResponse = svcerr.UpstreamInvalid
 )
 
 // Response headers an upstream may set.

@@ -133,8 +133,12 @@ func (s *Store) Update(ctx context.Context, v Visibility, id string, f Fields) (
 	if f.Description != nil {
 		q = q.Set("description = ?", *f.Description)
 	}
-	if _, err := q.Exec(ctx); err != nil {
+	res, err := q.Exec(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("update project: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 { // archived since we read it
+		return nil, svcerr.New(svcerr.Conflict, "project %s is archived and refuses changes", id)
 	}
 	return s.Get(ctx, v, id)
 }

@@ -6,29 +6,35 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/svcplatform/svc/client"
 )
 
-// Codes of the error envelope.
+// Codes of the error envelope; the client package, the wire contract, defines them.
 const (
-	InvalidRequest        = "invalid_request"
-	IdempotencyKeyMissing = "idempotency_key_missing"
-	Unauthenticated       = "unauthenticated"
-	PaymentRequired       = "payment_required"
-	InsufficientCredits   = "insufficient_credits"
-	ScopeMissing          = "scope_missing"
-	ServiceAccessDenied   = "service_access_denied"
-	Forbidden             = "forbidden"
-	LimitWiderThanParent  = "limit_wider_than_parent"
-	NotFound              = "not_found"
-	MethodNotAllowed      = "method_not_allowed"
-	IdempotencyInFlight   = "idempotency_in_flight"
-	Conflict              = "conflict"
-	PayloadTooLarge       = "payload_too_large"
-	UnsupportedMediaType  = "unsupported_media_type"
-	IdempotencyKeyReused  = "idempotency_key_reused"
-	LimitExceeded         = "limit_exceeded"
-	Internal              = "internal"
-	Unavailable           = "unavailable"
+	InvalidRequest        = client.CodeInvalidRequest
+	IdempotencyKeyMissing = client.CodeIdempotencyKeyMissing
+	Unauthenticated       = client.CodeUnauthenticated
+	PaymentRequired       = client.CodePaymentRequired
+	InsufficientCredits   = client.CodeInsufficientCredits
+	ScopeMissing          = client.CodeScopeMissing
+	ServiceAccessDenied   = client.CodeServiceAccessDenied
+	Forbidden             = client.CodeForbidden
+	LimitWiderThanParent  = client.CodeLimitWiderThanParent
+	NotFound              = client.CodeNotFound
+	MethodNotAllowed      = client.CodeMethodNotAllowed
+	IdempotencyInFlight   = client.CodeIdempotencyInFlight
+	Conflict              = client.CodeConflict
+	PayloadTooLarge       = client.CodePayloadTooLarge
+	UnsupportedMediaType  = client.CodeUnsupportedMediaType
+	IdempotencyKeyReused  = client.CodeIdempotencyKeyReused
+	LimitExceeded         = client.CodeLimitExceeded
+	UpstreamTimeout       = client.CodeUpstreamTimeout
+	UpstreamUnreachable   = client.CodeUpstreamUnreachable
+	UpstreamBlocked       = client.CodeUpstreamBlocked
+	UpstreamInvalid       = client.CodeUpstreamInvalidResponse
+	Internal              = client.CodeInternal
+	Unavailable           = client.CodeUnavailable
 )
 
 var statuses = map[string]int{
@@ -49,6 +55,10 @@ var statuses = map[string]int{
 	UnsupportedMediaType:  http.StatusUnsupportedMediaType,
 	IdempotencyKeyReused:  http.StatusUnprocessableEntity,
 	LimitExceeded:         http.StatusTooManyRequests,
+	UpstreamTimeout:       http.StatusGatewayTimeout,
+	UpstreamUnreachable:   http.StatusBadGateway,
+	UpstreamBlocked:       http.StatusBadGateway,
+	UpstreamInvalid:       http.StatusBadGateway,
 	Internal:              http.StatusInternalServerError,
 	Unavailable:           http.StatusServiceUnavailable,
 }

@@ -1,0 +1,160 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/limit"
+	"github.com/svcplatform/svc/internal/svcerr"
+)
+
+type invokeInput struct {
+	ServiceID string `path:"serviceId" doc:"An external service of services.yaml."`
+	Body      client.InvokeRequest
+}
+
+type invokeOutput struct {
+	CreditsCharged    string `header:"X-Svc-Credits-Charged" doc:"What the owning service charged, in credits."`
+	UpstreamRequestID string `header:"X-Svc-Upstream-Request-Id" doc:"The owning service's request id, when it gave one."`
+	Body              client.InvokeResult
+}
+
+// invoke calls an external service's operation: the operation's price is held before the call (so an
+// unaffordable call never reaches the service), what the service reports charging is settled after it
+// (at most the price), and the rest is released.
+func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, error) {
+	p := principalFrom(ctx)
+	svc, op, err := s.invocable(in.ServiceID, in.Body.OperationID)
+	if err != nil {
+		return nil, err
+	}
+	input, err := json.Marshal(orEmpty(in.Body.Input))
+	if err != nil {
+		return nil, svcerr.Invalid("input", "input is not valid JSON")
+	}
+	var cred gateway.Credential
+	if svc.Connection != "" {
+		c, err := s.connections.CredentialNamed(ctx, p.Scope, svc.Connection)
+		if svcerr.Is(err, svcerr.NotFound) {
+			return nil, (&svcerr.Error{Code: svcerr.Conflict, Param: "connection",
+				Message: "service " + svc.ID + " needs a connection named " + svc.Connection + " holding your credential; create it with POST /v1/connections"})
+		}
+		if err != nil {
+			return nil, err
+		}
+		cred = c
+	}
+	daily, err := s.reserveDaily(ctx, p, svc.ID, op)
+	if err != nil {
+		return nil, err
+	}
+	hold, err := s.holdFor(ctx, p.Scope.AccountID, op.Millicredits)
+	if err != nil {
+		s.releaseDaily(ctx, daily, op.Millicredits)
+		return nil, err
+	}
+	res, err := s.invoker.Invoke(ctx, gateway.InvokeRequest{Service: svc, Operation: op, Input: input, Credential: cred, RequestID: requestIDFrom(ctx)})
+	if err != nil {
+		s.releaseHold(ctx, hold)
+		s.releaseDaily(ctx, daily, op.Millicredits)
+		return nil, err
+	}
+	charged, err := s.settleCharge(ctx, hold, res)
+	if err != nil {
+		return nil, err
+	}
+	s.releaseDaily(ctx, daily, op.Millicredits-charged)
+	stateFrom(ctx).charged = charged
+	return &invokeOutput{CreditsCharged: ledger.FormatCredits(charged), UpstreamRequestID: res.UpstreamRequestID,
+		Body: client.InvokeResult{OK: true, ServiceID: svc.ID, OperationID: op.ID, Status: res.Status, Result: res.Result,
+			ChargedCredits: credits(charged)}}, nil
+}
+
+func (s *Server) invocable(serviceID, operationID string) (gateway.Service, gateway.Operation, error) {
+	svc, ok := s.gateway.Lookup(serviceID)
+	if !ok {
+		return svc, gateway.Operation{}, svcerr.NotFoundf("no invocable service %q (built-in services run through their own routes)", serviceID)
+	}
+	op, ok := svc.Operation(operationID)
+	if !ok {
+		return svc, op, svcerr.Invalid("operationId", "service %q has no operation %q", serviceID, operationID)
+	}
+	return svc, op, nil
+}
+
+// holdFor reserves an invocation's price; the hold's reference derives from the idempotency record, so
+// a retried request finds its hold instead of reserving twice.
+func (s *Server) holdFor(ctx context.Context, accountID string, price int64) (*ledger.Hold, error) {
+	if price == 0 {
+		return nil, nil
+	}
+	h, err := s.ledger.Hold(ctx, accountID, price, "invoke/"+newID(ctx, "inv"))
+	if err != nil {
+		return nil, err
+	}
+	return &h, nil
+}
+
+func (s *Server) releaseHold(ctx context.Context, h *ledger.Hold) {
+	if h == nil {
+		return
+	}
+	if err := s.ledger.Release(context.WithoutCancel(ctx), *h); err != nil {
+		s.log.Error("release credit hold", "hold", h.ID, "err", err)
+	}
+}
+
+// settleCharge charges what the service reported (nothing when it reported nothing), at most the held price.
+func (s *Server) settleCharge(ctx context.Context, h *ledger.Hold, res gateway.InvokeResult) (int64, error) {
+	if h == nil {
+		if res.ChargedMillicredits > 0 {
+			s.log.Warn("a free operation reported a charge; not charged", "requestId", requestIDFrom(ctx))
+		}
+		return 0, nil
+	}
+	charged, err := s.ledger.Settle(context.WithoutCancel(ctx), *h, res.ChargedMillicredits)
+	if err != nil {
+		return 0, errors.Join(err, errors.New("settling an invocation's charge"))
+	}
+	if charged < res.ChargedMillicredits {
+		s.log.Warn("service reported more than its price; capped", "requestId", requestIDFrom(ctx), "hold", h.ID)
+	}
+	return charged, nil
+}
+
+// reserveDaily takes an invocation's price from the creditsPerDay limits of the caller and its
+// ancestors; nil when nothing limits it.
+func (s *Server) reserveDaily(ctx context.Context, p *Principal, serviceID string, op gateway.Operation) (*limit.Reservation, error) {
+	if op.Millicredits == 0 || !hasLimits(p) {
+		return nil, nil
+	}
+	d, r, err := s.limiter.ReserveCredits(ctx, owners(p), limit.Operations(client.OpServicesInvoke, serviceID, op.ID), op.Millicredits)
+	if err != nil {
+		return nil, err
+	}
+	if !d.Allowed {
+		return nil, limitExceeded(d)
+	}
+	return r, nil
+}
+
+// releaseDaily gives back the part of a daily reservation that was not charged.
+func (s *Server) releaseDaily(ctx context.Context, r *limit.Reservation, millicredits int64) {
+	if r == nil || millicredits <= 0 {
+		return
+	}
+	if err := s.limiter.ReleaseCredits(context.WithoutCancel(ctx), r, millicredits); err != nil {
+		s.log.Warn("release daily credits", "err", err)
+	}
+}
+
+func orEmpty(in map[string]any) map[string]any {
+	if in == nil {
+		return map[string]any{}
+	}
+	return in
+}

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/svcplatform/svc/client"
+)
+
+// maxUsageDays is the longest span one usage query may cover, as the API documents it.
+const maxUsageDays = 366
+
+// usageReport shows requests and charged credits by day, project and operation.
+func (a *app) usageReport(args []string) int {
+	const cmd = "usage"
+	fs := a.flagSet(cmd)
+	a.g.register(fs)
+	var fromS, toS, operation string
+	fs.StringVar(&fromS, "from", "", "first UTC day, YYYY-MM-DD")
+	fs.StringVar(&toS, "to", "", "last UTC day, YYYY-MM-DD")
+	fs.StringVar(&operation, "operation", "", "only this operation id")
+	pos, code, ok := a.parse(cmd, fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return a.usageError(cmd, "unexpected argument %q", pos[0])
+	}
+	from, err := parseDay("from", fromS)
+	if err != nil {
+		return a.usageError(cmd, "%v", err)
+	}
+	to, err := parseDay("to", toS)
+	if err != nil {
+		return a.usageError(cmd, "%v", err)
+	}
+	if !from.IsZero() && !to.IsZero() {
+		if from.After(to) {
+			return a.usageError(cmd, "--from %s is after --to %s", fromS, toS)
+		}
+		if days := int(to.Sub(from).Hours()/24) + 1; days > maxUsageDays {
+			return a.usageError(cmd, "--from..--to covers %d days; one query covers at most %d", days, maxUsageDays)
+		}
+	}
+	c, _, code, ok := a.authedClient()
+	if !ok {
+		return code
+	}
+	resp := c.Usage(a.ctx, client.UsageParams{From: from, To: to, Operation: operation})
+	if !resp.OK {
+		return apiFailure(a, resp)
+	}
+	if a.g.json {
+		a.printRaw(resp.Raw)
+		return exitOK
+	}
+	u := resp.Body
+	if len(u.Usage) == 0 {
+		fmt.Fprintf(a.stdout, "No usage from %s to %s (UTC days).\n", u.From, u.To)
+		return exitOK
+	}
+	fmt.Fprintf(a.stdout, "Usage from %s to %s (UTC days)\n", u.From, u.To)
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "DATE\tPROJECT\tOPERATION\tREQUESTS\tCREDITS")
+	var requests, millicredits int64
+	for _, e := range u.Usage {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", e.Date, orDash(deref(e.ProjectID)), e.Operation, e.Requests,
+			formatCredits(e.ChargedCredits))
+		requests += e.Requests
+		millicredits += int64(math.Round(e.ChargedCredits * 1000))
+	}
+	fmt.Fprintf(tw, "TOTAL\t\t\t%d\t%s\n", requests, formatCredits(float64(millicredits)/1000))
+	_ = tw.Flush()
+	return exitOK
+}
+
+// auditList lists audit events, newest first.
+func (a *app) auditList(args []string) int {
+	const cmd = "audit"
+	fs := a.flagSet(cmd)
+	a.g.register(fs)
+	var (
+		pf               pageFlags
+		operation, keyID string
+		fromS, toS       string
+		status           int
+	)
+	pf.register(fs)
+	fs.StringVar(&operation, "operation", "", "only this operation id")
+	fs.StringVar(&keyID, "key", "", "only requests of this key id")
+	fs.IntVar(&status, "status", 0, "only answers with this HTTP status")
+	fs.StringVar(&fromS, "from", "", "events at or after this RFC 3339 time")
+	fs.StringVar(&toS, "to", "", "events before this RFC 3339 time")
+	pos, code, ok := a.parse(cmd, fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return a.usageError(cmd, "unexpected argument %q", pos[0])
+	}
+	if msg := pf.check(); msg != "" {
+		return a.usageError(cmd, "%s", msg)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["status"] && (status < 100 || status > 599) {
+		return a.usageError(cmd, "--status must be an HTTP status between 100 and 599, not %d", status)
+	}
+	from, err := parseInstant("from", fromS)
+	if err != nil {
+		return a.usageError(cmd, "%v", err)
+	}
+	to, err := parseInstant("to", toS)
+	if err != nil {
+		return a.usageError(cmd, "%v", err)
+	}
+	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
+		return a.usageError(cmd, "--from must be before --to (--to is exclusive)")
+	}
+	c, _, code, ok := a.authedClient()
+	if !ok {
+		return code
+	}
+	events, next, code, done := collectPages(a, pf,
+		func(p client.ListParams) client.Response[client.AuditEventList] {
+			return c.ListAuditEvents(a.ctx, client.AuditEventParams{ListParams: p, Operation: operation, KeyID: keyID,
+				Status: status, From: from, To: to})
+		},
+		func(l client.AuditEventList) ([]client.AuditEvent, *string) { return l.AuditEvents, l.NextCursor })
+	if done {
+		return code
+	}
+	if a.g.json {
+		a.printJSON(client.AuditEventList{OK: true, AuditEvents: orEmpty(events), NextCursor: next})
+		return exitOK
+	}
+	if len(events) == 0 {
+		fmt.Fprintln(a.stdout, "No audit events.")
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TIME\tSTATUS\tMETHOD\tPATH\tOPERATION\tKEY\tREQUEST_ID")
+	for _, e := range events {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", e.CreatedAt.UTC().Format(time.RFC3339), e.Status, e.Method,
+			e.Path, orDash(e.Operation), orDash(deref(e.KeyID)), orDash(e.RequestID))
+	}
+	_ = tw.Flush()
+	var filters []string
+	for _, f := range []struct{ flag, val string }{{"--operation", operation}, {"--key", keyID}, {"--from", fromS}, {"--to", toS}} {
+		if f.val != "" {
+			filters = append(filters, f.flag, shellQuote(f.val))
+		}
+	}
+	if status != 0 {
+		filters = append(filters, "--status", strconv.Itoa(status))
+	}
+	if pf.limit != 0 {
+		filters = append(filters, "--limit", strconv.Itoa(pf.limit))
+	}
+	a.moreHint("events", cmd, filters, next)
+	return exitOK
+}
+
+// creditsBalance shows the account's available and held credits.
+func (a *app) creditsBalance(args []string) int {
+	const cmd = "credits balance"
+	fs := a.flagSet(cmd)
+	a.g.register(fs)
+	pos, code, ok := a.parse(cmd, fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return a.usageError(cmd, "unexpected argument %q", pos[0])
+	}
+	c, _, code, ok := a.authedClient()
+	if !ok {
+		return code
+	}
+	resp := c.Balance(a.ctx)
+	if !resp.OK {
+		return apiFailure(a, resp)
+	}
+	if a.g.json {
+		a.printRaw(resp.Raw)
+		return exitOK
+	}
+	b := resp.Body.Balance
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "Available:\t%s credits\n", formatCredits(b.Credits))
+	fmt.Fprintf(tw, "Held:\t%s credits\n", formatCredits(b.HeldCredits))
+	if !b.UpdatedAt.IsZero() {
+		fmt.Fprintf(tw, "Updated:\t%s\n", b.UpdatedAt.UTC().Format(time.RFC3339))
+	}
+	_ = tw.Flush()
+	return exitOK
+}
+
+// parseDay parses the value of --name as a UTC day, YYYY-MM-DD; "" is the zero time.
+func parseDay(name, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.DateOnly, v)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--%s %q is not a day in the form YYYY-MM-DD, such as 2026-01-31", name, v)
+	}
+	return t, nil
+}
+
+// parseInstant parses the value of --name as an RFC 3339 time in whole seconds, or a day YYYY-MM-DD
+// (midnight UTC); "" is the zero time. Fractions of a second are refused because the SDK sends whole
+// seconds, which would silently move the bound.
+func parseInstant(name, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--%s %q is not an RFC 3339 time such as 2026-01-02T15:04:05Z (or a day such as 2026-01-02)", name, v)
+	}
+	if t.Nanosecond() != 0 {
+		return time.Time{}, fmt.Errorf("--%s %q: give whole seconds (fractions are not sent)", name, v)
+	}
+	return t, nil
+}
+
+// formatCredits shows a credit amount in plain decimal notation, without trailing zeros.
+func formatCredits(v float64) string {
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
