@@ -23,6 +23,7 @@ import (
 
 	"github.com/svcplatform/svc/api"
 	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
 	svctemporal "github.com/svcplatform/svc/temporal"
@@ -39,6 +40,7 @@ type Env struct {
 	URL      string
 	Accounts *account.Service
 	Box      *secretbox.Box
+	deps     api.Deps
 }
 
 // Options adjust the platform a test gets.
@@ -46,6 +48,8 @@ type Options struct {
 	// APITemporal, when set, wraps the Temporal client the API uses (the worker keeps the real one), to
 	// inject faults between the API and Temporal.
 	APITemporal func(sdkclient.Client) sdkclient.Client
+	// Gateway are external services (services.yaml) the API may invoke; loopback upstreams are allowed.
+	Gateway *gateway.Catalog
 }
 
 // New starts a platform for one test and stops it when the test ends.
@@ -75,14 +79,29 @@ func NewWith(t testing.TB, opts Options) *Env {
 	if opts.APITemporal != nil {
 		apiTemporal = opts.APITemporal(tc)
 	}
-	srv, err := api.New(api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test"})
+	e := &Env{DB: db, Temporal: tc, Accounts: account.New(db, box.Derive("credit-token")), Box: box,
+		deps: api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true}}
+	e.Server, e.HTTP = e.startAPI(t)
+	e.URL = e.HTTP.URL
+	return e
+}
+
+// startAPI serves one more API process on the environment's database and Temporal.
+func (e *Env) startAPI(t testing.TB) (*api.Server, *httptest.Server) {
+	srv, err := api.New(e.deps)
 	require.NoError(t, err)
 	bg, stop := context.WithCancel(context.Background())
 	srv.Start(bg)
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { hs.Close(); stop(); srv.Close() })
-	return &Env{DB: db, Temporal: tc, Server: srv, HTTP: hs, URL: hs.URL,
-		Accounts: account.New(db, box.Derive("credit-token")), Box: box}
+	return srv, hs
+}
+
+// SecondAPI starts another API process sharing everything with the first and returns its URL, for
+// tests of what processes must agree on (limits, revocations).
+func (e *Env) SecondAPI(t testing.TB) string {
+	_, hs := e.startAPI(t)
+	return hs.URL
 }
 
 // NewAccount creates an account and returns its id and first-key credit token.
@@ -126,6 +145,8 @@ type Req struct {
 	Key     string
 	Body    any
 	Headers map[string]string
+	// BaseURL, when set, sends the request to another API process (see SecondAPI).
+	BaseURL string
 }
 
 // Do sends a request and decodes the JSON answer.
@@ -141,7 +162,11 @@ func (e *Env) Do(t testing.TB, r Req) *Response {
 		require.NoError(t, err)
 		body = bytes.NewReader(raw)
 	}
-	req, err := http.NewRequest(r.Method, e.URL+r.Path, body)
+	base := e.URL
+	if r.BaseURL != "" {
+		base = r.BaseURL
+	}
+	req, err := http.NewRequest(r.Method, base+r.Path, body)
 	require.NoError(t, err)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")

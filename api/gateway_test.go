@@ -1,0 +1,186 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/testenv"
+)
+
+const upstreamSecret = "up-secret-0123456789abcdef"
+
+// generationUpstream is a real HTTP service following the generation-service contract: it requires the
+// credential, charges 1 credit per image and counts the calls that reached it.
+func generationUpstream(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	var calls atomic.Int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte(`{"ok":true}`)) })
+	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"data":[{"id":"tiny-diffusion"}]}`))
+	})
+	mux.HandleFunc("POST /v1/images", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Api-Key") != upstreamSecret {
+			http.Error(w, `{"error":"bad key"}`, http.StatusUnauthorized)
+			return
+		}
+		n := calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Svc-Credits-Charged", "1")
+		w.Header().Set("X-Svc-Upstream-Request-Id", fmt.Sprintf("up-%d", n))
+		_, _ = w.Write([]byte(`{"image":"data:...","n":` + fmt.Sprint(n) + `}`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv, &calls
+}
+
+func gatewayEnv(t *testing.T, upstreamURL string) *testenv.Env {
+	t.Helper()
+	cat, err := gateway.Parse([]byte(fmt.Sprintf(`
+services:
+  - id: imagegen
+    name: Image generation
+    baseUrl: %s
+    contract: generation
+    connection: imagegen-key
+    timeout: 5s
+    operations:
+      - id: generate
+        method: POST
+        path: /v1/images
+        credits: 1
+`, upstreamURL)))
+	require.NoError(t, err)
+	return testenv.NewWith(t, testenv.Options{Gateway: cat})
+}
+
+// TestInvokeChargesExactlyWhatIsAffordable: 50 concurrent invocations against a balance that covers 10:
+// exactly 10 succeed and reach the service, the other 40 answer 402 without reaching it, and the balance
+// ends at exactly 0.
+func TestInvokeChargesExactlyWhatIsAffordable(t *testing.T) {
+	t.Parallel()
+	up, calls := generationUpstream(t)
+	env := gatewayEnv(t, up.URL)
+	key := fundedKey(t, env, 10)
+
+	missing := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+		Body: map[string]any{"operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "early"}})
+	require.Equal(t, http.StatusConflict, missing.Status, "no connection yet: %s", missing.Raw)
+	require.Equal(t, "connection", errorOf(missing)["param"])
+
+	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
+		Headers: map[string]string{"Idempotency-Key": "conn"}})
+	require.Equal(t, http.StatusCreated, conn.Status, "%s", conn.Raw)
+	require.NotContains(t, string(conn.Raw), upstreamSecret)
+
+	var ok, refused atomic.Int64
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+				Body:    map[string]any{"operationId": "generate", "input": map[string]any{"prompt": "a cat"}},
+				Headers: map[string]string{"Idempotency-Key": fmt.Sprintf("inv-%d", i)}})
+			switch r.Status {
+			case http.StatusOK:
+				ok.Add(1)
+				require.Equal(t, "1", r.Header.Get("X-Svc-Credits-Charged"))
+				require.True(t, strings.HasPrefix(r.Header.Get("X-Svc-Upstream-Request-Id"), "up-"))
+				require.EqualValues(t, 200, r.Body["status"])
+				require.EqualValues(t, 1, r.Body["chargedCredits"])
+				require.NotContains(t, string(r.Raw), upstreamSecret)
+			case http.StatusPaymentRequired:
+				refused.Add(1)
+				require.Equal(t, "insufficient_credits", r.ErrorCode())
+			default:
+				t.Errorf("unexpected %d: %s", r.Status, r.Raw)
+			}
+		}()
+	}
+	wg.Wait()
+	require.EqualValues(t, 10, ok.Load())
+	require.EqualValues(t, 40, refused.Load())
+	require.EqualValues(t, 10, calls.Load(), "refused calls never reached the service")
+	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
+	require.EqualValues(t, 0, bal.Body["balance"].(map[string]any)["credits"])
+	require.EqualValues(t, 0, bal.Body["balance"].(map[string]any)["heldCredits"])
+
+	// The charge shows in usage, and the secret is in no answer, audit row or stored idempotent answer.
+	require.Eventually(t, func() bool {
+		u := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/usage?operation=services.invoke", Key: key})
+		entries, _ := u.Body["usage"].([]any)
+		return len(entries) == 1 && entries[0].(map[string]any)["chargedCredits"] == float64(10) &&
+			entries[0].(map[string]any)["requests"] == float64(51)
+	}, 5*time.Second, 20*time.Millisecond)
+	var dump string
+	require.NoError(t, env.DB.NewRaw(`SELECT coalesce(string_agg(t, ''), '') FROM (
+		SELECT row_to_json(a)::text AS t FROM audit_events a UNION ALL SELECT row_to_json(c)::text FROM connections c
+		UNION ALL SELECT encode(coalesce(response_body, ''), 'escape') FROM idempotency_keys) s`).Scan(context.Background(), &dump))
+	require.NotContains(t, dump, upstreamSecret)
+
+	// A retried invocation (same key) replays: no second call, no second charge.
+	before := calls.Load()
+	again := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+		Body:    map[string]any{"operationId": "generate", "input": map[string]any{"prompt": "a cat"}},
+		Headers: map[string]string{"Idempotency-Key": "inv-0"}})
+	if again.Status == http.StatusOK {
+		require.Equal(t, "true", again.Header.Get("Idempotent-Replayed"))
+	}
+	require.Equal(t, before, calls.Load())
+
+	caps := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/capabilities/imagegen", Key: key})
+	require.Equal(t, http.StatusOK, caps.Status, "%s", caps.Raw)
+	require.Equal(t, "generate", caps.Body["service"].(map[string]any)["operations"].([]any)[0].(map[string]any)["id"])
+}
+
+// TestInvokeBadInputAndUpstreamFailures: unknown service and operation, a service that is down.
+func TestInvokeBadInputAndUpstreamFailures(t *testing.T) {
+	t.Parallel()
+	up, _ := generationUpstream(t)
+	env := gatewayEnv(t, up.URL)
+	key := fundedKey(t, env, 5)
+	invoke := func(path, idem string, body map[string]any) *testenv.Response {
+		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: path, Key: key, Body: body, Headers: map[string]string{"Idempotency-Key": idem}})
+	}
+	require.Equal(t, http.StatusNotFound, invoke("/v1/services/nope/invoke", "a", map[string]any{"operationId": "x"}).Status)
+	builtin := invoke("/v1/services/managed-workflows/invoke", "b", map[string]any{"operationId": "echo"})
+	require.Equal(t, http.StatusNotFound, builtin.Status, "%s", builtin.Raw)
+	badOp := invoke("/v1/services/imagegen/invoke", "c", map[string]any{"operationId": "paint"})
+	require.Equal(t, http.StatusBadRequest, badOp.Status)
+	require.Equal(t, "operationId", errorOf(badOp)["param"])
+
+	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
+		Headers: map[string]string{"Idempotency-Key": "conn"}})
+	require.Equal(t, http.StatusCreated, conn.Status)
+	up.Close()
+	down := invoke("/v1/services/imagegen/invoke", "d", map[string]any{"operationId": "generate"})
+	require.Equal(t, http.StatusBadGateway, down.Status, "%s", down.Raw)
+	require.Equal(t, "upstream_unreachable", down.ErrorCode())
+	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
+	require.EqualValues(t, 5, bal.Body["balance"].(map[string]any)["credits"], "a failed call's hold is released")
+}
+
+// fundedKey is the first key of a new account holding the given credits.
+func fundedKey(t *testing.T, env *testenv.Env, credits int64) string {
+	t.Helper()
+	created, err := env.Accounts.Create(context.Background(), "payer", credits, time.Hour)
+	require.NoError(t, err)
+	first := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "k"}})
+	require.Equal(t, http.StatusCreated, first.Status, "%s", first.Raw)
+	return first.Body["apiKey"].(map[string]any)["secret"].(string)
+}
