@@ -6,6 +6,7 @@ import (
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
@@ -69,12 +70,31 @@ type serviceIDInput struct {
 	ServiceID string `path:"serviceId" doc:"A service id, e.g. managed-workflows."`
 }
 
-func (s *Server) getCapabilities(_ context.Context, in *serviceIDInput) (*Out[client.ServiceEnvelope], error) {
+func (s *Server) getCapabilities(ctx context.Context, in *serviceIDInput) (*Out[client.ServiceEnvelope], error) {
 	svc, ok := s.catalog.Lookup(in.ServiceID)
 	if !ok {
 		return nil, svcerr.NotFoundf("no service %q", in.ServiceID)
 	}
-	return reply(client.ServiceEnvelope{OK: true, Service: serviceToWire(svc)})
+	out := client.ServiceEnvelope{OK: true, Service: serviceToWire(svc)}
+	if ext, ok := s.gateway.Lookup(in.ServiceID); ok && ext.Contract == gateway.ContractGeneration {
+		out.Preflight = s.preflight(ctx, ext)
+	}
+	return reply(out)
+}
+
+// preflight checks a generation-style service with the caller's connection, when the caller has one.
+func (s *Server) preflight(ctx context.Context, svc gateway.Service) *client.Preflight {
+	var cred gateway.Credential
+	if svc.Connection != "" {
+		if c, err := s.connections.CredentialNamed(ctx, principalFrom(ctx).Scope, svc.Connection); err == nil {
+			cred = c
+		}
+	}
+	r := s.invoker.Preflight(ctx, svc, cred)
+	check := func(c gateway.Check) client.PreflightCheck {
+		return client.PreflightCheck{Path: c.Path, OK: c.OK, Status: c.Status, ErrorCode: c.ErrorCode, LatencyMs: c.LatencyMs}
+	}
+	return &client.Preflight{OK: r.OK, Health: check(r.Health), Models: check(r.Models), ModelIDs: r.ModelIDs}
 }
 
 func (s *Server) listActions(ctx context.Context, _ *struct{}) (*Out[client.ActionList], error) {

@@ -144,6 +144,9 @@ func TestInvokeChargesExactlyWhatIsAffordable(t *testing.T) {
 	caps := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/capabilities/imagegen", Key: key})
 	require.Equal(t, http.StatusOK, caps.Status, "%s", caps.Raw)
 	require.Equal(t, "generate", caps.Body["service"].(map[string]any)["operations"].([]any)[0].(map[string]any)["id"])
+	pre := caps.Body["preflight"].(map[string]any)
+	require.Equal(t, true, pre["ok"], "%s", caps.Raw)
+	require.Equal(t, []any{"tiny-diffusion"}, pre["modelIds"])
 }
 
 // TestInvokeBadInputAndUpstreamFailures: unknown service and operation, a service that is down.

@@ -186,6 +186,26 @@ type ServiceList struct {
 type ServiceEnvelope struct {
 	OK      bool    `json:"ok"`
 	Service Service `json:"service"`
+	// Preflight is set for external services that follow the generation-service contract: the answers
+	// of their /health and /v1/models, checked with the caller's connection.
+	Preflight *Preflight `json:"preflight,omitempty"`
+}
+
+// Preflight is the result of checking a generation-style service.
+type Preflight struct {
+	OK       bool           `json:"ok" doc:"Both /health and /v1/models answered 2xx."`
+	Health   PreflightCheck `json:"health"`
+	Models   PreflightCheck `json:"models"`
+	ModelIDs []string       `json:"modelIds" doc:"Models /v1/models listed, when it listed any."`
+}
+
+// PreflightCheck is one preflight call.
+type PreflightCheck struct {
+	Path      string `json:"path"`
+	OK        bool   `json:"ok"`
+	Status    int    `json:"status" doc:"The HTTP status, 0 when there was no answer."`
+	ErrorCode string `json:"errorCode,omitempty"`
+	LatencyMs int64  `json:"latencyMs"`
 }
 
 // Action is one service operation a key may start, flattened for agents and MCP tools.
