@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/testenv"
 )
@@ -186,4 +187,30 @@ func fundedKey(t *testing.T, env *testenv.Env, credits int64) string {
 		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "k"}})
 	require.Equal(t, http.StatusCreated, first.Status, "%s", first.Raw)
 	return first.Body["apiKey"].(map[string]any)["secret"].(string)
+}
+
+// TestSDKInvoke drives connections and an invocation through the SDK.
+func TestSDKInvoke(t *testing.T) {
+	t.Parallel()
+	up, calls := generationUpstream(t)
+	env := gatewayEnv(t, up.URL)
+	ctx := context.Background()
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(fundedKey(t, env, 3)))
+	conn := c.CreateConnection(ctx, client.CreateConnectionRequest{Name: "imagegen-key", AuthType: client.AuthHeader,
+		HeaderName: "X-Api-Key", Secret: upstreamSecret})
+	require.True(t, conn.OK, "%+v", conn.Error)
+	res := c.Invoke(ctx, "imagegen", client.InvokeRequest{OperationID: "generate", Input: map[string]any{"prompt": "x"}})
+	require.True(t, res.OK, "%+v", res.Error)
+	require.Equal(t, 200, res.Body.Status)
+	require.EqualValues(t, 1, res.Body.ChargedCredits)
+	require.Equal(t, "1", res.Header.Get("X-Svc-Credits-Charged"))
+	require.EqualValues(t, 1, calls.Load())
+	require.Len(t, c.ListConnections(ctx, client.ListParams{}).Body.Connections, 1)
+	off := true
+	require.True(t, c.UpdateConnection(ctx, conn.Body.Connection.ID, client.UpdateConnectionRequest{Disabled: &off}).OK)
+	disabled := c.Invoke(ctx, "imagegen", client.InvokeRequest{OperationID: "generate"})
+	require.False(t, disabled.OK)
+	require.Equal(t, client.CodeConflict, disabled.Error.Code)
+	require.True(t, c.DeleteConnection(ctx, conn.Body.Connection.ID).OK)
+	require.EqualValues(t, 2, c.Balance(ctx).Body.Balance.Credits)
 }
