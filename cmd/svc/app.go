@@ -116,13 +116,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return a.usageReport(rest)
 	case "audit":
 		return a.auditList(rest)
-	case "keys", "runs", "projects", "credits":
+	case "keys", "runs", "projects", "credits", "connections", "services":
 		return a.group(cmd, rest)
 	}
 	return a.usageError("", "unknown command %q", cmd)
 }
 
-// group dispatches "keys <sub>", "runs <sub>", "projects <sub>" and "credits <sub>".
+// group dispatches "keys <sub>", "runs <sub>", "projects <sub>", "credits <sub>", "connections <sub>" and
+// "services <sub>".
 func (a *app) group(group string, args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		w, code := a.stdout, exitOK
@@ -156,6 +157,24 @@ func (a *app) group(group string, args []string) int {
 		return a.projectsArchive(rest)
 	case "credits balance":
 		return a.creditsBalance(rest)
+	case "connections list":
+		return a.connectionsList(rest)
+	case "connections create":
+		return a.connectionsCreate(rest)
+	case "connections get":
+		return a.connectionsGet(rest)
+	case "connections rotate":
+		return a.connectionsRotate(rest)
+	case "connections disable":
+		return a.connectionsSetDisabled(rest, true)
+	case "connections enable":
+		return a.connectionsSetDisabled(rest, false)
+	case "connections rename":
+		return a.connectionsRename(rest)
+	case "connections delete":
+		return a.connectionsDelete(rest)
+	case "services invoke":
+		return a.servicesInvoke(rest)
 	}
 	return a.usageError(group, "unknown command %q", group+" "+sub)
 }

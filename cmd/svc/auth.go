@@ -105,7 +105,7 @@ func (a *app) promptSecret(prompt string) (string, error) {
 	restore()
 	fmt.Fprintln(a.stderr)
 	if err != nil && line == "" {
-		return "", fmt.Errorf("read the API key: %w", err)
+		return "", fmt.Errorf("read from the terminal: %w", err)
 	}
 	return strings.TrimSpace(line), nil
 }

@@ -4,7 +4,7 @@
 // Run "svc help" for usage. Settings come from flags, then the environment (SVC_API_KEY, SVC_BASE_URL,
 // SVC_PROJECT, SVC_CREDIT_TOKEN, SVC_NOT_INTERACTIVE), then the config file written by "svc login"
 // ($XDG_CONFIG_HOME/svc/config.json or ~/.config/svc/config.json), then defaults. Exit codes: 0 success,
-// 1 API (or run) failure, 2 usage error.
+// 1 API failure (or a failed run, or an invoked service answering 4xx/5xx), 2 usage error.
 package main
 
 import "os"

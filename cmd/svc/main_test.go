@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -32,6 +33,7 @@ type fakeAPI struct {
 	lastHdr   http.Header
 	requests  []string
 	runBody   string   // the raw body of the last POST /v1/runs
+	lastRaw   string   // the raw body of the last request
 	queries   []string // "METHOD /path?query" of every request
 	runStates []string // statuses GET /v1/runs/run_1 answers, in turn (the last one repeats)
 }
@@ -86,6 +88,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	f.queries = append(f.queries, r.Method+" "+r.URL.Path+"?"+r.URL.RawQuery)
 	f.lastHdr = r.Header.Clone()
 	f.lastBody = nil
+	f.lastRaw = string(body)
 	if len(body) > 0 {
 		_ = json.Unmarshal(body, &f.lastBody)
 	}
@@ -105,7 +108,8 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	secret := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 	scopes := map[string][]string{goodKey: {"api_keys:manage", "runs:read", "runs:write", "services:read",
-		"projects:read", "projects:write", "usage:read", "audit:read", "credits:read"},
+		"projects:read", "projects:write", "usage:read", "audit:read", "credits:read",
+		"connections:read", "connections:write", "services:invoke"},
 		servicesKey: {"services:read"}, scopelessKey: {"runs:read"}}[secret]
 	if scopes == nil {
 		f.fail(w, 401, "unauthenticated", "the API key is unknown", "")
@@ -177,6 +181,9 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		reply(w, 200, runJSON(status))
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/runs/"):
 		f.fail(w, 404, "not_found", "no run", "")
+	case r.URL.Path == "/v1/connections" || strings.HasPrefix(r.URL.Path, "/v1/connections/"),
+		r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/services/"):
+		f.serveGateway(w, r, need)
 	default:
 		f.serveAccounting(w, r, need)
 	}
@@ -513,6 +520,10 @@ func TestHelp(t *testing.T) {
 		{"projects", "--help"}, {"projects", "list", "--help"}, {"help", "projects", "create"}, {"projects", "get", "-h"},
 		{"projects", "update", "--help"}, {"projects", "archive", "--help"}, {"usage", "--help"}, {"help", "usage"},
 		{"audit", "-h"}, {"help", "audit"}, {"credits", "--help"}, {"credits", "balance", "--help"}, {"help", "credits", "balance"},
+		{"connections", "--help"}, {"connections", "list", "-h"}, {"connections", "create", "--help"}, {"help", "connections", "get"},
+		{"connections", "rotate", "--help"}, {"connections", "disable", "-h"}, {"connections", "enable", "--help"},
+		{"connections", "rename", "--help"}, {"help", "connections", "delete"}, {"services", "--help"},
+		{"services", "invoke", "--help"}, {"help", "services", "invoke"},
 	} {
 		r := cli(t, testEnv(t, nil), "", args...)
 		require.Equal(t, exitOK, r.code, args)
@@ -521,9 +532,12 @@ func TestHelp(t *testing.T) {
 	r := cli(t, testEnv(t, nil), "", "help")
 	for _, cmd := range []string{"login", "whoami", "keys create", "keys list", "keys revoke", "runs create", "runs get", "--json", "--not-interactive",
 		"projects list", "projects create", "projects get", "projects update", "projects archive", "usage", "audit",
-		"credits balance"} {
+		"credits balance", "connections list", "connections create", "connections get", "connections rotate",
+		"connections disable", "connections enable", "connections rename", "connections delete", "services invoke"} {
 		require.Contains(t, r.stdout, cmd)
 	}
+	r = cli(t, testEnv(t, nil), "", "help", "services", "invoke")
+	require.Contains(t, r.stdout, "service answered <status>", "the exit status for an upstream 4xx/5xx is documented")
 }
 
 func TestKeysCreatePrintsSecret(t *testing.T) {
@@ -1010,4 +1024,532 @@ func TestAccountingUsageErrorsNameTheFlag(t *testing.T) {
 	// A 366-day range is allowed.
 	r := cli(t, env, "", "usage", "--from", "2024-01-01", "--to", "2024-12-31")
 	require.Equal(t, exitOK, r.code, r.stderr)
+}
+
+// upstreamSecret is a connection secret the tests send; it must never appear in the CLI's output.
+const upstreamSecret = "upstream-SECRET-value-0123456789"
+
+func connectionJSON(id, name, authType, status string, rotated bool) map[string]any {
+	c := map[string]any{"id": id, "name": name, "authType": authType, "status": status,
+		"createdAt": "2025-01-01T00:00:00Z", "updatedAt": "2025-01-01T00:00:00Z", "rotatedAt": nil}
+	if authType == "header" {
+		c["headerName"] = "X-Api-Key"
+	}
+	if rotated {
+		c["rotatedAt"] = "2025-01-02T00:00:00Z"
+		c["updatedAt"] = "2025-01-02T00:00:00Z"
+	}
+	return c
+}
+
+// serveGateway answers the connection routes and POST /v1/services/{id}/invoke, as the API does: a
+// connection's secret is accepted but never answered.
+func (f *fakeAPI) serveGateway(w http.ResponseWriter, r *http.Request, need func(string) bool) {
+	q := r.URL.Query()
+	f.mu.Lock()
+	body := f.lastBody
+	f.mu.Unlock()
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/connections":
+		if !need("connections:read") {
+			return
+		}
+		switch q.Get("cursor") {
+		case "":
+			reply(w, 200, map[string]any{"ok": true, "nextCursor": "cc2",
+				"connections": []any{connectionJSON("conn_2", "weather", "header", "active", false)}})
+		case "cc2":
+			reply(w, 200, map[string]any{"ok": true, "nextCursor": nil,
+				"connections": []any{connectionJSON("conn_1", "github", "bearer", "disabled", true)}})
+		default:
+			f.fail(w, 400, "invalid_request", "bad cursor", "cursor")
+		}
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/connections":
+		if !need("connections:write") {
+			return
+		}
+		name, _ := body["name"].(string)
+		if name == "taken" {
+			f.fail(w, 409, "conflict", `a connection named "taken" exists`, "name")
+			return
+		}
+		authType, _ := body["authType"].(string)
+		reply(w, 201, map[string]any{"ok": true, "connection": connectionJSON("conn_new", name, authType, "active", false)})
+	case strings.HasPrefix(r.URL.Path, "/v1/connections/"):
+		scope := "connections:read"
+		if r.Method != http.MethodGet {
+			scope = "connections:write"
+		}
+		if !need(scope) {
+			return
+		}
+		if r.URL.Path != "/v1/connections/conn_1" {
+			f.fail(w, 404, "not_found", `no connection with id "`+strings.TrimPrefix(r.URL.Path, "/v1/connections/")+`"`, "")
+			return
+		}
+		c := connectionJSON("conn_1", "github", "basic", "active", false)
+		if r.Method == http.MethodPatch {
+			if v, ok := body["name"]; ok {
+				c["name"] = v
+			}
+			if v, ok := body["disabled"]; ok && v == true {
+				c["status"] = "disabled"
+			}
+			if _, ok := body["secret"]; ok {
+				c["rotatedAt"] = "2025-01-02T00:00:00Z"
+			}
+			c["updatedAt"] = "2025-01-02T00:00:00Z"
+		}
+		reply(w, 200, map[string]any{"ok": true, "connection": c})
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/invoke"):
+		if !need("services:invoke") {
+			return
+		}
+		svc := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1/services/"), "/invoke")
+		if svc != "weather" {
+			f.fail(w, 404, "not_found", `no invocable service "`+svc+`"`, "")
+			return
+		}
+		op, _ := body["operationId"].(string)
+		status, result, charged := 200, any(map[string]any{"city": body["input"], "tempC": 21.5}), 0.25
+		switch op {
+		case "forecast":
+			w.Header().Set("X-Svc-Upstream-Request-Id", "up_123")
+		case "broken":
+			status, result, charged = 502, map[string]any{"error": "upstream exploded"}, 0
+		case "text":
+			result = "plain text"
+		default:
+			f.fail(w, 400, "invalid_request", `service "weather" has no operation "`+op+`"`, "operationId")
+			return
+		}
+		w.Header().Set("X-Svc-Credits-Charged", fmt.Sprint(charged))
+		reply(w, 200, map[string]any{"ok": true, "serviceId": svc, "operationId": op, "status": status,
+			"result": result, "chargedCredits": charged})
+	default:
+		f.fail(w, 404, "not_found", "no route", "")
+	}
+}
+
+// last returns the body and headers of the last request.
+func (f *fakeAPI) last() (map[string]any, http.Header) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.lastBody, f.lastHdr
+}
+
+// requireNoSecret fails when the upstream secret appears in the CLI's output.
+func requireNoSecret(t *testing.T, r result, what any) {
+	t.Helper()
+	require.NotContains(t, r.stdout, upstreamSecret, "%v: the secret is never printed", what)
+	require.NotContains(t, r.stderr, upstreamSecret, "%v: the secret is never printed", what)
+	require.NotContains(t, r.stdout, upstreamSecret[:15], what)
+	require.NotContains(t, r.stderr, upstreamSecret[:15], what)
+}
+
+func TestConnectionsList(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+
+	r := cli(t, env, "", "connections", "list", "--limit", "1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	require.Len(t, lines, 3, r.stdout)
+	require.Regexp(t, `^ID\s+NAME\s+AUTH\s+STATUS\s+CREATED\s+ROTATED$`, lines[0])
+	require.Regexp(t, `^conn_2\s+weather\s+header \(X-Api-Key\)\s+active\s+2025-01-01T00:00:00Z\s+-$`, lines[1])
+	require.Equal(t, "More connections: svc connections list --limit 1 --cursor cc2", lines[2])
+	require.Equal(t, []string{"limit=1"}, f.queriesTo("GET", "/v1/connections"))
+
+	r = cli(t, env, "", "connections", "list", "--all")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "conn_2")
+	require.Regexp(t, `conn_1\s+github\s+bearer\s+disabled\s+2025-01-01T00:00:00Z\s+2025-01-02T00:00:00Z\n`, r.stdout)
+	require.NotContains(t, r.stdout, "More connections")
+
+	// --json prints the page's envelope as received; with --all, one envelope of every page.
+	r = cli(t, env, "", "connections", "list", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var page map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &page), r.stdout)
+	require.Equal(t, true, page["ok"])
+	require.Len(t, page["connections"], 1)
+	require.Equal(t, "cc2", page["nextCursor"])
+
+	r = cli(t, env, "", "--json", "connections", "list", "--all")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	page = nil
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &page), r.stdout)
+	require.Len(t, page["connections"], 2)
+	require.Nil(t, page["nextCursor"])
+}
+
+func TestConnectionsCreate(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+
+	// --secret-stdin: the trailing line break is dropped; nothing warns.
+	r := cli(t, env, upstreamSecret+"\n", "connections", "create", "--name", "weather", "--auth-type", "header",
+		"--header-name", "X-Api-Key", "--secret-stdin", "--idempotency-key", "idem-c")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	requireNoSecret(t, r, "create --secret-stdin")
+	require.Empty(t, r.stderr)
+	require.Contains(t, r.stdout, "Created connection conn_new (weather)\n")
+	require.Regexp(t, `Auth:\s+header \(X-Api-Key\)\n`, r.stdout)
+	require.Regexp(t, `Status:\s+active\n`, r.stdout)
+	require.Regexp(t, `Rotated:\s+never\n`, r.stdout)
+	require.Contains(t, r.stdout, "never shown again")
+	body, hdr := f.last()
+	require.Equal(t, map[string]any{"name": "weather", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret}, body)
+	require.Equal(t, "idem-c", hdr.Get("Idempotency-Key"))
+
+	// --secret works but warns about shell history.
+	r = cli(t, env, "", "connections", "create", "--name", "gh", "--auth-type", "basic", "--username", "bot",
+		"--secret", upstreamSecret)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	requireNoSecret(t, r, "create --secret")
+	require.Contains(t, r.stderr, "warning: a secret given with --secret may be kept in your shell history")
+	require.Contains(t, r.stdout, "Created connection conn_new (gh)")
+	body, _ = f.last()
+	require.Equal(t, map[string]any{"name": "gh", "authType": "basic", "username": "bot", "secret": upstreamSecret}, body)
+
+	// --json prints the envelope as received.
+	r = cli(t, env, upstreamSecret, "connections", "create", "--name", "tok", "--auth-type", "bearer", "--secret-stdin", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	requireNoSecret(t, r, "create --json")
+	var created map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &created), r.stdout)
+	require.Equal(t, true, created["ok"])
+	require.Equal(t, "conn_new", created["connection"].(map[string]any)["id"])
+	require.Equal(t, "bearer", created["connection"].(map[string]any)["authType"])
+	body, _ = f.last()
+	require.Equal(t, upstreamSecret, body["secret"])
+}
+
+func TestConnectionsGetRotateDisableEnableRenameDelete(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+
+	r := cli(t, env, "", "connections", "get", "conn_1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Regexp(t, `^ID:\s+conn_1\nName:\s+github\nAuth:\s+basic\nStatus:\s+active\nCreated:\s+2025-01-01T00:00:00Z\n`, r.stdout)
+	require.Regexp(t, `Rotated:\s+never\n$`, r.stdout)
+	r = cli(t, env, "", "connections", "get", "conn_1", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+	require.Equal(t, "conn_1", got["connection"].(map[string]any)["id"])
+
+	// rotate sends the new secret (and username) only.
+	r = cli(t, env, upstreamSecret+"\r\n", "connections", "rotate", "conn_1", "--secret-stdin", "--username", "bot2",
+		"--idempotency-key", "idem-r")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	requireNoSecret(t, r, "rotate")
+	require.Contains(t, r.stdout, "Rotated connection conn_1 (github)\n")
+	require.Regexp(t, `Rotated:\s+2025-01-02T00:00:00Z\n`, r.stdout)
+	body, hdr := f.last()
+	require.Equal(t, map[string]any{"secret": upstreamSecret, "username": "bot2"}, body)
+	require.Equal(t, "idem-r", hdr.Get("Idempotency-Key"))
+	require.Contains(t, f.requests, "PATCH /v1/connections/conn_1")
+
+	r = cli(t, env, "", "connections", "rotate", "conn_1", "--secret", upstreamSecret, "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	requireNoSecret(t, r, "rotate --json")
+	require.Contains(t, r.stderr, "warning: a secret given with --secret")
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+	require.Equal(t, "2025-01-02T00:00:00Z", got["connection"].(map[string]any)["rotatedAt"])
+	body, _ = f.last()
+	require.Equal(t, map[string]any{"secret": upstreamSecret}, body, "no --username: the username is kept")
+
+	r = cli(t, env, "", "connections", "disable", "conn_1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "Disabled connection conn_1 (github)\n")
+	require.Regexp(t, `Status:\s+disabled\n`, r.stdout)
+	body, hdr = f.last()
+	require.Equal(t, map[string]any{"disabled": true}, body)
+	require.NotEmpty(t, hdr.Get("Idempotency-Key"))
+
+	r = cli(t, env, "", "connections", "enable", "conn_1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "Enabled connection conn_1 (github)\n")
+	require.Regexp(t, `Status:\s+active\n`, r.stdout)
+	body, _ = f.last()
+	require.Equal(t, map[string]any{"disabled": false}, body, "enable sends disabled: false explicitly")
+
+	r = cli(t, env, "", "connections", "disable", "conn_1", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+	require.Equal(t, "disabled", got["connection"].(map[string]any)["status"])
+	r = cli(t, env, "", "--json", "connections", "enable", "conn_1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+	require.Equal(t, "active", got["connection"].(map[string]any)["status"])
+
+	r = cli(t, env, "", "connections", "rename", "--name", "github-bot", "conn_1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "Renamed connection conn_1 (github-bot)\n")
+	body, _ = f.last()
+	require.Equal(t, map[string]any{"name": "github-bot"}, body)
+	r = cli(t, env, "", "connections", "rename", "conn_1", "--name", "x", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+	require.Equal(t, "x", got["connection"].(map[string]any)["name"])
+
+	r = cli(t, env, "", "connections", "delete", "conn_1", "--idempotency-key", "idem-d")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Equal(t, "Deleted connection conn_1 (github).\n", r.stdout)
+	require.Contains(t, f.requests, "DELETE /v1/connections/conn_1")
+	_, hdr = f.last()
+	require.Equal(t, "idem-d", hdr.Get("Idempotency-Key"))
+	r = cli(t, env, "", "connections", "delete", "conn_1", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+	require.Equal(t, true, got["ok"])
+}
+
+func TestConnectionsAPIErrorsExitOne(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = servicesKey // lacks the connections scopes
+	for cmd, scope := range map[string]string{
+		"connections list": "connections:read", "connections list --all": "connections:read",
+		"connections create --name n --auth-type bearer --secret-stdin": "connections:write",
+		"connections get conn_1": "connections:read", "connections rotate conn_1 --secret-stdin": "connections:write",
+		"connections disable conn_1": "connections:write", "connections enable conn_1": "connections:write",
+		"connections rename conn_1 --name n": "connections:write", "connections delete conn_1": "connections:write",
+	} {
+		r := cli(t, env, upstreamSecret, strings.Fields(cmd)...)
+		require.Equal(t, exitAPI, r.code, cmd)
+		require.Equal(t, "error: scope_missing: this key lacks scope "+scope+" [req_fake]\n", r.stderr, cmd)
+		require.Empty(t, r.stdout, cmd)
+
+		r = cli(t, env, upstreamSecret, append(strings.Fields(cmd), "--json")...)
+		require.Equal(t, exitAPI, r.code, cmd)
+		requireNoSecret(t, r, cmd)
+		var e map[string]any
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &e), "%s: %s", cmd, r.stdout)
+		require.Equal(t, false, e["ok"], cmd)
+		require.Equal(t, "scope_missing", e["error"].(map[string]any)["code"], cmd)
+	}
+
+	env["SVC_API_KEY"] = goodKey
+	for _, cmd := range []string{"connections get conn_missing", "connections rotate conn_missing --secret-stdin",
+		"connections disable conn_missing", "connections enable conn_missing", "connections rename conn_missing --name n",
+		"connections delete conn_missing"} {
+		r := cli(t, env, upstreamSecret, strings.Fields(cmd)...)
+		require.Equal(t, exitAPI, r.code, cmd)
+		require.Equal(t, `error: not_found: no connection with id "conn_missing" [req_fake]`+"\n", r.stderr, cmd)
+	}
+	r := cli(t, env, upstreamSecret, "connections", "create", "--name", "taken", "--auth-type", "bearer", "--secret-stdin")
+	require.Equal(t, exitAPI, r.code)
+	require.Equal(t, `error: conflict: a connection named "taken" exists (name) [req_fake]`+"\n", r.stderr)
+	require.Empty(t, r.stdout)
+
+	// No API key: nothing is read or sent.
+	r = cli(t, testEnv(t, f), upstreamSecret, "connections", "create", "--name", "n", "--auth-type", "bearer", "--secret-stdin")
+	require.Equal(t, exitAPI, r.code)
+	require.Contains(t, r.stderr, "error: unauthenticated: no API key")
+}
+
+func TestConnectionsUsageErrorsNameTheFlag(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+	create := func(extra ...string) []string {
+		return append([]string{"connections", "create"}, extra...)
+	}
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"connections"}, "", "Usage: svc connections"},
+		{[]string{"connections", "bogus"}, "", `unknown command "connections bogus"`},
+		{[]string{"connections", "list", "--limit", "0x"}, "", "-limit"},
+		{[]string{"connections", "list", "--limit", "500"}, "", "--limit must be between 1 and 200"},
+		{[]string{"connections", "list", "extra"}, "", `unexpected argument "extra"`},
+		{create("--auth-type", "bearer", "--secret-stdin"), "s", "--name is required"},
+		{create("--name", " ", "--auth-type", "bearer", "--secret-stdin"), "s", "--name must not be empty"},
+		{create("--name", strings.Repeat("n", 101), "--auth-type", "bearer", "--secret-stdin"), "s", "--name has 101 characters"},
+		{create("--name", "a\tb", "--auth-type", "bearer", "--secret-stdin"), "s", "--name must be valid text"},
+		{create("--name", "n", "--secret-stdin"), "s", "--auth-type is required"},
+		{create("--name", "n", "--auth-type", "oauth", "--secret-stdin"), "s", `--auth-type must be header, bearer or basic, not "oauth"`},
+		{create("--name", "n", "--auth-type", "header", "--secret-stdin"), "s", "--header-name is required with --auth-type header"},
+		{create("--name", "n", "--auth-type", "header", "--header-name", "X Key", "--secret-stdin"), "s", "--header-name must be an HTTP header name"},
+		{create("--name", "n", "--auth-type", "bearer", "--header-name", "X-Key", "--secret-stdin"), "s", "--header-name applies only to --auth-type header"},
+		{create("--name", "n", "--auth-type", "basic", "--secret-stdin"), "s", "--username is required with --auth-type basic"},
+		{create("--name", "n", "--auth-type", "basic", "--username", "a:b", "--secret-stdin"), "s", "--username must not contain a colon"},
+		{create("--name", "n", "--auth-type", "header", "--header-name", "X-Key", "--username", "u", "--secret-stdin"), "s", "--username applies only to --auth-type basic"},
+		{create("--name", "n", "--auth-type", "bearer"), "s", "give the secret with --secret-stdin (or --secret) when svc cannot prompt"},
+		{create("--name", "n", "--auth-type", "bearer", "--not-interactive"), "s", "--secret-stdin"},
+		{create("--name", "n", "--auth-type", "bearer", "--secret", ""), "", "--secret is empty"},
+		{create("--name", "n", "--auth-type", "bearer", "--secret", "x", "--secret-stdin"), "s", "use --secret or --secret-stdin, not both"},
+		{create("--name", "n", "--auth-type", "bearer", "--secret-stdin"), "\n", "--secret-stdin: stdin holds no secret"},
+		{create("--name", "n", "--auth-type", "bearer", "--secret-stdin"), "two\nlines", "the secret must be one line"},
+		{create("--name", "n", "--auth-type", "bearer", "--secret-stdin"), strings.Repeat("s", 8193), "the secret is longer than 8192 bytes"},
+		{create("--name", "n", "--auth-type", "bearer", "--bogus"), "", "-bogus"},
+		{[]string{"connections", "get"}, "", "exactly one connection id"},
+		{[]string{"connections", "get", "a", "b"}, "", "exactly one connection id"},
+		{[]string{"connections", "rotate", "--secret-stdin"}, "s", "exactly one connection id"},
+		{[]string{"connections", "rotate", "conn_1"}, "s", "give the secret with --secret-stdin"},
+		{[]string{"connections", "rotate", "conn_1", "--secret-stdin", "--username", ""}, "s", "--username must not be empty"},
+		{[]string{"connections", "rotate", "conn_1", "--secret-stdin", "--username", "a:b"}, "s", "--username must not contain a colon"},
+		{[]string{"connections", "disable"}, "", "connections disable takes exactly one connection id"},
+		{[]string{"connections", "enable", "a", "b"}, "", "connections enable takes exactly one connection id"},
+		{[]string{"connections", "rename", "conn_1"}, "", "--name is required"},
+		{[]string{"connections", "rename", "--name", "n"}, "", "exactly one connection id"},
+		{[]string{"connections", "rename", "conn_1", "--name", ""}, "", "--name must not be empty"},
+		{[]string{"connections", "delete"}, "", "exactly one connection id"},
+	} {
+		r := cli(t, env, tc.stdin, tc.args...)
+		require.Equal(t, exitUsage, r.code, "%v: %s", tc.args, r.stderr)
+		require.Contains(t, r.stderr, tc.want, tc.args)
+		require.Empty(t, r.stdout, tc.args)
+	}
+	require.Empty(t, f.requests, "usage errors are found before any request")
+}
+
+func TestConnectionsSecretNeverPrinted(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+		code  int
+	}{
+		{[]string{"connections", "create", "--name", "n", "--auth-type", "bearer", "--secret-stdin"}, upstreamSecret, exitOK},
+		{[]string{"connections", "create", "--name", "n", "--auth-type", "bearer", "--secret", upstreamSecret}, "", exitOK},
+		{[]string{"connections", "create", "--name", "taken", "--auth-type", "bearer", "--secret-stdin"}, upstreamSecret, exitAPI},
+		{[]string{"connections", "create", "--name", "n", "--auth-type", "oauth", "--secret", upstreamSecret}, "", exitUsage},
+		{[]string{"connections", "rotate", "conn_1", "--secret-stdin"}, upstreamSecret + "\n", exitOK},
+		{[]string{"connections", "rotate", "conn_1", "--secret", upstreamSecret}, "", exitOK},
+		{[]string{"connections", "rotate", "conn_missing", "--secret-stdin"}, upstreamSecret, exitAPI},
+		// A secret typed as an argument (without --secret) is refused without being echoed.
+		{[]string{"connections", "create", "--name", "n", "--auth-type", "bearer", upstreamSecret}, "", exitUsage},
+		{[]string{"connections", "rotate", "conn_1", upstreamSecret}, "", exitUsage},
+		// So is an invalid one.
+		{[]string{"connections", "rotate", "conn_1", "--secret-stdin"}, upstreamSecret + "\x00", exitUsage},
+		{[]string{"connections", "rotate", "conn_1", "--secret", upstreamSecret + "\n"}, "", exitUsage},
+	} {
+		for _, mode := range [][]string{nil, {"--json"}} {
+			args := append(append([]string{}, tc.args...), mode...)
+			r := cli(t, env, tc.stdin, args...)
+			require.Equal(t, tc.code, r.code, "%v: %s", args, r.stderr)
+			requireNoSecret(t, r, args)
+		}
+	}
+}
+
+func TestServicesInvoke(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+
+	r := cli(t, env, "", "services", "invoke", "weather", "--operation", "forecast", "--input", `{"city":"Oslo","n":12345678901234567890}`,
+		"--idempotency-key", "idem-i")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Empty(t, r.stderr)
+	require.Regexp(t, `^Service:\s+weather\nOperation:\s+forecast\nStatus:\s+200 OK\nCharged:\s+0\.25 credits\n`+
+		`Upstream request:\s+up_123\nRequest:\s+req_fake\nResult:\n\{\n  "city": \{\n    "city": "Oslo",\n`, r.stdout)
+	require.Contains(t, r.stdout, `  "tempC": 21.5`+"\n}\n")
+	body, hdr := f.last()
+	require.Equal(t, "idem-i", hdr.Get("Idempotency-Key"))
+	require.Equal(t, "forecast", body["operationId"])
+	require.Contains(t, f.requests, "POST /v1/services/weather/invoke")
+
+	// No upstream request id: no line; a string result is shown as JSON.
+	r = cli(t, env, "", "services", "invoke", "weather", "--operation", "text")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.NotContains(t, r.stdout, "Upstream request")
+	require.Contains(t, r.stdout, "Result:\n\"plain text\"\n")
+
+	// --json prints the envelope as received.
+	r = cli(t, env, "", "--json", "services", "invoke", "weather", "--operation", "forecast")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var v map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &v), r.stdout)
+	require.Equal(t, true, v["ok"])
+	require.EqualValues(t, 200, v["status"])
+	require.EqualValues(t, 0.25, v["chargedCredits"])
+
+	// --input-file - reads stdin, keeping big numbers exact.
+	r = cli(t, env, `{"city":"Bergen","n":12345678901234567890}`, "services", "invoke", "weather", "--operation", "forecast", "--input-file", "-")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	f.mu.Lock()
+	raw := f.lastRaw
+	f.mu.Unlock()
+	require.JSONEq(t, `{"operationId":"forecast","input":{"city":"Bergen","n":12345678901234567890}}`, raw)
+	require.Contains(t, raw, "12345678901234567890")
+
+	// The service answering >= 400: the result is still shown, stderr says so, exit 1.
+	r = cli(t, env, "", "services", "invoke", "weather", "--operation", "broken")
+	require.Equal(t, exitAPI, r.code)
+	require.Regexp(t, `Status:\s+502 Bad Gateway\n`, r.stdout)
+	require.Regexp(t, `Charged:\s+0 credits\n`, r.stdout)
+	require.Contains(t, r.stdout, `"error": "upstream exploded"`)
+	require.Contains(t, r.stderr, "error: service answered 502 Bad Gateway")
+	r = cli(t, env, "", "services", "invoke", "weather", "--operation", "broken", "--json")
+	require.Equal(t, exitAPI, r.code)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &v), r.stdout)
+	require.Equal(t, true, v["ok"])
+	require.EqualValues(t, 502, v["status"])
+	require.Contains(t, r.stderr, "service answered 502")
+}
+
+func TestServicesInvokeErrors(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+
+	// Usage errors exit 2, name the flag and send nothing.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"services"}, "Usage: svc services"},
+		{[]string{"services", "list"}, `unknown command "services list"`},
+		{[]string{"services", "invoke", "--operation", "forecast"}, "exactly one service id"},
+		{[]string{"services", "invoke", "a", "b", "--operation", "forecast"}, "exactly one service id"},
+		{[]string{"services", "invoke", "weather"}, "--operation is required"},
+		{[]string{"services", "invoke", "weather", "--operation", "o", "--input", "{bad"}, "input: not valid JSON"},
+		{[]string{"services", "invoke", "weather", "--operation", "o", "--input", "[1]"}, "must be a JSON object"},
+		{[]string{"services", "invoke", "weather", "--operation", "o", "--input", "{}", "--input-file", "x"}, "use --input or --input-file, not both"},
+		{[]string{"services", "invoke", "weather", "--operation", "o", "--input-file", "/nonexistent/in.json"}, "--input-file"},
+		{[]string{"services", "invoke", "weather", "--operation", "o", "--idempotency-key"}, "-idempotency-key"},
+	} {
+		r := cli(t, env, "", tc.args...)
+		require.Equal(t, exitUsage, r.code, "%v: %s", tc.args, r.stderr)
+		require.Contains(t, r.stderr, tc.want, tc.args)
+		require.Empty(t, r.stdout, tc.args)
+	}
+	require.Empty(t, f.requests, "usage errors are found before any request")
+
+	// API errors exit 1.
+	r := cli(t, env, "", "services", "invoke", "nope", "--operation", "forecast")
+	require.Equal(t, exitAPI, r.code)
+	require.Equal(t, `error: not_found: no invocable service "nope" [req_fake]`+"\n", r.stderr)
+	require.Empty(t, r.stdout)
+	r = cli(t, env, "", "services", "invoke", "weather", "--operation", "missing", "--json")
+	require.Equal(t, exitAPI, r.code)
+	var e map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &e), r.stdout)
+	require.Equal(t, false, e["ok"])
+	require.Equal(t, "operationId", e["error"].(map[string]any)["param"])
+	require.Contains(t, r.stderr, "error: invalid_request: ")
+
+	env["SVC_API_KEY"] = servicesKey
+	r = cli(t, env, "", "services", "invoke", "weather", "--operation", "forecast")
+	require.Equal(t, exitAPI, r.code)
+	require.Equal(t, "error: scope_missing: this key lacks scope services:invoke [req_fake]\n", r.stderr)
 }

@@ -17,6 +17,14 @@ var globalFlagsHelp = `Global flags (before or after the command):
   --not-interactive   never prompt (env ` + envNotInteractive + `=1)
   -h, --help          show help`
 
+// secretFlagsHelp documents how the connection commands take a secret.
+var secretFlagsHelp = `  --secret S            the secret: the header value, bearer token or basic-auth password; warns,
+                        since a command line may be kept in shell history
+  --secret-stdin        read the secret from stdin (a trailing line break is removed), e.g.
+                          pass show upstream/token | svc connections ... --secret-stdin
+  (neither)             prompt for the secret on the terminal without showing it; without a
+                        terminal, or with --not-interactive, give --secret-stdin or --secret`
+
 // usages holds the help text of every command, by name ("" is the overview).
 var usages = map[string]string{
 	"": `svc - command-line client of the svc platform API
@@ -25,29 +33,39 @@ Usage:
   svc [global flags] <command> [flags] [arguments]
 
 Commands:
-  login              verify an API key and store it for later commands
-  whoami             show the base URL, the key prefix and, when allowed, the key's id and scopes
-  keys create        create an API key (a child key, or the first key with --credit-token)
-  keys list          list the current key and its descendants
-  keys revoke        revoke a key and all its descendants
-  runs create        start a durable run, optionally waiting until it finishes
-  runs get           show a run, optionally waiting until it finishes
-  projects list      list projects
-  projects create    create a project
-  projects get       show a project
-  projects update    change a project's name or description
-  projects archive   archive a project (it stays readable)
-  usage              show requests and charged credits by day, project and operation
-  audit              list audit events (one per authenticated request), newest first
-  credits balance    show the account's available and held credits
-  help [cmd]         show help for a command
+  login                verify an API key and store it for later commands
+  whoami               show the base URL, the key prefix and, when allowed, the key's id and scopes
+  keys create          create an API key (a child key, or the first key with --credit-token)
+  keys list            list the current key and its descendants
+  keys revoke          revoke a key and all its descendants
+  runs create          start a durable run, optionally waiting until it finishes
+  runs get             show a run, optionally waiting until it finishes
+  projects list        list projects
+  projects create      create a project
+  projects get         show a project
+  projects update      change a project's name or description
+  projects archive     archive a project (it stays readable)
+  usage                show requests and charged credits by day, project and operation
+  audit                list audit events (one per authenticated request), newest first
+  credits balance      show the account's available and held credits
+  connections list     list protected connections (upstream credentials; secrets are never shown)
+  connections create   store an upstream credential
+  connections get      show a connection
+  connections rotate   replace a connection's secret
+  connections disable  stop using a connection (its secret is kept)
+  connections enable   resume using a disabled connection
+  connections rename   change a connection's name
+  connections delete   delete a connection
+  services invoke      call an operation of an external managed service
+  help [cmd]           show help for a command
 
 ` + globalFlagsHelp + `
 
 Settings come from flags, then the environment, then the config file written by "svc login"
 ($XDG_CONFIG_HOME/svc/config.json or ~/.config/svc/config.json, mode 0600), then defaults.
 
-Exit codes: 0 success, 1 API error (or a failed run), 2 usage error.
+Exit codes: 0 success, 1 API error (or a failed run, or an invoked service answering 4xx/5xx),
+2 usage error.
 API errors print "error: <code>: <message> (param) [requestId]" to stderr.`,
 
 	"login": `Usage: svc login [--api-key KEY] [--base-url URL] [--project ID]
@@ -252,6 +270,131 @@ Run "svc credits <command> --help" for details.`,
 
 Shows the account's credits (scope credits:read): those available to spend and those held for calls
 in progress.
+
+` + globalFlagsHelp,
+
+	"connections": `Usage: svc connections <list|create|get|rotate|disable|enable|rename|delete> [flags]
+
+Connections hold the credentials the platform sends to upstream services on your behalf. They belong to
+the selected project (or to none). A secret is sent once and is never shown again, by the API or by svc.
+
+  connections list      list connections
+  connections create    store an upstream credential
+  connections get       show a connection
+  connections rotate    replace a connection's secret (and basic-auth username)
+  connections disable   stop using a connection
+  connections enable    resume using a connection
+  connections rename    change a connection's name
+  connections delete    delete a connection
+
+Run "svc connections <command> --help" for details.`,
+
+	"connections list": `Usage: svc connections list [--limit N] [--cursor C] [--all]
+
+Lists the connections of the selected project (or of none), newest first (scope connections:read).
+Secrets are never shown.
+
+  --limit N    page size 1..200 (default 50)
+  --cursor C   the nextCursor of the previous page
+  --all        follow nextCursor through every page
+
+` + globalFlagsHelp,
+
+	"connections create": `Usage: svc connections create --name N --auth-type header|bearer|basic [--header-name H]
+                              [--username U] [--secret S | --secret-stdin] [--idempotency-key K]
+
+Stores an upstream credential (scope connections:write) in the selected project (or in none). A service
+of services.yaml refers to its connection by name. The secret is stored encrypted and never shown again.
+
+  --name N              the connection's name, 1..100 characters, unique in its project (required)
+  --auth-type T         how the secret is sent (required):
+                          header   as the value of the header --header-name
+                          bearer   as Authorization: Bearer <secret>
+                          basic    as Authorization: Basic, with --username
+  --header-name H       the header carrying the secret, e.g. X-Api-Key (--auth-type header only; required)
+  --username U          the basic-auth user, without colons (--auth-type basic only; required)
+` + secretFlagsHelp + `
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp,
+
+	"connections get": `Usage: svc connections get ID
+
+Shows the connection ID (scope connections:read): its name, auth type, status and dates, never its
+secret.
+
+` + globalFlagsHelp,
+
+	"connections rotate": `Usage: svc connections rotate ID [--secret S | --secret-stdin] [--username U] [--idempotency-key K]
+
+Replaces the secret of the connection ID (scope connections:write); for a basic-auth connection
+--username also replaces the user (otherwise it is kept). The new secret is never shown either.
+
+` + secretFlagsHelp + `
+  --username U          a new basic-auth user, without colons (basic connections only)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp,
+
+	"connections disable": `Usage: svc connections disable ID [--idempotency-key K]
+
+Disables the connection ID (scope connections:write): calls to services that need it are refused until
+it is enabled again. The secret is kept.
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp,
+
+	"connections enable": `Usage: svc connections enable ID [--idempotency-key K]
+
+Enables the disabled connection ID again (scope connections:write).
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp,
+
+	"connections rename": `Usage: svc connections rename ID --name N [--idempotency-key K]
+
+Renames the connection ID (scope connections:write). Services refer to connections by name, so a service
+that used the old name no longer finds it.
+
+  --name N              the new name, 1..100 characters, unique in its project (required)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp,
+
+	"connections delete": `Usage: svc connections delete ID [--idempotency-key K]
+
+Deletes the connection ID and its secret (scope connections:write).
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp,
+
+	"services": `Usage: svc services <invoke> [flags]
+
+  services invoke   call an operation of an external managed service
+
+Run "svc services <command> --help" for details.`,
+
+	"services invoke": `Usage: svc services invoke SERVICE_ID --operation OP [--input JSON | --input-file F]
+                           [--idempotency-key K]
+
+Calls the operation OP of the external managed service SERVICE_ID (scope services:invoke and access to
+the service), e.g.
+  svc services invoke weather --operation forecast --input '{"city":"Oslo"}'
+
+Prints the status the service answered, the credits it charged, its request id (when it gave one) and
+its result as indented JSON; with --json, the API's envelope as received.
+
+  --operation OP        operation id (required)
+  --input JSON          the input, a JSON object (default {})
+  --input-file F        read the input from file F (- for stdin)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+Exit status: 0 when the service answered below 400; 1 when it answered 4xx or 5xx (the call itself
+succeeded, the result is still printed and "error: service answered <status>" goes to stderr) or when
+the API refused the call; 2 for a usage error.
 
 ` + globalFlagsHelp,
 

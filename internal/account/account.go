@@ -59,6 +59,9 @@ func (s *Service) Create(ctx context.Context, name string, credits int64, ttl ti
 		if _, err := tx.NewInsert().Model(acct).Exec(ctx); err != nil {
 			return fmt.Errorf("insert account: %w", err)
 		}
+		if _, err := tx.NewRaw("INSERT INTO credit_balances (account_id) VALUES (?)", acct.ID).Exec(ctx); err != nil {
+			return fmt.Errorf("open balance: %w", err)
+		}
 		if credits == 0 {
 			return nil
 		}

@@ -102,7 +102,7 @@ func newClient(p policy) *http.Client {
 		DialContext:            dialer.DialContext,
 		ForceAttemptHTTP2:      true,
 		MaxIdleConns:           100,
-		MaxIdleConnsPerHost:    16,
+		MaxIdleConnsPerHost:    256, // keep a connection per concurrent call; re-dialling costs more than an idle socket
 		IdleConnTimeout:        90 * time.Second,
 		TLSHandshakeTimeout:    10 * time.Second,
 		ExpectContinueTimeout:  time.Second,

@@ -1,7 +1,7 @@
 // Package ledger keeps account credits as a double-entry ledger in integer millicredits (1 credit =
 // 1000). Every movement is a transaction whose postings sum to zero across books; an account's
-// available and held credits are kept in credit_balances, whose CHECK constraints make a negative
-// balance impossible. Every transaction carries a reference unique per account and kind, so a retried
+// available credits are kept in credit_balances, whose CHECK constraint makes a negative balance
+// impossible, and its held credits are the sum of its open holds. Every transaction carries a reference unique per account and kind, so a retried
 // grant, hold, charge or top-up posts once.
 //
 // A call whose price is known only afterwards (a managed service reports what it charged) is paid in
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -60,8 +61,9 @@ type Balance struct {
 // Balance returns the account's credits; an account that never had any has zero.
 func (l *Ledger) Balance(ctx context.Context, accountID string) (Balance, error) {
 	var b Balance
-	err := l.db.NewSelect().Table("credit_balances").Column("available", "held", "updated_at").
-		Where("account_id = ?", accountID).Scan(ctx, &b)
+	err := l.db.NewRaw(`SELECT b.available, b.updated_at,
+		(SELECT coalesce(sum(h.millicredits), 0) FROM credit_holds h WHERE h.account_id = b.account_id AND h.status = 'held') AS held
+		FROM credit_balances b WHERE b.account_id = ?`, accountID).Scan(ctx, &b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Balance{UpdatedAt: time.Now().UTC()}, nil
 	}
@@ -108,32 +110,30 @@ type Hold struct {
 }
 
 // Hold reserves millicredits of the account's available credits, or fails with insufficient_credits and
-// changes nothing. The same reference returns the same hold.
+// changes nothing. The same reference returns the same hold. It is one statement, so the account's
+// balance row stays locked for a single round trip.
 func (l *Ledger) Hold(ctx context.Context, accountID string, millicredits int64, reference string) (Hold, error) {
 	h := Hold{ID: ids.Derive("hold", accountID, reference), AccountID: accountID, Millicredits: millicredits}
 	if millicredits <= 0 {
 		return h, fmt.Errorf("ledger: hold of %d millicredits: must be positive", millicredits)
 	}
-	err := l.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		posted, err := post(ctx, tx, accountID, KindHold, reference, map[string]int64{BookAvailable: -millicredits, BookHeld: millicredits})
-		if err != nil || !posted {
-			return err
-		}
-		res, err := tx.NewRaw(`UPDATE credit_balances SET available = available - ?, held = held + ?, updated_at = now()
-			WHERE account_id = ? AND available >= ?`, millicredits, millicredits, accountID, millicredits).Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("hold credits: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return insufficient(millicredits)
-		}
-		_, err = tx.NewRaw("INSERT INTO credit_holds (id, account_id, millicredits) VALUES (?, ?, ?)", h.ID, accountID, millicredits).Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("record hold: %w", err)
-		}
-		return nil
-	})
-	return h, err
+	txID := ids.Derive("ltx", accountID, KindHold, reference)
+	_, err := l.db.NewRaw(`WITH t AS (
+			INSERT INTO ledger_transactions (id, account_id, kind, reference) VALUES (?0, ?1, 'hold', ?2)
+			ON CONFLICT (account_id, kind, reference) DO NOTHING RETURNING id),
+		p AS (INSERT INTO ledger_postings (transaction_id, book, millicredits)
+			SELECT t.id, v.book, v.amount FROM t, (VALUES (?3, -?4::bigint), (?5, ?4::bigint)) AS v (book, amount)),
+		h AS (INSERT INTO credit_holds (id, account_id, millicredits) SELECT ?6, ?1, ?4 FROM t)
+		UPDATE credit_balances SET available = available - ?4, updated_at = now()
+		WHERE account_id = ?1 AND EXISTS (SELECT 1 FROM t)`,
+		txID, accountID, reference, BookAvailable, millicredits, BookHeld, h.ID).Exec(ctx)
+	if isCheckViolation(err) {
+		return h, insufficient(millicredits)
+	}
+	if err != nil {
+		return h, fmt.Errorf("hold credits: %w", err)
+	}
+	return h, nil
 }
 
 // Settle charges what the call cost (at most the hold; more is capped) and frees the rest. Settling a
@@ -148,29 +148,31 @@ func (l *Ledger) Release(ctx context.Context, h Hold) error {
 	return l.close(ctx, h, KindRelease, "released", 0)
 }
 
+// close ends a hold in one statement: the hold is marked, the transaction and its postings (held out;
+// revenue for the charge; the rest back to available) are recorded, and the available balance gets the
+// rest back. A hold charged in full leaves the balance row alone (no lock on it).
 func (l *Ledger) close(ctx context.Context, h Hold, kind, status string, charged int64) error {
-	return l.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewRaw(`UPDATE credit_holds SET status = ?, charged = ?, closed_at = now()
-			WHERE id = ? AND status = 'held'`, status, charged, h.ID).Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("close hold: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil // closed already: a retry
-		}
-		postings := map[string]int64{BookHeld: -h.Millicredits}
-		addPosting(postings, BookRevenue, charged)
-		addPosting(postings, BookAvailable, h.Millicredits-charged)
-		if _, err := post(ctx, tx, h.AccountID, kind, h.ID, postings); err != nil {
-			return err
-		}
-		_, err = tx.NewRaw(`UPDATE credit_balances SET held = held - ?, available = available + ?, updated_at = now()
-			WHERE account_id = ?`, h.Millicredits, h.Millicredits-charged, h.AccountID).Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("close hold balance: %w", err)
-		}
-		return nil
-	})
+	txID := ids.Derive("ltx", h.AccountID, kind, h.ID)
+	_, err := l.db.NewRaw(`WITH c AS (
+			UPDATE credit_holds SET status = ?0, charged = ?1, closed_at = now() WHERE id = ?2 AND status = 'held' RETURNING id),
+		t AS (INSERT INTO ledger_transactions (id, account_id, kind, reference)
+			SELECT ?3, ?4, ?5, ?2 FROM c ON CONFLICT (account_id, kind, reference) DO NOTHING RETURNING id),
+		p AS (INSERT INTO ledger_postings (transaction_id, book, millicredits)
+			SELECT t.id, v.book, v.amount FROM t, (VALUES (?6, -?7::bigint), (?8, ?1::bigint), (?9, ?7::bigint - ?1::bigint)) AS v (book, amount)
+			WHERE v.amount <> 0)
+		UPDATE credit_balances SET available = available + (?7::bigint - ?1::bigint), updated_at = now()
+		WHERE ?7::bigint <> ?1::bigint AND account_id = ?4 AND EXISTS (SELECT 1 FROM t)`,
+		status, charged, h.ID, txID, h.AccountID, kind, BookHeld, h.Millicredits, BookRevenue, BookAvailable).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("close hold: %w", err)
+	}
+	return nil
+}
+
+// isCheckViolation reports a CHECK constraint failure (SQLSTATE 23514): a balance would go negative.
+func isCheckViolation(err error) bool {
+	var pgErr pgdriver.Error
+	return errors.As(err, &pgErr) && pgErr.Field('C') == "23514"
 }
 
 // Charge debits a known price at once, or fails with insufficient_credits.

@@ -16,7 +16,7 @@ import (
 func newLedger(t *testing.T) (*Ledger, *bun.DB) {
 	t.Helper()
 	db := testdb.New(t)
-	_, err := db.ExecContext(context.Background(), "INSERT INTO accounts (id, name) VALUES ('acct_l', 'l')")
+	_, err := db.ExecContext(context.Background(), "INSERT INTO accounts (id, name) VALUES ('acct_l', 'l'); INSERT INTO credit_balances (account_id) VALUES ('acct_l')")
 	require.NoError(t, err)
 	return New(db), db
 }
@@ -41,7 +41,7 @@ func requireBalanced(t *testing.T, db *bun.DB) {
 	b, err := New(db).Balance(ctx, "acct_l")
 	require.NoError(t, err)
 	require.Equal(t, books.Available, b.Available, "available book and balance disagree")
-	require.Equal(t, books.Held, b.Held, "held book and balance disagree")
+	require.Equal(t, books.Held, b.Held, "held book and open holds disagree")
 }
 
 func TestConcurrentHoldsNeverOverdraw(t *testing.T) {

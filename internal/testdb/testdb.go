@@ -51,7 +51,7 @@ func NewWithSchema(t testing.TB) (*bun.DB, string) {
 		_ = admin.Close()
 	})
 
-	db, err := pg.Open(ctx, URL(), pg.Options{SearchPath: name, MaxOpenConns: 10})
+	db, err := pg.Open(ctx, URL(), pg.Options{SearchPath: name}) // the production pool size
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
 	_, err = schema.Migrate(ctx, db)
