@@ -46,7 +46,30 @@ func generationUpstream(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	return srv, &calls
 }
 
+// lockedBuffer collects log output from many goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 func gatewayEnv(t *testing.T, upstreamURL string) *testenv.Env {
+	t.Helper()
+	return gatewayEnvLogging(t, upstreamURL, nil)
+}
+
+func gatewayEnvLogging(t *testing.T, upstreamURL string, logTo *lockedBuffer) *testenv.Env {
 	t.Helper()
 	cat, err := gateway.Parse([]byte(fmt.Sprintf(`
 services:
@@ -63,7 +86,11 @@ services:
         credits: 1
 `, upstreamURL)))
 	require.NoError(t, err)
-	return testenv.NewWith(t, testenv.Options{Gateway: cat})
+	opts := testenv.Options{Gateway: cat}
+	if logTo != nil {
+		opts.Log = logTo
+	}
+	return testenv.NewWith(t, opts)
 }
 
 // TestInvokeChargesExactlyWhatIsAffordable: 50 concurrent invocations against a balance that covers 10:
@@ -72,7 +99,8 @@ services:
 func TestInvokeChargesExactlyWhatIsAffordable(t *testing.T) {
 	t.Parallel()
 	up, calls := generationUpstream(t)
-	env := gatewayEnv(t, up.URL)
+	logs := &lockedBuffer{}
+	env := gatewayEnvLogging(t, up.URL, logs)
 	key := fundedKey(t, env, 10)
 
 	missing := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
@@ -131,6 +159,8 @@ func TestInvokeChargesExactlyWhatIsAffordable(t *testing.T) {
 		SELECT row_to_json(a)::text AS t FROM audit_events a UNION ALL SELECT row_to_json(c)::text FROM connections c
 		UNION ALL SELECT encode(coalesce(response_body, ''), 'escape') FROM idempotency_keys) s`).Scan(context.Background(), &dump))
 	require.NotContains(t, dump, upstreamSecret)
+	require.NotEmpty(t, logs.String(), "the API logged something worth searching")
+	require.NotContains(t, logs.String(), upstreamSecret, "the secret is in no log line")
 
 	// A retried invocation (same key) replays: no second call, no second charge.
 	before := calls.Load()

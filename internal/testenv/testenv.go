@@ -50,6 +50,8 @@ type Options struct {
 	APITemporal func(sdkclient.Client) sdkclient.Client
 	// Gateway are external services (services.yaml) the API may invoke; loopback upstreams are allowed.
 	Gateway *gateway.Catalog
+	// Log receives the API's logs at debug level; nil discards them.
+	Log io.Writer
 }
 
 // New starts a platform for one test and stops it when the test ends.
@@ -74,7 +76,11 @@ func NewWith(t testing.TB, opts Options) *Env {
 	_, _ = rand.Read(key)
 	box, err := secretbox.New(key)
 	require.NoError(t, err)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logTo := opts.Log
+	if logTo == nil {
+		logTo = io.Discard
+	}
+	log := slog.New(slog.NewTextHandler(logTo, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	apiTemporal := tc
 	if opts.APITemporal != nil {
 		apiTemporal = opts.APITemporal(tc)
