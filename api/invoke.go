@@ -69,6 +69,8 @@ func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, er
 	}
 	s.releaseDaily(ctx, daily, op.Millicredits-charged)
 	stateFrom(ctx).charged = charged
+	s.log.Debug("invoked service", "requestId", requestIDFrom(ctx), "serviceId", svc.ID, "operationId", op.ID,
+		"status", res.Status, "chargedMillicredits", charged, "upstreamRequestId", res.UpstreamRequestID)
 	return &invokeOutput{CreditsCharged: ledger.FormatCredits(charged), UpstreamRequestID: res.UpstreamRequestID,
 		Body: client.InvokeResult{OK: true, ServiceID: svc.ID, OperationID: op.ID, Status: res.Status, Result: res.Result,
 			ChargedCredits: credits(charged)}}, nil
