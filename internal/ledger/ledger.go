@@ -45,7 +45,8 @@ const (
 
 // Ledger posts transactions.
 type Ledger struct {
-	db bun.IDB
+	db    bun.IDB
+	holds batcher
 }
 
 // New returns a Ledger on db.
@@ -112,11 +113,25 @@ type Hold struct {
 // Hold reserves millicredits of the account's available credits, or fails with insufficient_credits and
 // changes nothing. The same reference returns the same hold. It is one statement, so the account's
 // balance row stays locked for a single round trip.
+//
+// Concurrent holds of one account are combined into one statement (see batcher); the answer of each is
+// the one it would have got alone.
 func (l *Ledger) Hold(ctx context.Context, accountID string, millicredits int64, reference string) (Hold, error) {
 	h := Hold{ID: ids.Derive("hold", accountID, reference), AccountID: accountID, Millicredits: millicredits}
 	if millicredits <= 0 {
 		return h, fmt.Errorf("ledger: hold of %d millicredits: must be positive", millicredits)
 	}
+	err := l.holds.hold(h, reference, l.holdBatch, func(r *holdRequest) error {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second) // may run for another caller
+		defer cancel()
+		return l.holdOne(ctx, r.hold, r.reference)
+	})
+	return h, err
+}
+
+// holdOne posts one hold in one statement.
+func (l *Ledger) holdOne(ctx context.Context, h Hold, reference string) error {
+	accountID, millicredits := h.AccountID, h.Millicredits
 	txID := ids.Derive("ltx", accountID, KindHold, reference)
 	_, err := l.db.NewRaw(`WITH t AS (
 			INSERT INTO ledger_transactions (id, account_id, kind, reference) VALUES (?0, ?1, 'hold', ?2)
@@ -128,12 +143,12 @@ func (l *Ledger) Hold(ctx context.Context, accountID string, millicredits int64,
 		WHERE account_id = ?1 AND EXISTS (SELECT 1 FROM t)`,
 		txID, accountID, reference, BookAvailable, millicredits, BookHeld, h.ID).Exec(ctx)
 	if isCheckViolation(err) {
-		return h, insufficient(millicredits)
+		return insufficient(millicredits)
 	}
 	if err != nil {
-		return h, fmt.Errorf("hold credits: %w", err)
+		return fmt.Errorf("hold credits: %w", err)
 	}
-	return h, nil
+	return nil
 }
 
 // Settle charges what the call cost (at most the hold; more is capped) and frees the rest. Settling a

@@ -139,3 +139,41 @@ func TestFormatCredits(t *testing.T) {
 		require.Equal(t, want, FormatCredits(in))
 	}
 }
+
+// TestConcurrentAffordableHoldsAreBatched: many concurrent holds that all fit succeed, several of them
+// posted together, and the books balance to the millicredit.
+func TestConcurrentAffordableHoldsAreBatched(t *testing.T) {
+	t.Parallel()
+	l, db := newLedger(t)
+	ctx := context.Background()
+	require.NoError(t, l.Grant(ctx, db, "acct_l", 1_000_000, "start"))
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h, err := l.Hold(ctx, "acct_l", int64(1000+i), fmt.Sprintf("b-%d", i))
+			if err == nil {
+				_, err = l.Settle(ctx, h, int64(1000+i))
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	require.Positive(t, l.holds.batches.Load(), "concurrent holds were never combined")
+	b, err := l.Balance(ctx, "acct_l")
+	require.NoError(t, err)
+	require.EqualValues(t, 1_000_000-(200*1000+199*200/2), b.Available)
+	require.Zero(t, b.Held)
+	requireBalanced(t, db)
+
+	_, err = l.Hold(ctx, "acct_l", 1000, "b-0")
+	require.NoError(t, err)
+	b2, _ := l.Balance(ctx, "acct_l")
+	require.Equal(t, b.Available, b2.Available, "a retried reference posts nothing")
+}
