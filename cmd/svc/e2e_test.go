@@ -125,13 +125,12 @@ func TestCLIAgainstTheServer(t *testing.T) {
 	// Usage and audit events of everything above. Audit events are written in batches, so they may lag.
 	code, out, stderr = svc("usage")
 	require.Equal(t, 0, code, stderr)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	require.Contains(t, out, "TOTAL")
+	require.Eventually(t, func() bool {
 		code, out, stderr = svc("audit", "--operation", "projects.create")
 		require.Equal(t, 0, code, stderr)
-		if strings.Contains(out, "/v1/projects") || time.Now().After(deadline) {
-			break
-		}
-	}
+		return strings.Contains(out, "/v1/projects")
+	}, 10*time.Second, 50*time.Millisecond)
 	require.Regexp(t, `(?m)^TIME\s+STATUS\s+METHOD\s+PATH\s+OPERATION\s+KEY\s+REQUEST_ID$`, out)
 	require.Regexp(t, `201\s+POST\s+/v1/projects\s+projects\.create\s+key_`, out)
 	code, out, stderr = svc("audit", "--limit", "2")

@@ -227,12 +227,6 @@ func post(ctx context.Context, tx bun.Tx, accountID, kind, reference string, pos
 	return true, nil
 }
 
-func addPosting(p map[string]int64, book string, v int64) {
-	if v != 0 {
-		p[book] += v
-	}
-}
-
 func insufficient(millicredits int64) error {
 	return svcerr.New(svcerr.InsufficientCredits, "this needs %s credits and the balance is lower; top up with POST /v1/credits/x402/top-up",
 		FormatCredits(millicredits))

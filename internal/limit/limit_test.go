@@ -238,7 +238,7 @@ func TestNoLimitsNeverTouchTheDatabase(t *testing.T) {
 	t.Parallel()
 	db := testdb.New(t)
 	var queries queryCounter
-	db.AddQueryHook(&queries)
+	db = db.WithQueryHook(&queries)
 	l := newLimiter(t, db, newClock(base))
 	ctx := context.Background()
 
