@@ -1,11 +1,9 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"strconv"
-	"text/tabwriter"
 	"time"
 
 	"github.com/svcplatform/svc/client"
@@ -17,18 +15,13 @@ const maxUsageDays = 366
 // usageReport shows requests and charged credits by day, project and operation.
 func (a *app) usageReport(args []string) int {
 	const cmd = "usage"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
+	fs := a.commandFlags(cmd, nil)
 	var fromS, toS, operation string
 	fs.StringVar(&fromS, "from", "", "first UTC day, YYYY-MM-DD")
 	fs.StringVar(&toS, "to", "", "last UTC day, YYYY-MM-DD")
 	fs.StringVar(&operation, "operation", "", "only this operation id")
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
+	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return a.usageError(cmd, "unexpected argument %q", pos[0])
 	}
 	from, err := parseDay("from", fromS)
 	if err != nil {
@@ -50,64 +43,47 @@ func (a *app) usageReport(args []string) int {
 	if !ok {
 		return code
 	}
-	resp := c.Usage(a.ctx, client.UsageParams{From: from, To: to, Operation: operation})
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-		return exitOK
-	}
-	u := resp.Body
-	if len(u.Usage) == 0 {
-		fmt.Fprintf(a.stdout, "No usage from %s to %s (UTC days).\n", u.From, u.To)
-		return exitOK
-	}
-	fmt.Fprintf(a.stdout, "Usage from %s to %s (UTC days)\n", u.From, u.To)
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "DATE\tPROJECT\tOPERATION\tREQUESTS\tCREDITS")
-	var requests, millicredits int64
-	for _, e := range u.Usage {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", e.Date, orDash(deref(e.ProjectID)), e.Operation, e.Requests,
-			formatCredits(e.ChargedCredits))
-		requests += e.Requests
-		millicredits += int64(math.Round(e.ChargedCredits * 1000))
-	}
-	fmt.Fprintf(tw, "TOTAL\t\t\t%d\t%s\n", requests, formatCredits(float64(millicredits)/1000))
-	_ = tw.Flush()
-	return exitOK
+	return answer(a, c.Usage(a.ctx, client.UsageParams{From: from, To: to, Operation: operation}),
+		func(r client.Response[client.Usage]) {
+			u := r.Body
+			if len(u.Usage) == 0 {
+				fmt.Fprintf(a.stdout, "No usage from %s to %s (UTC days).\n", u.From, u.To)
+				return
+			}
+			fmt.Fprintf(a.stdout, "Usage from %s to %s (UTC days)\n", u.From, u.To)
+			tw := a.table()
+			fmt.Fprintln(tw, "DATE\tPROJECT\tOPERATION\tREQUESTS\tCREDITS")
+			var requests, millicredits int64
+			for _, e := range u.Usage {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", e.Date, orDash(deref(e.ProjectID)), e.Operation, e.Requests,
+					formatCredits(e.ChargedCredits))
+				requests += e.Requests
+				millicredits += int64(math.Round(e.ChargedCredits * 1000))
+			}
+			fmt.Fprintf(tw, "TOTAL\t\t\t%d\t%s\n", requests, formatCredits(float64(millicredits)/1000))
+			_ = tw.Flush()
+		})
 }
 
 // auditList lists audit events, newest first.
 func (a *app) auditList(args []string) int {
 	const cmd = "audit"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
+	fs := a.commandFlags(cmd, nil)
 	var (
 		pf               pageFlags
 		operation, keyID string
 		fromS, toS       string
 		status           int
 	)
-	pf.register(fs)
 	fs.StringVar(&operation, "operation", "", "only this operation id")
 	fs.StringVar(&keyID, "key", "", "only requests of this key id")
 	fs.IntVar(&status, "status", 0, "only answers with this HTTP status")
 	fs.StringVar(&fromS, "from", "", "events at or after this RFC 3339 time")
 	fs.StringVar(&toS, "to", "", "events before this RFC 3339 time")
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
+	if code, ok := a.parsePaged(cmd, fs, &pf, args); !ok {
 		return code
 	}
-	if len(pos) > 0 {
-		return a.usageError(cmd, "unexpected argument %q", pos[0])
-	}
-	if msg := pf.check(); msg != "" {
-		return a.usageError(cmd, "%s", msg)
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if set["status"] && (status < 100 || status > 599) {
+	if flagsGiven(fs)["status"] && (status < 100 || status > 599) {
 		return a.usageError(cmd, "--status must be an HTTP status between 100 and 599, not %d", status)
 	}
 	from, err := parseInstant("from", fromS)
@@ -121,12 +97,8 @@ func (a *app) auditList(args []string) int {
 	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
 		return a.usageError(cmd, "--from must be before --to (--to is exclusive)")
 	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
-		return code
-	}
 	events, next, code, done := collectPages(a, pf,
-		func(p client.ListParams) client.Response[client.AuditEventList] {
+		func(c *client.Client, p client.ListParams) client.Response[client.AuditEventList] {
 			return c.ListAuditEvents(a.ctx, client.AuditEventParams{ListParams: p, Operation: operation, KeyID: keyID,
 				Status: status, From: from, To: to})
 		},
@@ -134,15 +106,10 @@ func (a *app) auditList(args []string) int {
 	if done {
 		return code
 	}
-	if a.g.json {
-		a.printJSON(client.AuditEventList{OK: true, AuditEvents: orEmpty(events), NextCursor: next})
+	if a.listShown(client.AuditEventList{OK: true, AuditEvents: orEmpty(events), NextCursor: next}, len(events), "No audit events.") {
 		return exitOK
 	}
-	if len(events) == 0 {
-		fmt.Fprintln(a.stdout, "No audit events.")
-		return exitOK
-	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := a.table()
 	fmt.Fprintln(tw, "TIME\tSTATUS\tMETHOD\tPATH\tOPERATION\tKEY\tREQUEST_ID")
 	for _, e := range events {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", e.CreatedAt.UTC().Format(time.RFC3339), e.Status, e.Method,
@@ -168,36 +135,24 @@ func (a *app) auditList(args []string) int {
 // creditsBalance shows the account's available and held credits.
 func (a *app) creditsBalance(args []string) int {
 	const cmd = "credits balance"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
+	fs := a.commandFlags(cmd, nil)
+	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return a.usageError(cmd, "unexpected argument %q", pos[0])
 	}
 	c, _, code, ok := a.authedClient()
 	if !ok {
 		return code
 	}
-	resp := c.Balance(a.ctx)
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-		return exitOK
-	}
-	b := resp.Body.Balance
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "Available:\t%s credits\n", formatCredits(b.Credits))
-	fmt.Fprintf(tw, "Held:\t%s credits\n", formatCredits(b.HeldCredits))
-	if !b.UpdatedAt.IsZero() {
-		fmt.Fprintf(tw, "Updated:\t%s\n", b.UpdatedAt.UTC().Format(time.RFC3339))
-	}
-	_ = tw.Flush()
-	return exitOK
+	return answer(a, c.Balance(a.ctx), func(r client.Response[client.BalanceEnvelope]) {
+		b := r.Body.Balance
+		tw := a.table()
+		fmt.Fprintf(tw, "Available:\t%s credits\n", formatCredits(b.Credits))
+		fmt.Fprintf(tw, "Held:\t%s credits\n", formatCredits(b.HeldCredits))
+		if !b.UpdatedAt.IsZero() {
+			fmt.Fprintf(tw, "Updated:\t%s\n", b.UpdatedAt.UTC().Format(time.RFC3339))
+		}
+		_ = tw.Flush()
+	})
 }
 
 // parseDay parses the value of --name as a UTC day, YYYY-MM-DD; "" is the zero time.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/svcplatform/svc/client"
 )
@@ -17,14 +16,9 @@ import (
 // GET /v1/services (scope services:read). A 401 refuses the key; a key that may call neither route is
 // stored anyway, with a warning, since it authenticated.
 func (a *app) login(args []string) int {
-	fs := a.flagSet("login")
-	a.g.register(fs)
-	pos, code, ok := a.parse("login", fs, args)
-	if !ok {
+	fs := a.commandFlags("login", nil)
+	if code, ok := a.parseNone("login", fs, args); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return a.usageError("login", "unexpected argument %q", pos[0])
 	}
 	path, err := configPath(a.getenv)
 	if err != nil {
@@ -132,14 +126,9 @@ func hideInput(in any) func() {
 // whoami shows the base URL, where the key comes from, its prefix and, when the key may list API keys,
 // its id, name, scopes and services.
 func (a *app) whoami(args []string) int {
-	fs := a.flagSet("whoami")
-	a.g.register(fs)
-	pos, code, ok := a.parse("whoami", fs, args)
-	if !ok {
+	fs := a.commandFlags("whoami", nil)
+	if code, ok := a.parseNone("whoami", fs, args); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return a.usageError("whoami", "unexpected argument %q", pos[0])
 	}
 	c, s, code, ok := a.authedClient()
 	if !ok {
@@ -156,7 +145,7 @@ func (a *app) whoami(args []string) int {
 		a.printJSON(out)
 		return exitOK
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := a.table()
 	fmt.Fprintf(tw, "Base URL:\t%s\n", s.baseURL)
 	fmt.Fprintf(tw, "API key:\t%s\t(from %s)\n", maskKey(s.apiKey), s.keySource)
 	if s.project != "" {

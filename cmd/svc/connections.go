@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 	"unicode/utf8"
 
@@ -27,6 +26,7 @@ type secretFlags struct {
 	stdin bool
 }
 
+// register adds --secret and --secret-stdin to fs.
 func (s *secretFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.value, "secret", "", "the secret (may be kept in shell history; prefer --secret-stdin)")
 	fs.BoolVar(&s.stdin, "secret-stdin", false, "read the secret from stdin")
@@ -82,6 +82,24 @@ func (s *secretFlags) read(a *app) (secret, msg string) {
 	return secret, ""
 }
 
+// client checks the secret flags (set holds the flags given), builds the authenticated client and then
+// reads the secret; it reports what fails, as cmd's usage error or as localError, and returns the exit
+// code with ok false.
+func (s *secretFlags) client(a *app, cmd string, set map[string]bool) (c *client.Client, secret string, code int, ok bool) {
+	if msg := s.check(a, set); msg != "" {
+		return nil, "", a.usageError(cmd, "%s", msg), false
+	}
+	c, _, code, ok = a.authedClient()
+	if !ok {
+		return nil, "", code, false
+	}
+	secret, msg := s.read(a)
+	if msg != "" {
+		return nil, "", a.usageError(cmd, "%s", msg), false
+	}
+	return c, secret, 0, true
+}
+
 // hasControl reports whether s holds an ASCII control character (CR, LF, NUL, DEL...).
 func hasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
@@ -132,39 +150,23 @@ func isHeaderToken(s string) bool {
 // connectionsList lists the connections of the selected project (or of none).
 func (a *app) connectionsList(args []string) int {
 	const cmd = "connections list"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
+	fs := a.commandFlags(cmd, nil)
 	var pf pageFlags
-	pf.register(fs)
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
-		return code
-	}
-	if len(pos) > 0 {
-		return a.usageError(cmd, "unexpected argument %q", pos[0])
-	}
-	if msg := pf.check(); msg != "" {
-		return a.usageError(cmd, "%s", msg)
-	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
+	if code, ok := a.parsePaged(cmd, fs, &pf, args); !ok {
 		return code
 	}
 	conns, next, code, done := collectPages(a, pf,
-		func(p client.ListParams) client.Response[client.ConnectionList] { return c.ListConnections(a.ctx, p) },
+		func(c *client.Client, p client.ListParams) client.Response[client.ConnectionList] {
+			return c.ListConnections(a.ctx, p)
+		},
 		func(l client.ConnectionList) ([]client.Connection, *string) { return l.Connections, l.NextCursor })
 	if done {
 		return code
 	}
-	if a.g.json {
-		a.printJSON(client.ConnectionList{OK: true, Connections: orEmpty(conns), NextCursor: next})
+	if a.listShown(client.ConnectionList{OK: true, Connections: orEmpty(conns), NextCursor: next}, len(conns), "No connections.") {
 		return exitOK
 	}
-	if len(conns) == 0 {
-		fmt.Fprintln(a.stdout, "No connections.")
-		return exitOK
-	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := a.table()
 	fmt.Fprintln(tw, "ID\tNAME\tAUTH\tSTATUS\tCREATED\tROTATED")
 	for _, cn := range conns {
 		rotated := "-"
@@ -186,17 +188,15 @@ func (a *app) connectionsList(args []string) int {
 // connectionsCreate stores an upstream credential.
 func (a *app) connectionsCreate(args []string) int {
 	const cmd = "connections create"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
 	var (
 		name, authType, headerName, username, idemKey string
 		sf                                            secretFlags
 	)
+	fs := a.commandFlags(cmd, &idemKey)
 	fs.StringVar(&name, "name", "", "the connection's name (required)")
 	fs.StringVar(&authType, "auth-type", "", "header, bearer or basic (required)")
 	fs.StringVar(&headerName, "header-name", "", "the header carrying the secret (auth type header)")
 	fs.StringVar(&username, "username", "", "the basic-auth user (auth type basic)")
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
 	sf.register(fs)
 	pos, code, ok := a.parse(cmd, fs, args)
 	if !ok {
@@ -206,8 +206,7 @@ func (a *app) connectionsCreate(args []string) int {
 		// Not quoted: a secret typed without --secret would otherwise be echoed.
 		return a.usageError(cmd, "connections create takes no arguments (give the secret with --secret-stdin, --secret or the prompt)")
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set := flagsGiven(fs)
 	if !set["name"] {
 		return a.usageError(cmd, "--name is required")
 	}
@@ -238,70 +237,35 @@ func (a *app) connectionsCreate(args []string) int {
 			return a.usageError(cmd, "%s", msg)
 		}
 	}
-	if msg := sf.check(a, set); msg != "" {
-		return a.usageError(cmd, "%s", msg)
-	}
-	c, _, code, ok := a.authedClient()
+	c, secret, code, ok := sf.client(a, cmd, set)
 	if !ok {
 		return code
 	}
-	secret, msg := sf.read(a)
-	if msg != "" {
-		return a.usageError(cmd, "%s", msg)
-	}
 	req := client.CreateConnectionRequest{Name: name, AuthType: authType, HeaderName: headerName, Username: username, Secret: secret}
-	resp := c.CreateConnection(a.ctx, req, idemOpts(idemKey)...)
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-		return exitOK
-	}
-	a.printConnection("Created connection", resp.Body.Connection, resp.Replayed)
-	fmt.Fprintln(a.stdout, "The secret is stored encrypted and is never shown again.")
-	return exitOK
+	return answer(a, c.CreateConnection(a.ctx, req, idemOpts(idemKey)...), func(r client.Response[client.ConnectionEnvelope]) {
+		a.printConnection("Created connection", r.Body.Connection, r.Replayed)
+		fmt.Fprintln(a.stdout, "The secret is stored encrypted and is never shown again.")
+	})
 }
 
 // connectionsGet shows a connection's metadata.
 func (a *app) connectionsGet(args []string) int {
-	const cmd = "connections get"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
-		return code
-	}
-	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
-		return a.usageError(cmd, "connections get takes exactly one connection id")
-	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
-		return code
-	}
-	resp := c.GetConnection(a.ctx, pos[0])
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-		return exitOK
-	}
-	a.printConnection("", resp.Body.Connection, false)
-	return exitOK
+	return oneID(a, idSpec{cmd: "connections get", what: "connection"}, args,
+		func(c *client.Client, id string, _ []client.CallOption) client.Response[client.ConnectionEnvelope] {
+			return c.GetConnection(a.ctx, id)
+		},
+		func(r client.Response[client.ConnectionEnvelope]) { a.printConnection("", r.Body.Connection, false) })
 }
 
 // connectionsRotate replaces a connection's secret (and, for basic auth, optionally its username).
 func (a *app) connectionsRotate(args []string) int {
 	const cmd = "connections rotate"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
 	var (
 		username, idemKey string
 		sf                secretFlags
 	)
+	fs := a.commandFlags(cmd, &idemKey)
 	fs.StringVar(&username, "username", "", "a new basic-auth user")
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
 	sf.register(fs)
 	pos, code, ok := a.parse(cmd, fs, args)
 	if !ok {
@@ -311,8 +275,7 @@ func (a *app) connectionsRotate(args []string) int {
 		// Not quoted: a secret typed without --secret would otherwise be echoed.
 		return a.usageError(cmd, "connections rotate takes exactly one connection id (give the secret with --secret-stdin, --secret or the prompt)")
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set := flagsGiven(fs)
 	var req client.UpdateConnectionRequest
 	if set["username"] {
 		if username == "" {
@@ -323,63 +286,38 @@ func (a *app) connectionsRotate(args []string) int {
 		}
 		req.Username = &username
 	}
-	if msg := sf.check(a, set); msg != "" {
-		return a.usageError(cmd, "%s", msg)
-	}
-	c, _, code, ok := a.authedClient()
+	c, secret, code, ok := sf.client(a, cmd, set)
 	if !ok {
 		return code
 	}
-	secret, msg := sf.read(a)
-	if msg != "" {
-		return a.usageError(cmd, "%s", msg)
-	}
 	req.Secret = &secret
-	return a.updateConnection(c, pos[0], req, idemKey, "Rotated connection")
+	return answer(a, c.UpdateConnection(a.ctx, pos[0], req, idemOpts(idemKey)...), a.showConnection("Rotated connection"))
 }
 
-// connectionsSetDisabled disables or re-enables a connection.
+// connectionsSetDisabled disables or enables a connection.
 func (a *app) connectionsSetDisabled(args []string, disabled bool) int {
 	cmd, title := "connections enable", "Enabled connection"
 	if disabled {
 		cmd, title = "connections disable", "Disabled connection"
 	}
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
-	var idemKey string
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
-		return code
-	}
-	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
-		return a.usageError(cmd, "%s takes exactly one connection id", cmd)
-	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
-		return code
-	}
-	return a.updateConnection(c, pos[0], client.UpdateConnectionRequest{Disabled: &disabled}, idemKey, title)
+	return oneID(a, idSpec{cmd: cmd, what: "connection", idem: true}, args,
+		func(c *client.Client, id string, opts []client.CallOption) client.Response[client.ConnectionEnvelope] {
+			return c.UpdateConnection(a.ctx, id, client.UpdateConnectionRequest{Disabled: &disabled}, opts...)
+		},
+		a.showConnection(title))
 }
 
 // connectionsRename changes a connection's name.
 func (a *app) connectionsRename(args []string) int {
 	const cmd = "connections rename"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
 	var name, idemKey string
+	fs := a.commandFlags(cmd, &idemKey)
 	fs.StringVar(&name, "name", "", "the new name (required)")
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
-	pos, code, ok := a.parse(cmd, fs, args)
+	id, code, ok := a.parseID(idSpec{cmd: cmd, what: "connection"}, fs, args)
 	if !ok {
 		return code
 	}
-	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
-		return a.usageError(cmd, "connections rename takes exactly one connection id")
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if !set["name"] {
+	if !flagsGiven(fs)["name"] {
 		return a.usageError(cmd, "--name is required")
 	}
 	if msg := checkConnectionName(name); msg != "" {
@@ -389,59 +327,27 @@ func (a *app) connectionsRename(args []string) int {
 	if !ok {
 		return code
 	}
-	return a.updateConnection(c, pos[0], client.UpdateConnectionRequest{Name: &name}, idemKey, "Renamed connection")
+	req := client.UpdateConnectionRequest{Name: &name}
+	return answer(a, c.UpdateConnection(a.ctx, id, req, idemOpts(idemKey)...), a.showConnection("Renamed connection"))
 }
 
-// updateConnection sends a PATCH and shows its answer under title.
-func (a *app) updateConnection(c *client.Client, id string, req client.UpdateConnectionRequest, idemKey, title string) int {
-	resp := c.UpdateConnection(a.ctx, id, req, idemOpts(idemKey)...)
-	if !resp.OK {
-		return apiFailure(a, resp)
+// showConnection returns the function that shows a connection answer under title, marked when replayed.
+func (a *app) showConnection(title string) func(client.Response[client.ConnectionEnvelope]) {
+	return func(r client.Response[client.ConnectionEnvelope]) {
+		a.printConnection(title, r.Body.Connection, r.Replayed)
 	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-		return exitOK
-	}
-	a.printConnection(title, resp.Body.Connection, resp.Replayed)
-	return exitOK
 }
 
 // connectionsDelete deletes a connection.
 func (a *app) connectionsDelete(args []string) int {
-	const cmd = "connections delete"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
-	var idemKey string
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
-		return code
-	}
-	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
-		return a.usageError(cmd, "connections delete takes exactly one connection id")
-	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
-		return code
-	}
-	resp := c.DeleteConnection(a.ctx, pos[0], idemOpts(idemKey)...)
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-		return exitOK
-	}
-	cn := resp.Body.Connection
-	line := "Deleted connection " + cn.ID
-	if cn.Name != "" {
-		line += " (" + oneLine(cn.Name, 0) + ")"
-	}
-	if resp.Replayed {
-		line += " [replayed answer]"
-	}
-	fmt.Fprintln(a.stdout, line+".")
-	return exitOK
+	return oneID(a, idSpec{cmd: "connections delete", what: "connection", idem: true}, args,
+		func(c *client.Client, id string, opts []client.CallOption) client.Response[client.ConnectionEnvelope] {
+			return c.DeleteConnection(a.ctx, id, opts...)
+		},
+		func(r client.Response[client.ConnectionEnvelope]) {
+			cn := r.Body.Connection
+			fmt.Fprintln(a.stdout, titleLine("Deleted connection", cn.ID, oneLine(cn.Name, 0), r.Replayed)+".")
+		})
 }
 
 // authLabel shows a connection's auth type, with its header name for auth type header.
@@ -456,16 +362,9 @@ func authLabel(c client.Connection) string {
 // title line.
 func (a *app) printConnection(title string, c client.Connection, replayed bool) {
 	if title != "" {
-		line := title + " " + c.ID
-		if c.Name != "" {
-			line += " (" + oneLine(c.Name, 0) + ")"
-		}
-		if replayed {
-			line += " [replayed answer]"
-		}
-		fmt.Fprintln(a.stdout, line)
+		fmt.Fprintln(a.stdout, titleLine(title, c.ID, oneLine(c.Name, 0), replayed))
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := a.table()
 	fmt.Fprintf(tw, "ID:\t%s\n", c.ID)
 	fmt.Fprintf(tw, "Name:\t%s\n", oneLine(c.Name, 0))
 	fmt.Fprintf(tw, "Auth:\t%s\n", authLabel(c))

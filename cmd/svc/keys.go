@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/svcplatform/svc/client"
@@ -14,27 +13,21 @@ import (
 // key. It prints the secret once, prominently.
 func (a *app) keysCreate(args []string) int {
 	const cmd = "keys create"
-	fs := a.flagSet(cmd)
-	a.g.register(fs, "project") // --project here binds the new key instead of selecting a project
 	var (
 		name, project, creditToken, idemKey string
 		scopes, services, limits            stringList
 		saveLogin                           bool
 	)
+	fs := a.commandFlags(cmd, &idemKey, "project") // --project here binds the new key instead of selecting a project
 	fs.StringVar(&name, "name", "", "a label for people")
 	fs.Var(&scopes, "scope", "a scope of the new key (repeatable)")
 	fs.Var(&services, "service", "a service id the new key may use (repeatable)")
 	fs.Var(&limits, "limit", "OP=N/min or OP=N/day (repeatable)")
 	fs.StringVar(&project, "project", "", "bind the new key to this project")
 	fs.StringVar(&creditToken, "credit-token", "", "first-key credit token")
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
 	fs.BoolVar(&saveLogin, "login", false, "store the new key as the CLI's credentials")
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
+	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return a.usageError(cmd, "unexpected argument %q", pos[0])
 	}
 	req := client.CreateAPIKeyRequest{Name: name, Scopes: scopes, Services: services, ProjectID: project}
 	for _, l := range limits {
@@ -62,11 +55,7 @@ func (a *app) keysCreate(args []string) int {
 		}
 		c = a.newClient(s)
 	}
-	var opts []client.CallOption
-	if idemKey != "" {
-		opts = append(opts, client.WithIdempotencyKey(idemKey))
-	}
-	resp := c.CreateAPIKey(a.ctx, req, opts...)
+	resp := c.CreateAPIKey(a.ctx, req, idemOpts(idemKey)...)
 	if !resp.OK {
 		return apiFailure(a, resp)
 	}
@@ -91,15 +80,8 @@ func (a *app) keysCreate(args []string) int {
 
 // printKeyCreated shows a new key and its secret, with the warning that it is shown only once.
 func (a *app) printKeyCreated(k client.APIKey, replayed bool) {
-	title := "Created API key " + k.ID
-	if k.Name != "" {
-		title += " (" + k.Name + ")"
-	}
-	if replayed {
-		title += " [replayed answer]"
-	}
-	fmt.Fprintln(a.stdout, title)
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(a.stdout, titleLine("Created API key", k.ID, k.Name, replayed))
+	tw := a.table()
 	fmt.Fprintf(tw, "  Scopes:\t%s\n", scopeList(k.Scopes))
 	fmt.Fprintf(tw, "  Services:\t%s\n", strings.Join(k.Services, ", "))
 	if len(k.Limits) > 0 {
@@ -123,58 +105,23 @@ func (a *app) printKeyCreated(k client.APIKey, replayed bool) {
 // keysList lists the current key and its descendants.
 func (a *app) keysList(args []string) int {
 	const cmd = "keys list"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
-	var (
-		limit  int
-		cursor string
-		all    bool
-	)
-	fs.IntVar(&limit, "limit", 0, "page size 1..200 (default 50)")
-	fs.StringVar(&cursor, "cursor", "", "nextCursor of the previous page")
-	fs.BoolVar(&all, "all", false, "follow nextCursor through every page")
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
+	fs := a.commandFlags(cmd, nil)
+	var pf pageFlags
+	if code, ok := a.parsePaged(cmd, fs, &pf, args); !ok {
 		return code
 	}
-	if len(pos) > 0 {
-		return a.usageError(cmd, "unexpected argument %q", pos[0])
-	}
-	if limit < 0 || limit > 200 {
-		return a.usageError(cmd, "--limit must be between 1 and 200")
-	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
+	keys, next, code, done := collectPages(a, pf,
+		func(c *client.Client, p client.ListParams) client.Response[client.APIKeyList] {
+			return c.ListAPIKeys(a.ctx, p)
+		},
+		func(l client.APIKeyList) ([]client.APIKey, *string) { return l.APIKeys, l.NextCursor })
+	if done {
 		return code
 	}
-	p := client.ListParams{Limit: limit, Cursor: cursor}
-	var keys []client.APIKey
-	var next *string
-	for {
-		resp := c.ListAPIKeys(a.ctx, p)
-		if !resp.OK {
-			return apiFailure(a, resp)
-		}
-		if a.g.json && !all {
-			a.printRaw(resp.Raw)
-			return exitOK
-		}
-		keys = append(keys, resp.Body.APIKeys...)
-		next = resp.Body.NextCursor
-		if !all || next == nil || *next == "" {
-			break
-		}
-		p.Cursor = *next
-	}
-	if a.g.json {
-		a.printJSON(client.APIKeyList{OK: true, APIKeys: keys, NextCursor: next})
+	if a.listShown(client.APIKeyList{OK: true, APIKeys: keys, NextCursor: next}, len(keys), "No API keys.") {
 		return exitOK
 	}
-	if len(keys) == 0 {
-		fmt.Fprintln(a.stdout, "No API keys.")
-		return exitOK
-	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := a.table()
 	fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tSTATUS\tSCOPES\tSERVICES\tPARENT\tPROJECT\tCREATED")
 	for _, k := range keys {
 		status := "active"
@@ -194,41 +141,18 @@ func (a *app) keysList(args []string) int {
 
 // keysRevoke revokes a key and its descendants.
 func (a *app) keysRevoke(args []string) int {
-	const cmd = "keys revoke"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
-	var idemKey string
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
-		return code
-	}
-	if len(pos) != 1 || pos[0] == "" {
-		return a.usageError(cmd, "keys revoke takes exactly one key id")
-	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
-		return code
-	}
-	var opts []client.CallOption
-	if idemKey != "" {
-		opts = append(opts, client.WithIdempotencyKey(idemKey))
-	}
-	resp := c.RevokeAPIKey(a.ctx, pos[0], opts...)
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-		return exitOK
-	}
-	k := resp.Body.APIKey
-	name := ""
-	if k.Name != "" {
-		name = " (" + k.Name + ")"
-	}
-	fmt.Fprintf(a.stdout, "Revoked API key %s%s and all its descendants.\n", k.ID, name)
-	return exitOK
+	return oneID(a, idSpec{cmd: "keys revoke", what: "key", idem: true, blank: true}, args,
+		func(c *client.Client, id string, opts []client.CallOption) client.Response[client.APIKeyEnvelope] {
+			return c.RevokeAPIKey(a.ctx, id, opts...)
+		},
+		func(r client.Response[client.APIKeyEnvelope]) {
+			k := r.Body.APIKey
+			name := ""
+			if k.Name != "" {
+				name = " (" + k.Name + ")"
+			}
+			fmt.Fprintf(a.stdout, "Revoked API key %s%s and all its descendants.\n", k.ID, name)
+		})
 }
 
 // parseLimit parses OP=N/min (requests per minute) or OP=N/day (credits per day).
@@ -263,6 +187,7 @@ func formatLimit(l client.Limit) string {
 	return fmt.Sprintf("%s=%d/min", l.Operation, l.RequestsPerMinute)
 }
 
+// orDash shows "" as "-".
 func orDash(s string) string {
 	if s == "" {
 		return "-"
@@ -270,6 +195,7 @@ func orDash(s string) string {
 	return s
 }
 
+// deref is *s, or "" for nil.
 func deref(s *string) string {
 	if s == nil {
 		return ""

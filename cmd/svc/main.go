@@ -9,6 +9,7 @@ package main
 
 import "os"
 
+// main runs the CLI with the process's arguments, streams and environment, and exits with its code.
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 	"unicode/utf8"
 
@@ -24,6 +23,7 @@ type pageFlags struct {
 	all    bool
 }
 
+// register adds --limit, --cursor and --all to fs.
 func (p *pageFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&p.limit, "limit", 0, "page size 1..200 (default 50)")
 	fs.StringVar(&p.cursor, "cursor", "", "nextCursor of the previous page")
@@ -38,18 +38,23 @@ func (p *pageFlags) check() string {
 	return ""
 }
 
+// params are the list parameters the flags ask for.
 func (p *pageFlags) params() client.ListParams {
 	return client.ListParams{Limit: p.limit, Cursor: p.cursor}
 }
 
-// collectPages fetches one page of a list, or with --all every page from --cursor on. In --json mode
-// without --all it prints the page's raw envelope and returns done. A failed request is reported and its
-// exit code returned with done true.
-func collectPages[E, T any](a *app, pf pageFlags, fetch func(client.ListParams) client.Response[E],
+// collectPages builds the authenticated client and fetches one page of a list, or with --all every page
+// from --cursor on. In --json mode without --all it prints the page's raw envelope and returns done. A
+// missing key or a failed request is reported and its exit code returned with done true.
+func collectPages[E, T any](a *app, pf pageFlags, fetch func(*client.Client, client.ListParams) client.Response[E],
 	split func(E) ([]T, *string)) (items []T, next *string, code int, done bool) {
+	c, _, code, ok := a.authedClient()
+	if !ok {
+		return nil, nil, code, true
+	}
 	p := pf.params()
 	for {
-		resp := fetch(p)
+		resp := fetch(c, p)
 		if !resp.OK {
 			return nil, nil, apiFailure(a, resp), true
 		}
@@ -64,6 +69,33 @@ func collectPages[E, T any](a *app, pf pageFlags, fetch func(client.ListParams) 
 		}
 		p.Cursor = *next
 	}
+}
+
+// parsePaged registers pf on fs and parses the flags of a list command, which takes no positional
+// argument; it returns the exit code to return at once (help or a usage error) with ok false.
+func (a *app) parsePaged(cmd string, fs *flag.FlagSet, pf *pageFlags, args []string) (code int, ok bool) {
+	pf.register(fs)
+	if code, ok := a.parseNone(cmd, fs, args); !ok {
+		return code, false
+	}
+	if msg := pf.check(); msg != "" {
+		return a.usageError(cmd, "%s", msg), false
+	}
+	return 0, true
+}
+
+// listShown prints, in --json mode, the envelope of a collected list or else none when the list has no
+// items (n is its length), and reports whether it printed either.
+func (a *app) listShown(envelope any, n int, none string) bool {
+	if a.g.json {
+		a.printJSON(envelope)
+		return true
+	}
+	if n == 0 {
+		fmt.Fprintln(a.stdout, none)
+		return true
+	}
+	return false
 }
 
 // moreHint prints how to fetch the next page: the command, its filters and --cursor.
@@ -87,50 +119,32 @@ func shellQuote(s string) string {
 // projectsList lists the projects the key may see.
 func (a *app) projectsList(args []string) int {
 	const cmd = "projects list"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
+	fs := a.commandFlags(cmd, nil)
 	var (
 		pf     pageFlags
 		status string
 	)
-	pf.register(fs)
 	fs.StringVar(&status, "status", "", "only projects in this status: active or archived")
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
+	if code, ok := a.parsePaged(cmd, fs, &pf, args); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return a.usageError(cmd, "unexpected argument %q", pos[0])
-	}
-	if msg := pf.check(); msg != "" {
-		return a.usageError(cmd, "%s", msg)
 	}
 	switch status {
 	case "", client.ProjectActive, client.ProjectArchived:
 	default:
 		return a.usageError(cmd, "--status must be %s or %s, not %q", client.ProjectActive, client.ProjectArchived, status)
 	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
-		return code
-	}
 	projects, next, code, done := collectPages(a, pf,
-		func(p client.ListParams) client.Response[client.ProjectList] {
+		func(c *client.Client, p client.ListParams) client.Response[client.ProjectList] {
 			return c.ListProjects(a.ctx, client.ProjectListParams{ListParams: p, Status: status})
 		},
 		func(l client.ProjectList) ([]client.Project, *string) { return l.Projects, l.NextCursor })
 	if done {
 		return code
 	}
-	if a.g.json {
-		a.printJSON(client.ProjectList{OK: true, Projects: orEmpty(projects), NextCursor: next})
+	if a.listShown(client.ProjectList{OK: true, Projects: orEmpty(projects), NextCursor: next}, len(projects), "No projects.") {
 		return exitOK
 	}
-	if len(projects) == 0 {
-		fmt.Fprintln(a.stdout, "No projects.")
-		return exitOK
-	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := a.table()
 	fmt.Fprintln(tw, "ID\tNAME\tSTATUS\tCREATED\tDESCRIPTION")
 	for _, p := range projects {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, oneLine(p.Name, 40), p.Status,
@@ -151,18 +165,12 @@ func (a *app) projectsList(args []string) int {
 // projectsCreate creates a project.
 func (a *app) projectsCreate(args []string) int {
 	const cmd = "projects create"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
 	var name, description, idemKey string
+	fs := a.commandFlags(cmd, &idemKey)
 	fs.StringVar(&name, "name", "", "the project's name (required)")
 	fs.StringVar(&description, "description", "", "a description")
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
+	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return a.usageError(cmd, "unexpected argument %q", pos[0])
 	}
 	if strings.TrimSpace(name) == "" {
 		return a.usageError(cmd, "--name is required")
@@ -175,63 +183,30 @@ func (a *app) projectsCreate(args []string) int {
 		return code
 	}
 	resp := c.CreateProject(a.ctx, client.CreateProjectRequest{Name: name, Description: description}, idemOpts(idemKey)...)
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-		return exitOK
-	}
-	a.printProject("Created project", resp.Body.Project, resp.Replayed)
-	return exitOK
+	return answer(a, resp, a.showProject("Created project"))
 }
 
 // projectsGet shows a project.
 func (a *app) projectsGet(args []string) int {
-	const cmd = "projects get"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
-		return code
-	}
-	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
-		return a.usageError(cmd, "projects get takes exactly one project id")
-	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
-		return code
-	}
-	resp := c.GetProject(a.ctx, pos[0])
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-		return exitOK
-	}
-	a.printProject("", resp.Body.Project, false)
-	return exitOK
+	return oneID(a, idSpec{cmd: "projects get", what: "project"}, args,
+		func(c *client.Client, id string, _ []client.CallOption) client.Response[client.ProjectEnvelope] {
+			return c.GetProject(a.ctx, id)
+		},
+		func(r client.Response[client.ProjectEnvelope]) { a.printProject("", r.Body.Project, false) })
 }
 
 // projectsUpdate changes a project's name or description.
 func (a *app) projectsUpdate(args []string) int {
 	const cmd = "projects update"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
 	var name, description, idemKey string
+	fs := a.commandFlags(cmd, &idemKey)
 	fs.StringVar(&name, "name", "", "the new name")
 	fs.StringVar(&description, "description", "", "the new description (\"\" clears it)")
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
-	pos, code, ok := a.parse(cmd, fs, args)
+	id, code, ok := a.parseID(idSpec{cmd: cmd, what: "project"}, fs, args)
 	if !ok {
 		return code
 	}
-	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
-		return a.usageError(cmd, "projects update takes exactly one project id")
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set := flagsGiven(fs)
 	var req client.UpdateProjectRequest
 	if set["name"] {
 		if strings.TrimSpace(name) == "" {
@@ -252,46 +227,21 @@ func (a *app) projectsUpdate(args []string) int {
 	if !ok {
 		return code
 	}
-	resp := c.UpdateProject(a.ctx, pos[0], req, idemOpts(idemKey)...)
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-		return exitOK
-	}
-	a.printProject("Updated project", resp.Body.Project, resp.Replayed)
-	return exitOK
+	return answer(a, c.UpdateProject(a.ctx, id, req, idemOpts(idemKey)...), a.showProject("Updated project"))
 }
 
 // projectsArchive archives a project.
 func (a *app) projectsArchive(args []string) int {
-	const cmd = "projects archive"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
-	var idemKey string
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
-		return code
-	}
-	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
-		return a.usageError(cmd, "projects archive takes exactly one project id")
-	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
-		return code
-	}
-	resp := c.ArchiveProject(a.ctx, pos[0], idemOpts(idemKey)...)
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-		return exitOK
-	}
-	a.printProject("Archived project", resp.Body.Project, resp.Replayed)
-	return exitOK
+	return oneID(a, idSpec{cmd: "projects archive", what: "project", idem: true}, args,
+		func(c *client.Client, id string, opts []client.CallOption) client.Response[client.ProjectEnvelope] {
+			return c.ArchiveProject(a.ctx, id, opts...)
+		},
+		a.showProject("Archived project"))
+}
+
+// showProject returns the function that shows a project answer under title, marked when replayed.
+func (a *app) showProject(title string) func(client.Response[client.ProjectEnvelope]) {
+	return func(r client.Response[client.ProjectEnvelope]) { a.printProject(title, r.Body.Project, r.Replayed) }
 }
 
 // checkProjectFields checks the bounds of a project's name and description (nil: not given); it returns a
@@ -314,16 +264,9 @@ func checkProjectFields(name, description *string) string {
 // printProject shows a project as aligned "key: value" lines, after an optional title line.
 func (a *app) printProject(title string, p client.Project, replayed bool) {
 	if title != "" {
-		line := title + " " + p.ID
-		if p.Name != "" {
-			line += " (" + p.Name + ")"
-		}
-		if replayed {
-			line += " [replayed answer]"
-		}
-		fmt.Fprintln(a.stdout, line)
+		fmt.Fprintln(a.stdout, titleLine(title, p.ID, p.Name, replayed))
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := a.table()
 	fmt.Fprintf(tw, "ID:\t%s\n", p.ID)
 	fmt.Fprintf(tw, "Name:\t%s\n", oneLine(p.Name, 0))
 	fmt.Fprintf(tw, "Description:\t%s\n", orDash(oneLine(p.Description, 0)))

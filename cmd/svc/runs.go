@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"text/tabwriter"
 	"time"
 
 	"github.com/svcplatform/svc/client"
@@ -15,88 +14,59 @@ import (
 // runsCreate starts a durable run and, with --wait, follows it until it finishes.
 func (a *app) runsCreate(args []string) int {
 	const cmd = "runs create"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
 	var (
-		service, operation, input, inputFile, idemKey string
-		wait                                          bool
-		interval                                      time.Duration
+		service, operation, idemKey string
+		input                       inputFlags
+		wait                        bool
+		interval                    time.Duration
 	)
+	fs := a.commandFlags(cmd, &idemKey)
 	fs.StringVar(&service, "service", "", "service id")
 	fs.StringVar(&operation, "operation", "", "operation id")
-	fs.StringVar(&input, "input", "", "input as a JSON object")
-	fs.StringVar(&inputFile, "input-file", "", "file holding the input JSON object (- for stdin)")
+	input.register(fs)
 	fs.BoolVar(&wait, "wait", false, "wait until the run finishes, showing status changes")
 	fs.DurationVar(&interval, "interval", time.Second, "poll interval with --wait")
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
-	pos, code, ok := a.parse(cmd, fs, args)
-	if !ok {
+	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
 	}
 	switch {
-	case len(pos) > 0:
-		return a.usageError(cmd, "unexpected argument %q", pos[0])
 	case service == "":
 		return a.usageError(cmd, "--service is required")
 	case operation == "":
 		return a.usageError(cmd, "--operation is required")
-	case input != "" && inputFile != "":
-		return a.usageError(cmd, "use --input or --input-file, not both")
+	case input.both():
+		return a.usageError(cmd, msgInputBoth)
 	case interval <= 0:
 		return a.usageError(cmd, "--interval must be positive")
 	}
-	raw := []byte(input)
-	if inputFile != "" {
-		var err error
-		if raw, err = a.readInputFile(inputFile); err != nil {
-			return a.usageError(cmd, "--input-file: %v", err)
-		}
+	in, code, ok := input.read(a, cmd)
+	if !ok {
+		return code
 	}
-	in, err := parseInput(raw)
-	if err != nil {
-		return a.usageError(cmd, "input: %v", err)
-	}
-
 	c, _, code, ok := a.authedClient()
 	if !ok {
 		return code
 	}
-	var opts []client.CallOption
-	if idemKey != "" {
-		opts = append(opts, client.WithIdempotencyKey(idemKey))
+	resp := c.CreateRun(a.ctx, client.CreateRunRequest{ServiceID: service, OperationID: operation, Input: in}, idemOpts(idemKey)...)
+	if wait && resp.OK {
+		return a.waitRun(c, resp, interval)
 	}
-	resp := c.CreateRun(a.ctx, client.CreateRunRequest{ServiceID: service, OperationID: operation, Input: in}, opts...)
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if !wait {
-		if a.g.json {
-			a.printRaw(resp.Raw)
-		} else {
-			a.printRun(resp.Body.Run, resp.Replayed)
-		}
-		return exitOK
-	}
-	return a.waitRun(c, resp, interval)
+	return answer(a, resp, func(r client.Response[client.RunEnvelope]) { a.printRun(r.Body.Run, r.Replayed) })
 }
 
 // runsGet shows a run and, with --wait, follows it until it finishes.
 func (a *app) runsGet(args []string) int {
 	const cmd = "runs get"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
 	var (
 		wait     bool
 		interval time.Duration
 	)
+	fs := a.commandFlags(cmd, nil)
 	fs.BoolVar(&wait, "wait", false, "wait until the run finishes, showing status changes")
 	fs.DurationVar(&interval, "interval", time.Second, "poll interval with --wait")
-	pos, code, ok := a.parse(cmd, fs, args)
+	id, code, ok := a.parseID(idSpec{cmd: cmd, what: "run", blank: true}, fs, args)
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 || pos[0] == "" {
-		return a.usageError(cmd, "runs get takes exactly one run id")
 	}
 	if interval <= 0 {
 		return a.usageError(cmd, "--interval must be positive")
@@ -105,19 +75,11 @@ func (a *app) runsGet(args []string) int {
 	if !ok {
 		return code
 	}
-	resp := c.GetRun(a.ctx, pos[0])
-	if !resp.OK {
-		return apiFailure(a, resp)
-	}
-	if wait {
+	resp := c.GetRun(a.ctx, id)
+	if wait && resp.OK {
 		return a.waitRun(c, resp, interval)
 	}
-	if a.g.json {
-		a.printRaw(resp.Raw)
-	} else {
-		a.printRun(resp.Body.Run, false)
-	}
-	return exitOK
+	return answer(a, resp, func(r client.Response[client.RunEnvelope]) { a.printRun(r.Body.Run, false) })
 }
 
 // waitRun follows a run from its first answer until it finishes, printing each status change (to stdout,
@@ -167,7 +129,7 @@ func (a *app) waitRun(c *client.Client, first client.Response[client.RunEnvelope
 
 // printRun shows a run as aligned lines.
 func (a *app) printRun(r client.Run, replayed bool) {
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := a.table()
 	id := r.ID
 	if replayed {
 		id += "  [replayed answer]"

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/svcplatform/svc/client"
 )
@@ -18,41 +17,32 @@ const headerUpstreamRequestID = "X-Svc-Upstream-Request-Id"
 // service answers 4xx/5xx: that is reported on stderr and exits 1.
 func (a *app) servicesInvoke(args []string) int {
 	const cmd = "services invoke"
-	fs := a.flagSet(cmd)
-	a.g.register(fs)
-	var operation, input, inputFile, idemKey string
+	var (
+		operation, idemKey string
+		input              inputFlags
+	)
+	fs := a.commandFlags(cmd, &idemKey)
 	fs.StringVar(&operation, "operation", "", "operation id (required)")
-	fs.StringVar(&input, "input", "", "input as a JSON object")
-	fs.StringVar(&inputFile, "input-file", "", "file holding the input JSON object (- for stdin)")
-	fs.StringVar(&idemKey, "idempotency-key", "", "Idempotency-Key to send (default: random)")
-	pos, code, ok := a.parse(cmd, fs, args)
+	input.register(fs)
+	id, code, ok := a.parseID(idSpec{cmd: cmd, what: "service"}, fs, args)
 	if !ok {
 		return code
 	}
 	switch {
-	case len(pos) != 1 || strings.TrimSpace(pos[0]) == "":
-		return a.usageError(cmd, "services invoke takes exactly one service id")
 	case strings.TrimSpace(operation) == "":
 		return a.usageError(cmd, "--operation is required")
-	case input != "" && inputFile != "":
-		return a.usageError(cmd, "use --input or --input-file, not both")
+	case input.both():
+		return a.usageError(cmd, msgInputBoth)
 	}
-	raw := []byte(input)
-	if inputFile != "" {
-		var err error
-		if raw, err = a.readInputFile(inputFile); err != nil {
-			return a.usageError(cmd, "--input-file: %v", err)
-		}
-	}
-	in, err := parseInput(raw)
-	if err != nil {
-		return a.usageError(cmd, "input: %v", err)
+	in, code, ok := input.read(a, cmd)
+	if !ok {
+		return code
 	}
 	c, _, code, ok := a.authedClient()
 	if !ok {
 		return code
 	}
-	resp := c.Invoke(a.ctx, pos[0], client.InvokeRequest{OperationID: operation, Input: in}, idemOpts(idemKey)...)
+	resp := c.Invoke(a.ctx, id, client.InvokeRequest{OperationID: operation, Input: in}, idemOpts(idemKey)...)
 	if !resp.OK {
 		return apiFailure(a, resp)
 	}
@@ -72,7 +62,7 @@ func (a *app) servicesInvoke(args []string) int {
 // printInvocation shows an invocation's status, charge, ids and result.
 func (a *app) printInvocation(resp client.Response[client.InvokeResult]) {
 	res := resp.Body
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := a.table()
 	svc := res.ServiceID
 	if resp.Replayed {
 		svc += "  [replayed answer]"
