@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -16,8 +15,7 @@ import (
 func TestProjectsAuditUsageBalance(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	ctx := context.Background()
-	acct, token := env.NewAccount(t, "books")
+	_, token := env.NewAccount(t, "books")
 	first := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 		Headers: map[string]string{"X-Svc-Credit-Token": token, "Idempotency-Key": "k"}})
 	require.Equal(t, http.StatusCreated, first.Status)
@@ -120,6 +118,4 @@ func TestProjectsAuditUsageBalance(t *testing.T) {
 	}
 	require.EqualValues(t, 2, inProjRuns, "the created run and the refused one")
 	require.Equal(t, http.StatusBadRequest, do(http.MethodGet, "/v1/usage?from=2026-02-01&to=2026-01-01", nil, nil).Status)
-	_ = acct
-	_ = ctx
 }

@@ -3,7 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/gateway"
@@ -120,7 +120,7 @@ func (s *Server) settleCharge(ctx context.Context, h *ledger.Hold, res gateway.I
 	}
 	charged, err := s.ledger.Settle(context.WithoutCancel(ctx), *h, res.ChargedMillicredits)
 	if err != nil {
-		return 0, errors.Join(err, errors.New("settling an invocation's charge"))
+		return 0, fmt.Errorf("settle the invocation's charge: %w", err)
 	}
 	if charged < res.ChargedMillicredits {
 		s.log.Warn("service reported more than its price; capped", "requestId", requestIDFrom(ctx), "hold", h.ID)
