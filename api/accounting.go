@@ -11,8 +11,7 @@ import (
 )
 
 type auditListInput struct {
-	Limit     int    `query:"limit" minimum:"1" maximum:"200" doc:"Page size, 1..200 (default 50)."`
-	Cursor    string `query:"cursor" doc:"nextCursor of the previous page."`
+	PageQuery
 	Operation string `query:"operation" doc:"Only this limit operation id."`
 	KeyID     string `query:"keyId" doc:"Only requests of this key."`
 	Status    int    `query:"status" minimum:"100" maximum:"599" doc:"Only answers with this HTTP status."`

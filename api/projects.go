@@ -19,8 +19,7 @@ func visibility(ctx context.Context) project.Visibility {
 }
 
 type listProjectsInput struct {
-	Limit  int    `query:"limit" minimum:"1" maximum:"200" doc:"Page size, 1..200 (default 50)."`
-	Cursor string `query:"cursor" doc:"nextCursor of the previous page."`
+	PageQuery
 	Status string `query:"status" enum:"active,archived" doc:"Only projects in this status."`
 }
 

@@ -2,6 +2,7 @@ package client
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -69,4 +70,21 @@ type InvokeResult struct {
 	Status         int             `json:"status" doc:"The HTTP status the owning service answered."`
 	Result         json.RawMessage `json:"result" doc:"What the owning service answered (JSON, or a string)."`
 	ChargedCredits float64         `json:"chargedCredits" doc:"Exactly what the owning service reported charging."`
+}
+
+// ValidHeaderName reports whether s is a valid HTTP header field name (an RFC 9110 token), as a
+// connection's headerName must be.
+func ValidHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
 }

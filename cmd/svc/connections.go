@@ -131,22 +131,6 @@ func checkUsername(u string) string {
 	return ""
 }
 
-// isHeaderToken reports whether s is a valid HTTP header name (an RFC 9110 token).
-func isHeaderToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-			strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // connectionsList lists the connections of the selected project (or of none).
 func (a *app) connectionsList(args []string) int {
 	const cmd = "connections list"
@@ -225,7 +209,7 @@ func (a *app) connectionsCreate(args []string) int {
 		return a.usageError(cmd, "--header-name is required with --auth-type header (e.g. --header-name X-Api-Key)")
 	case authType != client.AuthHeader && set["header-name"]:
 		return a.usageError(cmd, "--header-name applies only to --auth-type header")
-	case authType == client.AuthHeader && (len(headerName) > maxHeaderName || !isHeaderToken(headerName)):
+	case authType == client.AuthHeader && (len(headerName) > maxHeaderName || !client.ValidHeaderName(headerName)):
 		return a.usageError(cmd, "--header-name must be an HTTP header name of at most %d characters", maxHeaderName)
 	case authType == client.AuthBasic && username == "":
 		return a.usageError(cmd, "--username is required with --auth-type basic")

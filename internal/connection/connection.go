@@ -13,6 +13,7 @@
 package connection
 
 import (
+	"github.com/svcplatform/svc/client"
 	"net/textproto"
 	"strings"
 	"time"
@@ -159,7 +160,7 @@ func validateHeaderName(authType, name string) error {
 	if name == "" {
 		return svcerr.Invalid("headerName", "headerName is required for authType header")
 	}
-	if len(name) > MaxHeaderName || !isToken(name) {
+	if len(name) > MaxHeaderName || !client.ValidHeaderName(name) {
 		return svcerr.Invalid("headerName", "headerName must be an HTTP header name of at most %d characters", MaxHeaderName)
 	}
 	if forbiddenHeaders[textproto.CanonicalMIMEHeaderKey(name)] {
@@ -201,20 +202,4 @@ func validateSecret(secret string) error {
 // hasControl reports whether s holds an ASCII control character (CR, LF, NUL, DEL...).
 func hasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
-}
-
-// isToken reports whether s is an RFC 9110 token (a valid header field name).
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-			strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-		if !ok {
-			return false
-		}
-	}
-	return true
 }
