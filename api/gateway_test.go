@@ -244,3 +244,61 @@ func TestSDKInvoke(t *testing.T) {
 	require.True(t, c.DeleteConnection(ctx, conn.Body.Connection.ID).OK)
 	require.EqualValues(t, 2, c.Balance(ctx).Body.Balance.Credits)
 }
+
+// TestInvokeAnswerWaitsForItsCharge: when the charge cannot be recorded, the client gets no success
+// (which it could never see replayed) and nothing is charged; a retry with the same key then succeeds
+// and is charged once.
+func TestInvokeAnswerWaitsForItsCharge(t *testing.T) {
+	t.Parallel()
+	var env *testenv.Env
+	var calls atomic.Int64
+	var breakLedger atomic.Bool
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		if breakLedger.Load() { // the ledger refuses revenue postings until the constraint goes
+			_, err := env.DB.ExecContext(r.Context(),
+				"ALTER TABLE ledger_postings ADD CONSTRAINT test_no_revenue CHECK (book <> 'platform:revenue') NOT VALID")
+			if err != nil {
+				t.Errorf("add constraint: %v", err)
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Svc-Credits-Charged", "1")
+		_, _ = w.Write([]byte(`{"image":"ok"}`))
+	}))
+	t.Cleanup(up.Close)
+	env = gatewayEnv(t, up.URL)
+	key := fundedKey(t, env, 5)
+	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
+		Headers: map[string]string{"Idempotency-Key": "conn"}})
+	require.Equal(t, http.StatusCreated, conn.Status)
+	invoke := func() *testenv.Response {
+		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+			Body: map[string]any{"operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "once"}})
+	}
+	balance := func() map[string]any {
+		return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
+	}
+
+	breakLedger.Store(true)
+	failed := invoke()
+	require.Equal(t, http.StatusInternalServerError, failed.Status, "%s", failed.Raw)
+	require.Empty(t, failed.Header.Get("X-Svc-Credits-Charged"), "the failed answer reports no charge")
+	require.NotContains(t, string(failed.Raw), `"image"`)
+	require.EqualValues(t, 4, balance()["credits"], "the price stays held, not charged")
+	require.EqualValues(t, 1, balance()["heldCredits"])
+
+	breakLedger.Store(false)
+	_, err := env.DB.ExecContext(context.Background(), "ALTER TABLE ledger_postings DROP CONSTRAINT test_no_revenue")
+	require.NoError(t, err)
+	ok := invoke()
+	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Raw)
+	require.Empty(t, ok.Header.Get("Idempotent-Replayed"), "the failed attempt stored no answer")
+	require.Equal(t, "1", ok.Header.Get("X-Svc-Credits-Charged"))
+	require.EqualValues(t, 4, balance()["credits"], "charged once, from the same hold")
+	require.EqualValues(t, 0, balance()["heldCredits"])
+	replayed := invoke()
+	require.Equal(t, "true", replayed.Header.Get("Idempotent-Replayed"))
+	require.EqualValues(t, 2, calls.Load())
+}

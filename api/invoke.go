@@ -110,7 +110,8 @@ func (s *Server) releaseHold(ctx context.Context, h *ledger.Hold) {
 	}
 }
 
-// settleCharge charges what the service reported (nothing when it reported nothing), at most the held price.
+// settleCharge charges what the service reported (nothing when it reported nothing), at most the held
+// price. The charge commits together with the answer that reports it (see commitWithAnswer).
 func (s *Server) settleCharge(ctx context.Context, h *ledger.Hold, res gateway.InvokeResult) (int64, error) {
 	if h == nil {
 		if res.ChargedMillicredits > 0 {
@@ -118,8 +119,8 @@ func (s *Server) settleCharge(ctx context.Context, h *ledger.Hold, res gateway.I
 		}
 		return 0, nil
 	}
-	charged, err := s.ledger.Settle(context.WithoutCancel(ctx), *h, res.ChargedMillicredits)
-	if err != nil {
+	q, charged := s.ledger.SettleQuery(*h, res.ChargedMillicredits)
+	if err := s.commitWithAnswer(context.WithoutCancel(ctx), q); err != nil {
 		return 0, fmt.Errorf("settle the invocation's charge: %w", err)
 	}
 	if charged < res.ChargedMillicredits {

@@ -6,13 +6,16 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/apikey"
@@ -48,6 +51,8 @@ type requestState struct {
 	seed string
 	// charged is what the request charged, in millicredits, for its audit event and usage.
 	charged int64
+	// withAnswer are statements to commit together with the idempotent answer (see commitWithAnswer).
+	withAnswer []idempotency.Statement
 }
 
 func stateFrom(ctx context.Context) *requestState {
@@ -254,10 +259,23 @@ func (s *Server) idempotent(c *gin.Context) {
 		return
 	}
 	stateFrom(c.Request.Context()).seed = claim.Seed
+	before := c.Writer.Header().Clone()
 	w := &capture{ResponseWriter: c.Writer}
 	c.Writer = w
 	c.Next()
-	s.settle(c, r, req, claim.Seed, w)
+	c.Writer = w.ResponseWriter
+	err = s.record(c, r, req, claim.Seed, w)
+	if err != nil {
+		// The answer's effects did not commit: the client gets an error to retry with the same key, not
+		// an answer that did not happen.
+		h := c.Writer.Header()
+		clear(h)
+		maps.Copy(h, before)
+		stateFrom(c.Request.Context()).charged = 0
+		s.fail(c, err)
+		return
+	}
+	_, _ = c.Writer.Write(w.buf.Bytes())
 }
 
 func (s *Server) idempotencyRequest(c *gin.Context, p *Principal) (idempotency.Request, error) {
@@ -299,19 +317,49 @@ func readBody(c *gin.Context) ([]byte, error) {
 	return body, nil
 }
 
-// settle stores a final answer for replay, or unlocks the key (keeping its seed) so the client may retry.
-func (s *Server) settle(c *gin.Context, r *Route, req idempotency.Request, seed string, w *capture) {
+// record stores a final answer for replay, committing with it the statements the handler left for it,
+// or unlocks the key (keeping its seed) so the client may retry. It fails only when the statements did
+// not commit; a record that cannot be written otherwise is logged, since a retry finds what the request
+// did through the seed.
+func (s *Server) record(c *gin.Context, r *Route, req idempotency.Request, seed string, w *capture) error {
 	ctx := context.WithoutCancel(c.Request.Context())
+	also := stateFrom(ctx).withAnswer
 	status := w.Status()
 	var err error
 	if storable(status) {
-		err = s.idem.Complete(ctx, req, seed, idempotency.Response{Status: status, Header: storedHeaders(w.Header()), Body: w.buf.Bytes()}, r.Seal)
+		err = s.idem.Complete(ctx, req, seed, idempotency.Response{Status: status, Header: storedHeaders(w.Header()), Body: w.buf.Bytes()}, r.Seal, also...)
 	} else {
+		if len(also) > 0 {
+			if _, err := s.db.ExecContext(ctx, idempotency.Batch(also...)); err != nil {
+				s.log.Error("commit with a failed answer", "requestId", requestIDFrom(ctx), "err", err)
+			}
+		}
 		err = s.idem.Unlock(ctx, req, seed)
 	}
-	if err != nil {
-		s.log.Error("settle idempotency key", "requestId", requestIDFrom(ctx), "err", err)
+	if err == nil {
+		return nil
 	}
+	s.log.Error("record idempotent answer", "requestId", requestIDFrom(ctx), "err", err)
+	if len(also) == 0 || !storable(status) {
+		return nil
+	}
+	if uerr := s.idem.Unlock(ctx, req, seed); uerr != nil {
+		s.log.Error("unlock idempotency key", "requestId", requestIDFrom(ctx), "err", uerr)
+	}
+	return fmt.Errorf("record the answer with its effects: %w", err)
+}
+
+// commitWithAnswer commits q with the answer on idempotent routes, so the stored answer a retry replays
+// and the effect it reports (a charge, say) commit together, in the same round trip; elsewhere it runs
+// q at once.
+func (s *Server) commitWithAnswer(ctx context.Context, q *bun.RawQuery) error {
+	st := stateFrom(ctx)
+	if st.seed != "" {
+		st.withAnswer = append(st.withAnswer, q)
+		return nil
+	}
+	_, err := q.Exec(ctx)
+	return err
 }
 
 // storable answers are replayed: successes and final client errors. Answers that depend on timing or
@@ -346,21 +394,21 @@ func replay(c *gin.Context, resp *idempotency.Response) {
 	c.Abort()
 }
 
-// capture keeps a copy of the answer for the idempotency record.
+// capture holds the answer back until it is recorded (see record), keeping a copy for the record.
 type capture struct {
 	gin.ResponseWriter
 	buf bytes.Buffer
 }
 
-func (w *capture) Write(b []byte) (int, error) {
-	w.buf.Write(b)
-	return w.ResponseWriter.Write(b)
-}
+func (w *capture) Write(b []byte) (int, error) { return w.buf.Write(b) }
 
-func (w *capture) WriteString(s string) (int, error) {
-	w.buf.WriteString(s)
-	return w.ResponseWriter.WriteString(s)
-}
+func (w *capture) WriteString(s string) (int, error) { return w.buf.WriteString(s) }
+
+// WriteHeaderNow and Flush wait for the record too: the status and headers go out with the body.
+func (w *capture) WriteHeaderNow() {}
+
+// Flush does nothing until the answer is recorded.
+func (w *capture) Flush() {}
 
 // limited applies the per-key limits of the caller and its ancestors: 429 limit_exceeded with
 // Retry-After, X-Svc-Limit-Operation and the IETF RateLimit headers when a window is spent; the

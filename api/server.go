@@ -96,7 +96,7 @@ func New(d Deps) (*Server, error) {
 		catalog:  catalog.Builtin(),
 
 		limiter:     limit.New(d.DB, limit.Options{Log: d.Logger}),
-		connections: connection.NewStore(d.DB, d.Box),
+		connections: connection.NewStore(d.DB, d.Box).CacheCredentials(time.Minute, 10000, d.Logger),
 		gateway:     d.Gateway,
 		invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
 		ledger:      ledger.New(d.DB),
@@ -173,11 +173,12 @@ func (s *Server) Close() {
 	s.invoker.Close()
 }
 
-// Start runs the server's background work until ctx ends: the revocation listener that lets
-// authentication be served from memory, and the purge of expired idempotency records.
+// Start runs the server's background work until ctx ends: the listeners that let authentication and
+// connection credentials be served from memory, and the purge of expired idempotency records.
 func (s *Server) Start(ctx context.Context) {
-	s.bg.Add(3)
+	s.bg.Add(4)
 	go func() { defer s.bg.Done(); s.keyCache.Listen(ctx, s.db) }()
+	go func() { defer s.bg.Done(); s.connections.Listen(ctx, s.db) }()
 	go func() { defer s.bg.Done(); s.limiter.Run(ctx) }()
 	go func() { defer s.bg.Done(); s.purgeLoop(ctx, time.Hour) }()
 }

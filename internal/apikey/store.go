@@ -15,6 +15,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
+	"github.com/svcplatform/svc/internal/pgnotify"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/schema"
 )
@@ -246,10 +247,7 @@ func (s *Store) Revoke(ctx context.Context, caller *schema.APIKey, id string, no
 			return fmt.Errorf("revoke api key: %w", err)
 		}
 		// Delivered on commit to every process that caches keys.
-		if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", RevocationChannel, caller.AccountID); err != nil {
-			return fmt.Errorf("announce revocation: %w", err)
-		}
-		return nil
+		return pgnotify.Notify(ctx, tx, RevocationChannel, caller.AccountID)
 	})
 	if err != nil {
 		return nil, err

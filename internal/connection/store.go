@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/textproto"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
+	"github.com/svcplatform/svc/internal/pgnotify"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
@@ -49,14 +51,49 @@ func (r *row) connection() Connection {
 	return c
 }
 
+// ChangeChannel is the PostgreSQL NOTIFY channel on which changes to connections are announced, with
+// the account id as payload, so every process drops that account's cached credentials.
+const ChangeChannel = "svc_connections_changed"
+
 // Store keeps connections in PostgreSQL, sealing their secrets with box.
 type Store struct {
 	db  bun.IDB
 	box *secretbox.Box
+	// named caches CredentialNamed's answers; nil when credentials are not cached.
+	named *pgnotify.Cache[Credential]
 }
 
 // NewStore returns a Store on db that seals secrets with box.
 func NewStore(db bun.IDB, box *secretbox.Box) *Store { return &Store{db: db, box: box} }
+
+// CacheCredentials makes CredentialNamed answer repeated lookups from memory, for at most ttl and at
+// most maxEntries credentials, while Listen runs (see pgnotify): a changed or deleted connection is
+// dropped from every process's cache when its transaction commits. It returns s.
+func (s *Store) CacheCredentials(ttl time.Duration, maxEntries int, log *slog.Logger) *Store {
+	s.named = pgnotify.New[Credential]("connection credential", ttl, maxEntries, log)
+	return s
+}
+
+// Listen follows changes announced on ChangeChannel until ctx ends; the credential cache serves from
+// memory only while it runs. Run it in a goroutine. Without CacheCredentials it returns at once.
+func (s *Store) Listen(ctx context.Context, db *bun.DB) {
+	if s.named != nil {
+		s.named.Listen(ctx, db, ChangeChannel)
+	}
+}
+
+// changed announces, inside tx, that the account's connections changed; other processes drop their
+// cached credentials when tx commits.
+func (s *Store) changed(ctx context.Context, tx bun.IDB, accountID string) error {
+	return pgnotify.Notify(ctx, tx, ChangeChannel, accountID)
+}
+
+// forget drops this process's cached credentials of the account, after a change committed.
+func (s *Store) forget(accountID string) {
+	if s.named != nil {
+		s.named.Drop(accountID)
+	}
+}
 
 // Create validates and stores a connection in the scope. Creating the same id again (a retried request)
 // answers the row its first attempt made. A name already used in the scope is a conflict.
@@ -170,8 +207,11 @@ func (s *Store) Update(ctx context.Context, scope tenant.Scope, id string, p Pat
 			return insertError(err)
 		}
 		out = r.connection()
-		return nil
+		return s.changed(ctx, tx, r.AccountID)
 	})
+	if err == nil {
+		s.forget(scope.AccountID)
+	}
 	return out, err
 }
 
@@ -235,19 +275,26 @@ func (s *Store) rotate(r *row, p Patch) ([]byte, error) {
 // Delete removes the connection in the scope and answers it as it was, or not_found.
 func (s *Store) Delete(ctx context.Context, scope tenant.Scope, id string) (Connection, error) {
 	r := new(row)
-	q := s.db.NewDelete().Model(r).Where("id = ?", id).Where("account_id = ?", scope.AccountID)
-	if scope.ProjectID == nil {
-		q = q.Where("project_id IS NULL")
-	} else {
-		q = q.Where("project_id = ?", *scope.ProjectID)
-	}
-	err := q.Returning("*").Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Connection{}, svcerr.NotFoundf("no connection %q", id)
-	}
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		q := tx.NewDelete().Model(r).Where("id = ?", id).Where("account_id = ?", scope.AccountID)
+		if scope.ProjectID == nil {
+			q = q.Where("project_id IS NULL")
+		} else {
+			q = q.Where("project_id = ?", *scope.ProjectID)
+		}
+		err := q.Returning("*").Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return svcerr.NotFoundf("no connection %q", id)
+		}
+		if err != nil {
+			return fmt.Errorf("delete connection: %w", err)
+		}
+		return s.changed(ctx, tx, scope.AccountID)
+	})
 	if err != nil {
-		return Connection{}, fmt.Errorf("delete connection: %w", err)
+		return Connection{}, err
 	}
+	s.forget(scope.AccountID)
 	return r.connection(), nil
 }
 
@@ -264,11 +311,19 @@ func (s *Store) Credential(ctx context.Context, scope tenant.Scope, id string) (
 // CredentialNamed opens the credential of the scope's connection with the name: the name a managed
 // service in services.yaml asks for, which each account stores its own credential under.
 func (s *Store) CredentialNamed(ctx context.Context, scope tenant.Scope, name string) (Credential, error) {
-	r, err := s.loadBy(ctx, s.db, scope, "name", name, false)
-	if err != nil {
-		return Credential{}, err
+	load := func(ctx context.Context) (Credential, string, error) {
+		r, err := s.loadBy(ctx, s.db, scope, "name", name, false)
+		if err != nil {
+			return Credential{}, "", err
+		}
+		c, err := s.credential(r)
+		return c, r.AccountID, err
 	}
-	return s.credential(r)
+	if s.named == nil {
+		c, _, err := load(ctx)
+		return c, err
+	}
+	return s.named.Load(ctx, scope.AccountID+"\x00"+scope.Project()+"\x00"+name, load)
 }
 
 func (s *Store) credential(r *row) (Credential, error) {

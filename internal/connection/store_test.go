@@ -4,9 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
@@ -330,4 +333,60 @@ func TestValidationNamesField(t *testing.T) {
 		_, err := f.store.Update(f.ctx, f.acctA, c.ID, p)
 		requireCode(t, err, svcerr.InvalidRequest, param)
 	}
+}
+
+// TestCachedCredentialsFollowChanges plays two processes with credential caches: a rotation, a
+// disabling and a deletion made through one reach the other's cache as soon as the NOTIFY arrives, and
+// at once in the process that made them.
+func TestCachedCredentialsFollowChanges(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx, cancel := context.WithCancel(f.ctx)
+	defer cancel()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	here := NewStore(f.db, f.store.box).CacheCredentials(time.Minute, 100, log)
+	there := NewStore(f.db, f.store.box).CacheCredentials(time.Minute, 100, log)
+	for _, s := range []*Store{here, there} {
+		go s.Listen(ctx, f.db)
+		require.Eventually(t, s.named.Listening, 5*time.Second, 5*time.Millisecond)
+	}
+	c := f.create(t, f.projA1, bearer("gen", "s1"))
+	f.create(t, f.acctB, bearer("gen", "other-account"))
+	secretOf := func(s *Store, scope tenant.Scope) string {
+		cred, err := s.CredentialNamed(ctx, scope, "gen")
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return applied(cred).Get("Authorization")
+	}
+	require.Equal(t, "Bearer s1", secretOf(there, f.projA1))
+	require.Equal(t, "Bearer other-account", secretOf(there, f.acctB))
+	require.Contains(t, secretOf(there, f.acctA), "no connection", "another scope of the account does not see it")
+
+	// A change the cache is not told about is not seen: the answer comes from memory.
+	_, err := f.db.ExecContext(ctx, "UPDATE connections SET status = 'disabled' WHERE id = ?", c.ID)
+	require.NoError(t, err)
+	require.Equal(t, "Bearer s1", secretOf(there, f.projA1))
+	_, err = f.db.ExecContext(ctx, "UPDATE connections SET status = 'active' WHERE id = ?", c.ID)
+	require.NoError(t, err)
+
+	steps := []struct {
+		name   string
+		change func() error
+		want   string
+	}{
+		{"rotate", func() error { _, err := here.Update(ctx, f.projA1, c.ID, Patch{Secret: ptr("s2")}); return err }, "Bearer s2"},
+		{"disable", func() error { _, err := here.Update(ctx, f.projA1, c.ID, Patch{Disabled: ptr(true)}); return err }, "is disabled"},
+		{"enable", func() error { _, err := here.Update(ctx, f.projA1, c.ID, Patch{Disabled: ptr(false)}); return err }, "Bearer s2"},
+		{"delete", func() error { _, err := here.Delete(ctx, f.projA1, c.ID); return err }, "no connection"},
+	}
+	for _, st := range steps {
+		secretOf(here, f.projA1) // both processes have the credential cached, or its refusal read
+		secretOf(there, f.projA1)
+		require.NoError(t, st.change(), st.name)
+		require.Contains(t, secretOf(here, f.projA1), st.want, "%s: the changing process sees it at once", st.name)
+		require.Eventually(t, func() bool { return strings.Contains(secretOf(there, f.projA1), st.want) }, 5*time.Second, 2*time.Millisecond,
+			"%s never reached the other process", st.name)
+	}
+	require.Equal(t, "Bearer other-account", secretOf(there, f.acctB), "another account's credential is untouched")
 }

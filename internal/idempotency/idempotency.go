@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -192,19 +193,45 @@ func (s *Store) replay(req Request, rec *schema.IdempotencyKey) (Claim, error) {
 
 // Complete stores the response of a claimed request. With seal, the body is encrypted at rest (for
 // answers that carry a secret, like a new API key).
-func (s *Store) Complete(ctx context.Context, req Request, seed string, resp Response, seal bool) error {
+//
+// The statements in also (the effect the answer reports, such as a ledger settlement) run before the
+// record in the same round trip and the same transaction: the answer is stored with its effect or
+// neither is. They must be complete SQL statements with their arguments formatted in.
+func (s *Store) Complete(ctx context.Context, req Request, seed string, resp Response, seal bool, also ...Statement) error {
 	body := resp.Body
 	if seal {
 		body = s.box.Seal(body, aad(req))
 	}
-	_, err := s.db.NewUpdate().Model((*schema.IdempotencyKey)(nil)).
+	q := s.db.NewUpdate().Model((*schema.IdempotencyKey)(nil)).
 		Set("response_status = ?", resp.Status).Set("response_headers = ?", map[string][]string(resp.Header)).
 		Set("response_body = ?", body).Set("response_sealed = ?", seal).Set("locked_until = NULL").
-		Where("account_id = ? AND key = ? AND seed = ?", req.AccountID, req.Key, seed).Exec(ctx)
+		Where("account_id = ? AND key = ? AND seed = ?", req.AccountID, req.Key, seed)
+	var err error
+	if len(also) == 0 {
+		_, err = q.Exec(ctx)
+	} else {
+		_, err = s.db.ExecContext(ctx, Batch(append(also, q)...))
+	}
 	if err != nil {
 		return fmt.Errorf("store idempotent response: %w", err)
 	}
 	return nil
+}
+
+// Statement is a query that renders itself as SQL, such as a *bun.RawQuery or *bun.UpdateQuery.
+type Statement interface{ String() string }
+
+// Batch joins statements into one string that PostgreSQL runs in one round trip and, unless they
+// manage transactions themselves, as one transaction.
+func Batch(stmts ...Statement) string {
+	var b strings.Builder
+	for i, st := range stmts {
+		if i > 0 {
+			b.WriteString(";\n")
+		}
+		b.WriteString(st.String())
+	}
+	return b.String()
 }
 
 // Unlock ends a claim whose request produced no final answer (a 5xx, a 402 awaiting payment, ...) so the

@@ -188,3 +188,41 @@ func TestFingerprintIgnoresJSONFormatting(t *testing.T) {
 	require.NotEqual(t, Fingerprint("key:k1", "POST", "/p", "", []byte(`{"a":1.0}`)), Fingerprint("key:k1", "POST", "/p", "", []byte(`{"a":1}`)),
 		"numbers keep their spelling")
 }
+
+// TestCompleteCommitsWithItsEffects: statements given to Complete commit with the answer, or neither
+// does; a question mark or quote in the stored answer does not disturb the batch.
+func TestCompleteCommitsWithItsEffects(t *testing.T) {
+	t.Parallel()
+	s, c := newStore(t)
+	ctx := context.Background()
+	effect := func(name string) Statement {
+		return s.db.NewRaw("UPDATE accounts SET name = ? WHERE id = 'acct_1'", name)
+	}
+	nameNow := func() string {
+		var name string
+		require.NoError(t, s.db.NewRaw("SELECT name FROM accounts WHERE id = 'acct_1'").Scan(ctx, &name))
+		return name
+	}
+	answer := Response{Status: 200, Header: http.Header{"Location": {"/v1/runs?x=1&y='2'"}}, Body: []byte(`{"q":"why?","s":"it's"}`)}
+
+	r := req("fails", `{}`)
+	claim, err := s.Claim(ctx, r)
+	require.NoError(t, err)
+	err = s.Complete(ctx, r, claim.Seed, answer, false, effect("changed"), s.db.NewRaw("SELECT 1/0"))
+	require.Error(t, err)
+	require.Equal(t, "a", nameNow(), "the effect rolled back with the failed batch")
+	require.NoError(t, s.Unlock(ctx, r, claim.Seed))
+	retry, err := s.Claim(ctx, r)
+	require.NoError(t, err)
+	require.Nil(t, retry.Replay, "no answer was stored")
+	require.Equal(t, claim.Seed, retry.Seed)
+
+	require.NoError(t, s.Complete(ctx, r, retry.Seed, answer, false, effect("changed")))
+	require.Equal(t, "changed", nameNow())
+	c.Add(time.Second)
+	replayed, err := s.Claim(ctx, r)
+	require.NoError(t, err)
+	require.NotNil(t, replayed.Replay)
+	require.Equal(t, answer.Body, replayed.Replay.Body)
+	require.Equal(t, answer.Header.Get("Location"), replayed.Replay.Header.Get("Location"))
+}

@@ -154,21 +154,37 @@ func (l *Ledger) holdOne(ctx context.Context, h Hold, reference string) error {
 // Settle charges what the call cost (at most the hold; more is capped) and frees the rest. Settling a
 // closed hold changes nothing. It returns the millicredits charged.
 func (l *Ledger) Settle(ctx context.Context, h Hold, charged int64) (int64, error) {
-	charged = max(0, min(charged, h.Millicredits))
-	return charged, l.close(ctx, h, KindSettle, "settled", charged)
+	q, charged := l.SettleQuery(h, charged)
+	if _, err := q.Exec(ctx); err != nil {
+		return 0, fmt.Errorf("settle hold: %w", err)
+	}
+	return charged, nil
 }
+
+// SettleQuery is Settle as one statement not yet run, for a caller that commits it together with
+// something else (the idempotent answer that reports the charge, say), and the millicredits it charges.
+func (l *Ledger) SettleQuery(h Hold, charged int64) (*bun.RawQuery, int64) {
+	charged = Chargeable(h, charged)
+	return l.closeQuery(h, KindSettle, "settled", charged), charged
+}
+
+// Chargeable is what settling the hold for a reported charge takes: the charge, capped to the hold.
+func Chargeable(h Hold, reported int64) int64 { return max(0, min(reported, h.Millicredits)) }
 
 // Release frees a hold whose call did not happen or failed without a charge.
 func (l *Ledger) Release(ctx context.Context, h Hold) error {
-	return l.close(ctx, h, KindRelease, "released", 0)
+	if _, err := l.closeQuery(h, KindRelease, "released", 0).Exec(ctx); err != nil {
+		return fmt.Errorf("release hold: %w", err)
+	}
+	return nil
 }
 
-// close ends a hold in one statement: the hold is marked, the transaction and its postings (held out;
-// revenue for the charge; the rest back to available) are recorded, and the available balance gets the
-// rest back. A hold charged in full leaves the balance row alone (no lock on it).
-func (l *Ledger) close(ctx context.Context, h Hold, kind, status string, charged int64) error {
+// closeQuery ends a hold in one statement: the hold is marked, the transaction and its postings (held
+// out; revenue for the charge; the rest back to available) are recorded, and the available balance gets
+// the rest back. A hold charged in full leaves the balance row alone (no lock on it).
+func (l *Ledger) closeQuery(h Hold, kind, status string, charged int64) *bun.RawQuery {
 	txID := ids.Derive("ltx", h.AccountID, kind, h.ID)
-	_, err := l.db.NewRaw(`WITH c AS (
+	return l.db.NewRaw(`WITH c AS (
 			UPDATE credit_holds SET status = ?0, charged = ?1, closed_at = now() WHERE id = ?2 AND status = 'held' RETURNING id),
 		t AS (INSERT INTO ledger_transactions (id, account_id, kind, reference)
 			SELECT ?3, ?4, ?5, ?2 FROM c ON CONFLICT (account_id, kind, reference) DO NOTHING RETURNING id),
@@ -177,11 +193,7 @@ func (l *Ledger) close(ctx context.Context, h Hold, kind, status string, charged
 			WHERE v.amount <> 0)
 		UPDATE credit_balances SET available = available + (?7::bigint - ?1::bigint), updated_at = now()
 		WHERE ?7::bigint <> ?1::bigint AND account_id = ?4 AND EXISTS (SELECT 1 FROM t)`,
-		status, charged, h.ID, txID, h.AccountID, kind, BookHeld, h.Millicredits, BookRevenue, BookAvailable).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("close hold: %w", err)
-	}
-	return nil
+		status, charged, h.ID, txID, h.AccountID, kind, BookHeld, h.Millicredits, BookRevenue, BookAvailable)
 }
 
 // isCheckViolation reports a CHECK constraint failure (SQLSTATE 23514): a balance would go negative.
