@@ -4,28 +4,66 @@
 package activities
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/run"
+	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/workflows"
 )
 
 // Runs keeps run rows in step with their workflows.
 type Runs struct {
 	Store *run.Store
+	// Artifacts keeps a succeeded run's output as the artifact output.json; nil keeps none.
+	Artifacts *artifact.Store
 }
+
+// OutputArtifactName is the name of the artifact holding a run's output.
+const OutputArtifactName = "output.json"
 
 // MarkRunRunning moves a run from queued to running. Database errors are retried.
 func (a *Runs) MarkRunRunning(ctx context.Context, runID string) error {
 	return classify(a.Store.MarkRunning(ctx, runID))
 }
 
-// FinishRun records the run's outcome; it is idempotent, so retries are harmless.
+// FinishRun records the run's outcome, first keeping a succeeded run's output as an artifact; both are
+// idempotent, so retries are harmless.
 func (a *Runs) FinishRun(ctx context.Context, o workflows.RunOutcome) error {
+	if err := a.keepOutput(ctx, o); err != nil {
+		return err
+	}
 	return classify(a.Store.Finish(ctx, o))
+}
+
+// keepOutput saves a succeeded run's output as output.json (its id derives from the run's).
+func (a *Runs) keepOutput(ctx context.Context, o workflows.RunOutcome) error {
+	if a.Artifacts == nil || o.Status != client.RunSucceeded || len(o.Output) == 0 {
+		return nil
+	}
+	r, err := a.Store.ByID(ctx, o.RunID)
+	if err != nil {
+		return classify(err)
+	}
+	_, err = a.Artifacts.Save(ctx, artifact.NewArtifact{
+		ID: ids.Derive(ids.Artifact, r.ID, OutputArtifactName), AccountID: r.AccountID, ProjectID: r.ProjectID,
+		RunID: r.ID, ServiceID: r.ServiceID, Name: OutputArtifactName, ContentType: "application/json",
+		Body: bytes.NewReader(o.Output),
+	})
+	if svcerr.Is(err, svcerr.PayloadTooLarge) { // retrying cannot shrink it; the output stays in the run
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("keep the output of run %s: %w", r.ID, err)
+	}
+	return nil
 }
 
 // classify makes a missing run row final: retrying cannot make it appear, and failing loudly shows the

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/api/enums/v1"
@@ -25,17 +26,72 @@ func TestRecordHistories(t *testing.T) {
 	}
 	env := testenv.New(t)
 	key, _ := firstKey(t, env)
+	testdata := filepath.Join("..", "workflows", "testdata")
+	// run_echo.json and run_sleep.json were recorded before runs kept their status in the memo and stay
+	// as they are, so the replay test proves old runs still replay.
 	for name, body := range map[string]map[string]any{
-		"run_echo.json":  {"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"hello": "world"}},
-		"run_sleep.json": {"serviceId": "managed-workflows", "operationId": "sleep", "input": map[string]any{"seconds": 0.2}},
+		"run_echo_memo.json":  {"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"hello": "world"}},
+		"run_sleep_memo.json": {"serviceId": "managed-workflows", "operationId": "sleep", "input": map[string]any{"seconds": 0.2}},
 	} {
 		resp := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key, Body: body,
 			Headers: map[string]string{"Idempotency-Key": name}})
 		require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
 		id := resp.Body["run"].(map[string]any)["id"].(string)
 		waitRun(t, env, key, id, client.RunSucceeded)
-		writeHistory(t, env, "run/"+id, filepath.Join("..", "workflows", "testdata", name))
+		writeHistory(t, env, "run/"+id, filepath.Join(testdata, name))
 	}
+	for _, c := range []struct{ name, decision, want string }{
+		{"approved", "approve", client.RunSucceeded},
+		{"rejected", "reject", client.RunFailed},
+		{"expired", "", client.RunFailed},
+	} {
+		extra := map[string]any{}
+		if c.decision == "" {
+			extra["approvalExpiresInSeconds"] = 1
+		}
+		runID, aprID := startGatedRun(t, env, key, "gated-"+c.name, extra)
+		if c.decision != "" {
+			require.Equal(t, http.StatusOK, decide(t, env, key, aprID, c.decision, "decide-"+c.name).Status)
+		}
+		waitRun(t, env, key, runID, c.want)
+		writeHistory(t, env, "run/"+runID, filepath.Join(testdata, "run_gated_"+c.name+".json"))
+		writeHistory(t, env, "approval/"+aprID, filepath.Join(testdata, "approval_"+c.name+".json"))
+	}
+	sa := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/approvals/service-actions", Key: key,
+		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "sa"}})
+	require.Equal(t, http.StatusCreated, sa.Status, "%s", sa.Raw)
+	aprID := sa.Body["approval"].(map[string]any)["id"].(string)
+	require.Equal(t, http.StatusOK, decide(t, env, key, aprID, "approve", "sa-ok").Status)
+	require.Eventually(t, func() bool {
+		var runID *string
+		err := env.DB.NewRaw("SELECT run_id FROM approvals WHERE id = ?", aprID).Scan(context.Background(), &runID)
+		return err == nil && runID != nil && workflowClosed(env, "approval/"+aprID)
+	}, 20*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, "approval/"+aprID, filepath.Join(testdata, "approval_service_action.json"))
+
+	// An external service's run: one 503, then the answer.
+	up, _, _ := flakyUpstream(t, 1)
+	genv := gatewayRunEnv(t, up.URL)
+	gkey := fundedKey(t, genv, 10)
+	conn := genv.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: gkey,
+		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
+		Headers: map[string]string{"Idempotency-Key": "conn"}})
+	require.Equal(t, http.StatusCreated, conn.Status)
+	for name, op := range map[string]string{"run_external.json": "generate", "run_external_refused.json": "refuse"} {
+		runID := startRun(t, genv, gkey, op, name)
+		want := client.RunSucceeded
+		if op == "refuse" {
+			want = client.RunFailed
+		}
+		waitRun(t, genv, gkey, runID, want)
+		writeHistory(t, genv, "run/"+runID, filepath.Join(testdata, name))
+	}
+}
+
+// workflowClosed reports whether the workflow has finished.
+func workflowClosed(env *testenv.Env, workflowID string) bool {
+	d, err := env.Temporal.DescribeWorkflowExecution(context.Background(), workflowID, "")
+	return err == nil && d.WorkflowExecutionInfo.GetStatus() != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
 }
 
 func writeHistory(t *testing.T, env *testenv.Env, workflowID, path string) {

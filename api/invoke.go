@@ -48,7 +48,7 @@ func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, er
 		}
 		cred = c
 	}
-	daily, err := s.reserveDaily(ctx, p, svc.ID, op)
+	daily, err := s.reserveDaily(ctx, p, client.OpServicesInvoke, svc.ID, op.ID, op.Millicredits)
 	if err != nil {
 		return nil, err
 	}
@@ -129,13 +129,13 @@ func (s *Server) settleCharge(ctx context.Context, h *ledger.Hold, res gateway.I
 	return charged, nil
 }
 
-// reserveDaily takes an invocation's price from the creditsPerDay limits of the caller and its
-// ancestors; nil when nothing limits it.
-func (s *Server) reserveDaily(ctx context.Context, p *Principal, serviceID string, op gateway.Operation) (*limit.Reservation, error) {
-	if op.Millicredits == 0 || !hasLimits(p) {
+// reserveDaily takes a price from the creditsPerDay limits (of base and its per-service and
+// per-operation forms) of the caller and its ancestors; nil when nothing limits it.
+func (s *Server) reserveDaily(ctx context.Context, p *Principal, base, serviceID, operationID string, millicredits int64) (*limit.Reservation, error) {
+	if millicredits == 0 || !hasLimits(p) {
 		return nil, nil
 	}
-	d, r, err := s.limiter.ReserveCredits(ctx, owners(p), limit.Operations(client.OpServicesInvoke, serviceID, op.ID), op.Millicredits)
+	d, r, err := s.limiter.ReserveCredits(ctx, owners(p), limit.Operations(base, serviceID, operationID), millicredits)
 	if err != nil {
 		return nil, err
 	}

@@ -190,6 +190,25 @@ func (s *Server) registerRoutes() {
 	// Runs.
 	register(s, Route{Op: client.OpRunsCreate, Method: http.MethodPost, Path: "/v1/runs", Summary: "Start a durable run", Tag: "Runs",
 		Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusCreated, Qualified: true}, s.createRun)
+	register(s, Route{Op: client.OpRunsList, Method: http.MethodGet, Path: "/v1/runs", Summary: "List runs, newest first", Tag: "Runs",
+		Auth: authKey, Scope: client.ScopeRunsRead}, s.listRuns)
 	register(s, Route{Op: client.OpRunsRead, Method: http.MethodGet, Path: "/v1/runs/{runId}", Summary: "Read a run", Tag: "Runs",
 		Auth: authKey, Scope: client.ScopeRunsRead}, s.getRun)
+	register(s, Route{Op: client.OpRunsCancel, Method: http.MethodPost, Path: "/v1/runs/{runId}/cancel", Summary: "Request a run's cancellation", Tag: "Runs",
+		Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true}, s.cancelRun)
+
+	// Approvals.
+	register(s, Route{Op: client.OpApprovalsList, Method: http.MethodGet, Path: "/v1/approvals", Summary: "List approvals, newest first", Tag: "Approvals",
+		Auth: authKey, Scope: client.ScopeApprovalsRead}, s.listApprovals)
+	register(s, Route{Op: client.OpApprovalsCreate, Method: http.MethodPost, Path: "/v1/approvals/service-actions", Summary: "Ask for approval of a service action", Tag: "Approvals",
+		Auth: authKey, Scope: client.ScopeApprovalsWrite, Idem: true, Status: http.StatusCreated}, s.createServiceAction)
+	register(s, Route{Op: client.OpApprovalsDecide, Method: http.MethodPost, Path: "/v1/approvals/{approvalId}", Summary: "Approve or reject a pending approval", Tag: "Approvals",
+		Auth: authKey, Scope: client.ScopeApprovalsWrite, Idem: true}, s.decideApproval)
+
+	// Artifacts.
+	register(s, Route{Op: client.OpArtifactsList, Method: http.MethodGet, Path: "/v1/artifacts", Summary: "List artifacts runs produced, newest first", Tag: "Artifacts",
+		Auth: authKey, Scope: client.ScopeArtifactsRead}, s.listArtifacts)
+	register(s, Route{Op: client.OpArtifactsContentRead, Method: http.MethodGet, Path: "/v1/artifacts/{artifactId}/content", Summary: "Download an artifact's bytes", Tag: "Artifacts",
+		Auth: authKey, Scope: client.ScopeArtifactsRead}, s.artifactContent)
+	s.documentArtifactContent("/v1/artifacts/{artifactId}/content")
 }

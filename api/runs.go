@@ -2,12 +2,15 @@ package api
 
 import (
 	"context"
+	"slices"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/schema"
 )
 
 type createRunInput struct {
@@ -16,20 +19,34 @@ type createRunInput struct {
 
 func (s *Server) createRun(ctx context.Context, in *createRunInput) (*Out[client.RunEnvelope], error) {
 	p := principalFrom(ctx)
-	if _, err := run.Validate(in.Body.ServiceID, in.Body.OperationID, in.Body.Input); err != nil {
+	_, op, err := run.Validate(s.runs.Catalog(), in.Body.ServiceID, in.Body.OperationID, in.Body.Input)
+	if err != nil {
 		return nil, err // unknown services and operations are named before access is judged
 	}
 	if err := serviceAccess(apikey.GrantsOf(p.Key), in.Body.ServiceID); err != nil {
 		return nil, err
 	}
-	if in.Body.RequireApproval {
-		return nil, svcerr.Invalid("requireApproval", "approvals are not available on this server yet")
-	}
-	r, err := s.runs.Create(ctx, run.CreateParams{
+	params := run.CreateParams{
 		ID: newID(ctx, ids.Run), Scope: p.Scope, KeyID: p.Key.ID,
 		ServiceID: in.Body.ServiceID, OperationID: in.Body.OperationID, Input: in.Body.Input,
-	})
+	}
+	if in.Body.RequireApproval || op.RequiresApproval {
+		ttl, err := approvalTTL("approvalExpiresInSeconds", in.Body.ApprovalExpiresInSeconds)
+		if err != nil {
+			return nil, err
+		}
+		params.ApprovalID, params.ApprovalTTL = newID(ctx, ids.Approval), ttl
+	} else if in.Body.ApprovalExpiresInSeconds != 0 {
+		return nil, svcerr.Invalid("approvalExpiresInSeconds", "approvalExpiresInSeconds applies only to a run that requires approval")
+	}
+	// A priced run's price counts against creditsPerDay when it is created; it is charged when it runs.
+	daily, err := s.reserveDaily(ctx, p, client.OpRunsCreate, in.Body.ServiceID, in.Body.OperationID, op.Millicredits)
 	if err != nil {
+		return nil, err
+	}
+	r, err := s.runs.Create(ctx, params)
+	if err != nil {
+		s.releaseDaily(ctx, daily, op.Millicredits)
 		return nil, err
 	}
 	return reply(client.RunEnvelope{OK: true, Run: run.ToWire(r)})
@@ -49,4 +66,53 @@ func (s *Server) getRun(ctx context.Context, in *runIDInput) (*Out[client.RunEnv
 		return nil, err
 	}
 	return reply(client.RunEnvelope{OK: true, Run: r})
+}
+
+type listRunsInput struct {
+	PageQuery
+	Status      string `query:"status" enum:"queued,running,awaiting_approval,succeeded,failed,cancelled" doc:"Only runs in this status."`
+	ServiceID   string `query:"serviceId" maxLength:"200" doc:"Only runs of this service."`
+	OperationID string `query:"operationId" maxLength:"200" doc:"Only runs of this operation."`
+	From        string `query:"from" doc:"RFC 3339 time: runs created at or after it."`
+	To          string `query:"to" doc:"RFC 3339 time: runs created before it."`
+}
+
+// listRuns lists the runs of the caller's scope, newest first. Runs of services the key may not use are
+// left out, as if they did not exist.
+func (s *Server) listRuns(ctx context.Context, in *listRunsInput) (*Out[client.RunList], error) {
+	pg, err := page.Parse(in.Limit, in.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	p := principalFrom(ctx)
+	f := run.ListFilter{Scope: p.Scope, Status: in.Status, ServiceID: in.ServiceID, OperationID: in.OperationID}
+	if f.From, err = parseTime("from", in.From); err != nil {
+		return nil, err
+	}
+	if f.To, err = parseTime("to", in.To); err != nil {
+		return nil, err
+	}
+	if g := apikey.GrantsOf(p.Key); !slices.Contains(g.Services, apikey.AllServices) {
+		f.Services = append([]string{}, g.Services...)
+	}
+	rows, next, err := s.runs.Store().List(ctx, f, pg)
+	if err != nil {
+		return nil, err
+	}
+	out := client.RunList{OK: true, Runs: make([]client.Run, 0, len(rows)), NextCursor: next}
+	for i := range rows {
+		out.Runs = append(out.Runs, run.ToWire(&rows[i]))
+	}
+	return reply(out)
+}
+
+// cancelRun asks the run's workflow to stop and answers the run; the workflow then ends it cancelled.
+func (s *Server) cancelRun(ctx context.Context, in *runIDInput) (*Out[client.RunEnvelope], error) {
+	p := principalFrom(ctx)
+	grants := apikey.GrantsOf(p.Key)
+	r, err := s.runs.Cancel(ctx, p.Scope, in.RunID, func(r *schema.Run) error { return serviceAccess(grants, r.ServiceID) })
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.RunEnvelope{OK: true, Run: run.ToWire(r)})
 }

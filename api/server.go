@@ -22,6 +22,8 @@ import (
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
@@ -52,6 +54,9 @@ type Deps struct {
 	// TrustedProxies are the proxy addresses or CIDRs whose X-Forwarded-For is believed for the client IP
 	// recorded in audit events; none by default.
 	TrustedProxies []string
+	// Artifacts is the artifact store the worker saves into; nil means a store on DB with blobs in
+	// .data/artifacts (artifact.DefaultDir).
+	Artifacts *artifact.Store
 }
 
 // Server serves the API.
@@ -61,14 +66,16 @@ type Server struct {
 	log      *slog.Logger
 	version  string
 
-	keys     *apikey.Store
-	keyCache *apikey.Cache
-	accounts *account.Service
-	idem     *idempotency.Store
-	audit    *audit.Writer
-	runs     *run.Service
-	projects *project.Store
-	catalog  *catalog.Catalog
+	keys      *apikey.Store
+	keyCache  *apikey.Cache
+	accounts  *account.Service
+	idem      *idempotency.Store
+	audit     *audit.Writer
+	runs      *run.Service
+	approvals *approval.Service
+	artifacts *artifact.Store
+	projects  *project.Store
+	catalog   *catalog.Catalog
 
 	limiter     *limit.Limiter
 	connections *connection.Store
@@ -87,13 +94,14 @@ func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
 		db: d.DB, temporal: d.Temporal, log: d.Logger, version: d.Version,
-		keys:     apikey.NewStore(d.DB),
-		accounts: account.New(d.DB, d.Box.Derive("credit-token")),
-		idem:     idempotency.NewStore(d.DB, d.Box, d.Idempotency),
-		audit:    audit.NewWriter(d.DB, d.Logger, audit.Options{}),
-		runs:     run.NewService(run.NewStore(d.DB), d.Temporal),
-		projects: project.NewStore(d.DB),
-		catalog:  catalog.Builtin(),
+		keys:      apikey.NewStore(d.DB),
+		accounts:  account.New(d.DB, d.Box.Derive("credit-token")),
+		idem:      idempotency.NewStore(d.DB, d.Box, d.Idempotency),
+		audit:     audit.NewWriter(d.DB, d.Logger, audit.Options{}),
+		runs:      run.NewService(run.NewStore(d.DB), d.Temporal),
+		approvals: approval.NewService(d.DB, d.Temporal),
+		projects:  project.NewStore(d.DB),
+		catalog:   catalog.Builtin(),
 
 		limiter:     limit.New(d.DB, limit.Options{Log: d.Logger}),
 		connections: connection.NewStore(d.DB, d.Box).CacheCredentials(time.Minute, 10000, d.Logger),
@@ -105,11 +113,15 @@ func New(d Deps) (*Server, error) {
 	if s.gateway == nil {
 		s.gateway = &gateway.Catalog{}
 	}
+	if s.artifacts = d.Artifacts; s.artifacts == nil {
+		s.artifacts = artifact.NewStore(d.DB, artifact.NewLocalBlobs(artifact.DefaultDir), artifact.Options{})
+	}
 	cat, err := catalog.Builtin().With(s.gateway.ForCatalog()...)
 	if err != nil {
 		return nil, fmt.Errorf("services: %w", err)
 	}
 	s.catalog = cat
+	s.runs.WithCatalog(cat)
 	s.keyCache = apikey.NewCache(s.keys, time.Minute, 10000, d.Logger)
 	s.engine = gin.New()
 	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {

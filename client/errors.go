@@ -39,4 +39,9 @@ const (
 	CodeInvalidResponse = "invalid_response"
 	// CodeHTTPError: any other non-2xx answer without an error object.
 	CodeHTTPError = "http_error"
+	// CodeContentMismatch: downloaded content whose length or SHA-256 differs from what its headers
+	// announce (DownloadArtifact, OpenArtifact).
+	CodeContentMismatch = "content_mismatch"
+	// CodeWriteFailed: the writer given to DownloadArtifact failed.
+	CodeWriteFailed = "write_failed"
 )

@@ -116,6 +116,8 @@ type CreateRunRequest struct {
 	OperationID     string         `json:"operationId" minLength:"1" doc:"The operation of that service."`
 	Input           map[string]any `json:"input,omitempty" doc:"Operation input; {} when omitted."`
 	RequireApproval bool           `json:"requireApproval,omitempty" doc:"Wait for an approval before running."`
+	// ApprovalExpiresInSeconds bounds the wait for the approval (default 86400, at most 604800).
+	ApprovalExpiresInSeconds int `json:"approvalExpiresInSeconds,omitempty" minimum:"0" doc:"How long the run's approval waits (default 86400, at most 604800)."`
 }
 
 // RunEnvelope answers one run.

@@ -105,6 +105,7 @@ type Run struct {
 	WorkflowID          string          `bun:"workflow_id"`
 	CreatedAt           time.Time       `bun:"created_at,nullzero,default:now()"`
 	UpdatedAt           time.Time       `bun:"updated_at,nullzero,default:now()"`
+	StartedAt           *time.Time      `bun:"started_at"`
 	CompletedAt         *time.Time      `bun:"completed_at"`
 }
 
@@ -125,4 +126,60 @@ type AuditEvent struct {
 	CreatedAt time.Time `bun:"created_at,nullzero,default:now()"`
 	// ChargedMillicredits is what the request charged (0 for most).
 	ChargedMillicredits int64 `bun:"charged_millicredits"`
+}
+
+// Approval is a decision awaited before an action runs (see migration 0008).
+type Approval struct {
+	bun.BaseModel `bun:"table:approvals"`
+
+	ID             string          `bun:"id,pk"`
+	AccountID      string          `bun:"account_id"`
+	ProjectID      *string         `bun:"project_id"`
+	KeyID          string          `bun:"key_id"`
+	Kind           string          `bun:"kind"`
+	ServiceID      string          `bun:"service_id"`
+	OperationID    string          `bun:"operation_id"`
+	Input          json.RawMessage `bun:"input,type:jsonb"`
+	Reason         *string         `bun:"reason"`
+	RunID          *string         `bun:"run_id"`
+	Status         string          `bun:"status"`
+	DecidedByKeyID *string         `bun:"decided_by_key_id"`
+	Comment        *string         `bun:"comment"`
+	WorkflowID     string          `bun:"workflow_id"`
+	ExpiresAt      time.Time       `bun:"expires_at"`
+	DecidedAt      *time.Time      `bun:"decided_at"`
+	CreatedAt      time.Time       `bun:"created_at,nullzero,default:now()"`
+	UpdatedAt      time.Time       `bun:"updated_at,nullzero,default:now()"`
+}
+
+// Event is one entry of the event outbox (see migration 0008).
+type Event struct {
+	bun.BaseModel `bun:"table:events"`
+
+	Seq          int64           `bun:"seq,scanonly"`
+	ID           string          `bun:"id,pk"`
+	AccountID    string          `bun:"account_id"`
+	ProjectID    *string         `bun:"project_id"`
+	Type         string          `bun:"type"`
+	Data         json.RawMessage `bun:"data,type:jsonb"`
+	CreatedAt    time.Time       `bun:"created_at,nullzero,default:now()"`
+	DispatchedAt *time.Time      `bun:"dispatched_at"`
+}
+
+// Artifact is a file or output a run produced: metadata here, the bytes in the blob store under BlobKey
+// (see migration 0009 and internal/artifact).
+type Artifact struct {
+	bun.BaseModel `bun:"table:artifacts"`
+
+	ID          string    `bun:"id,pk"`
+	AccountID   string    `bun:"account_id"`
+	ProjectID   *string   `bun:"project_id"`
+	RunID       string    `bun:"run_id"`
+	ServiceID   string    `bun:"service_id"`
+	Name        string    `bun:"name"`
+	ContentType string    `bun:"content_type"`
+	SizeBytes   int64     `bun:"size_bytes"`
+	SHA256      string    `bun:"sha256"`
+	BlobKey     string    `bun:"blob_key"`
+	CreatedAt   time.Time `bun:"created_at,nullzero,default:now()"`
 }

@@ -44,6 +44,20 @@ var (
 
 // searchAttributes returns the platform's custom search attributes and their
 // types, as the server APIs expect them.
+// ResourceAttributes are the search attributes of a workflow acting for a resource of an account (a
+// run, an approval): its account, project (when it has one), service and operation.
+func ResourceAttributes(accountID string, projectID *string, serviceID, operationID string) sdktemporal.SearchAttributes {
+	updates := []sdktemporal.SearchAttributeUpdate{
+		KeyAccountID.ValueSet(accountID),
+		KeyServiceID.ValueSet(serviceID),
+		KeyOperationID.ValueSet(operationID),
+	}
+	if projectID != nil {
+		updates = append(updates, KeyProjectID.ValueSet(*projectID))
+	}
+	return sdktemporal.NewSearchAttributes(updates...)
+}
+
 func searchAttributes() map[string]enumspb.IndexedValueType {
 	kw := enumspb.INDEXED_VALUE_TYPE_KEYWORD
 	return map[string]enumspb.IndexedValueType{

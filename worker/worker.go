@@ -10,19 +10,40 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/svcplatform/svc/activities"
+	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/connection"
+	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/run"
+	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/workflows"
 )
 
 // Deps are what the activities need.
 type Deps struct {
 	DB *bun.DB
+	// Temporal lets activities start workflows (the run of an approved service action); New sets it to
+	// the worker's own client when nil.
+	Temporal run.Engine
+	// Gateway are the external services (services.yaml) whose runs this worker performs; nil means none.
+	Gateway *gateway.Catalog
+	// Box opens connection credentials; needed when Gateway has services.
+	Box *secretbox.Box
+	// AllowLoopback lets runs call services on loopback addresses (dev mode).
+	AllowLoopback bool
+	// Artifacts keeps runs' outputs; the API must serve from the same store. Nil keeps none.
+	Artifacts *artifact.Store
 }
 
 // New returns a worker on the svc task queue with every workflow and activity registered; the caller
 // starts and stops it.
 func New(c sdkclient.Client, deps Deps, opts sdkworker.Options) sdkworker.Worker {
 	w := sdkworker.New(c, workflows.TaskQueue, opts)
+	if deps.Temporal == nil {
+		deps.Temporal = c
+	}
 	Register(w, deps)
 	return w
 }
@@ -33,7 +54,49 @@ func Register(r interface {
 	sdkworker.ActivityRegistry
 }, deps Deps) {
 	r.RegisterWorkflowWithOptions(workflows.RunWorkflow, workflow.RegisterOptions{Name: workflows.RunWorkflowName})
-	runs := &activities.Runs{Store: run.NewWriteStore(deps.DB)}
+	runs := &activities.Runs{Store: run.NewWriteStore(deps.DB), Artifacts: deps.Artifacts}
 	r.RegisterActivityWithOptions(runs.MarkRunRunning, activity.RegisterOptions{Name: workflows.ActivityMarkRunning})
 	r.RegisterActivityWithOptions(runs.FinishRun, activity.RegisterOptions{Name: workflows.ActivityFinishRun})
+
+	r.RegisterWorkflowWithOptions(workflows.ApprovalWorkflow, workflow.RegisterOptions{Name: workflows.ApprovalWorkflowName})
+	approvals := &activities.Approvals{Store: approval.NewStore(deps.DB)}
+	if deps.Temporal != nil {
+		approvals.Runs = run.NewService(run.NewWriteStore(deps.DB), deps.Temporal).WithCatalog(runCatalog(deps))
+	}
+	r.RegisterActivityWithOptions(approvals.SettleApproval, activity.RegisterOptions{Name: workflows.ActivitySettleApproval})
+	r.RegisterActivityWithOptions(approvals.CancelApproval, activity.RegisterOptions{Name: workflows.ActivityCancelApproval})
+	r.RegisterActivityWithOptions(approvals.StartApprovedRun, activity.RegisterOptions{Name: workflows.ActivityStartApprovedRun})
+
+	inv := invocations(deps)
+	r.RegisterActivityWithOptions(inv.InvokeService, activity.RegisterOptions{Name: workflows.ActivityInvokeService})
+	r.RegisterActivityWithOptions(inv.ReleaseRunHold, activity.RegisterOptions{Name: workflows.ActivityReleaseRunHold})
+}
+
+// runCatalog is the built-in services plus the worker's external ones.
+func runCatalog(deps Deps) *catalog.Catalog {
+	if deps.Gateway == nil {
+		return catalog.Builtin()
+	}
+	cat, err := catalog.Builtin().With(deps.Gateway.ForCatalog()...)
+	if err != nil { // services.yaml was validated when loaded; a clash leaves the built-in services
+		return catalog.Builtin()
+	}
+	return cat
+}
+
+// invocations builds the activities of external services' runs. Without services or a key they still
+// answer, failing such runs with service_unavailable instead of leaving them waiting for a worker.
+func invocations(deps Deps) *activities.Invocations {
+	cat := deps.Gateway
+	if cat == nil || deps.Box == nil {
+		cat = &gateway.Catalog{}
+	}
+	inv := &activities.Invocations{
+		Runs: run.NewWriteStore(deps.DB), Gateway: cat, Ledger: ledger.New(deps.DB),
+		Invoker: gateway.NewInvoker(gateway.Options{AllowLoopback: deps.AllowLoopback}),
+	}
+	if deps.Box != nil {
+		inv.Connections = connection.NewStore(deps.DB, deps.Box)
+	}
+	return inv
 }

@@ -10,6 +10,17 @@ const TaskQueue = "svc"
 const (
 	// RunWorkflowName executes one durable run (workflow id run/<runId>).
 	RunWorkflowName = "RunWorkflow"
+	// ApprovalWorkflowName waits for one approval's decision (workflow id approval/<approvalId>).
+	ApprovalWorkflowName = "ApprovalWorkflow"
+)
+
+// Signal names.
+const (
+	// SignalApprovalDecision carries an ApprovalDecision to ApprovalWorkflow. A signal is kept in the
+	// workflow's history even while no worker runs, so a decision is never lost.
+	SignalApprovalDecision = "approval-decision"
+	// SignalApprovalOutcome carries the ApprovalOutcome from ApprovalWorkflow to the run it gates.
+	SignalApprovalOutcome = "approval-outcome"
 )
 
 // Activity type names (implemented in package activities).
@@ -18,10 +29,34 @@ const (
 	ActivityMarkRunning = "MarkRunRunning"
 	// ActivityFinishRun records a run's final status, output or error.
 	ActivityFinishRun = "FinishRun"
+	// ActivitySettleApproval makes the approval row final: the decision received, or expired.
+	ActivitySettleApproval = "SettleApproval"
+	// ActivityCancelApproval marks a pending approval cancelled.
+	ActivityCancelApproval = "CancelApproval"
+	// ActivityStartApprovedRun starts the run of an approved service action.
+	ActivityStartApprovedRun = "StartApprovedRun"
+	// ActivityInvokeService performs a run of an external service's operation: hold, call, settle.
+	ActivityInvokeService = "InvokeService"
+	// ActivityReleaseRunHold frees the credits held for a run whose call did not succeed.
+	ActivityReleaseRunHold = "ReleaseRunHold"
+)
+
+// Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its
+// error code).
+const (
+	ErrorTypeUpstreamRejected    = "upstream_rejected"
+	ErrorTypeInsufficientCredits = "insufficient_credits"
+	ErrorTypeServiceUnavailable  = "service_unavailable"
+	ErrorTypeConnectionMissing   = "connection_missing"
+	ErrorTypeUpstreamBlocked     = "upstream_blocked"
+	ErrorTypeUpstreamInvalid     = "upstream_invalid_response"
 )
 
 // RunWorkflowID is the workflow id of a run, so operators find it in the Web UI by resource id.
 func RunWorkflowID(runID string) string { return "run/" + runID }
+
+// ApprovalWorkflowID is the workflow id of an approval.
+func ApprovalWorkflowID(approvalID string) string { return "approval/" + approvalID }
 
 // ErrorTypeRunMissing is the application error type of a bookkeeping activity whose run row does not
 // exist in the worker's database.

@@ -23,6 +23,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 			t.Parallel()
 			r := worker.NewWorkflowReplayer()
 			r.RegisterWorkflowWithOptions(workflows.RunWorkflow, workflow.RegisterOptions{Name: workflows.RunWorkflowName})
+			r.RegisterWorkflowWithOptions(workflows.ApprovalWorkflow, workflow.RegisterOptions{Name: workflows.ApprovalWorkflowName})
 			require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, file))
 		})
 	}

@@ -16,8 +16,11 @@ const MaxSleepSeconds = 86400
 
 // Run error codes recorded on failed runs.
 const (
-	CodeInvalidInput     = "invalid_input"
-	CodeUnknownOperation = "unknown_operation"
+	CodeInvalidInput      = "invalid_input"
+	CodeUnknownOperation  = "unknown_operation"
+	CodeApprovalRejected  = "approval_rejected"
+	CodeApprovalExpired   = "approval_expired"
+	CodeApprovalCancelled = "approval_cancelled"
 )
 
 // RunParams is the input of RunWorkflow. Input is the run's JSON input.
@@ -26,6 +29,11 @@ type RunParams struct {
 	ServiceID   string
 	OperationID string
 	Input       json.RawMessage
+	// ApprovalID, when set, names the approval the run waits for before it does anything.
+	ApprovalID string
+	// External marks an operation of an external service (services.yaml), performed by the
+	// InvokeService activity.
+	External bool
 }
 
 // RunOutcome is what FinishRun records and RunWorkflow returns.
@@ -52,15 +60,24 @@ var bookkeepingOptions = workflow.LocalActivityOptions{
 	},
 }
 
-// RunWorkflow executes one run of a managed-workflows operation: it marks the run running, performs the
-// operation, and records the outcome. Cancellation during the operation ends the run cancelled.
+// RunWorkflow executes one run of a managed-workflows operation: it waits for its approval when it has
+// one, marks the run running, performs the operation, and records the outcome. Cancellation while waiting
+// or running ends the run cancelled (and cancels a pending approval).
 func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 	ctx = workflow.WithLocalActivityOptions(ctx, bookkeepingOptions)
-	err := workflow.ExecuteLocalActivity(ctx, ActivityMarkRunning, p.RunID).Get(ctx, nil)
-	if err != nil && !temporal.IsCanceledError(err) {
-		return RunOutcome{}, fmt.Errorf("mark run running: %w", err)
+	var outcome RunOutcome
+	refused := false
+	if p.ApprovalID != "" {
+		outcome, refused = awaitApproval(ctx, p)
 	}
-	outcome := perform(ctx, p)
+	if !refused {
+		err := workflow.ExecuteLocalActivity(ctx, ActivityMarkRunning, p.RunID).Get(ctx, nil)
+		if err != nil && !temporal.IsCanceledError(err) {
+			return RunOutcome{}, fmt.Errorf("mark run running: %w", err)
+		}
+		upsertRunStatus(ctx, "running")
+		outcome = perform(ctx, p)
+	}
 	if temporal.IsCanceledError(ctx.Err()) {
 		outcome = RunOutcome{RunID: p.RunID, Status: statusCancelled, ErrorCode: "cancelled", ErrorMessage: "the run was cancelled"}
 		ctx, _ = workflow.NewDisconnectedContext(ctx)
@@ -68,14 +85,55 @@ func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 	if err := workflow.ExecuteLocalActivity(ctx, ActivityFinishRun, outcome).Get(ctx, nil); err != nil {
 		return RunOutcome{}, fmt.Errorf("finish run: %w", err)
 	}
+	upsertRunStatus(ctx, outcome.Status)
 	if outcome.Status == statusCancelled {
 		return outcome, temporal.NewCanceledError(outcome.ErrorMessage)
 	}
 	return outcome, nil
 }
 
+// upsertRunStatus keeps the run's status in its memo. Runs started before the memo carried a status
+// (histories without the version marker) replay without it.
+func upsertRunStatus(ctx workflow.Context, status string) {
+	if workflow.GetVersion(ctx, "memo-status", workflow.DefaultVersion, 1) == 1 {
+		upsertStatus(ctx, status)
+	}
+}
+
+// awaitApproval waits for the outcome of the run's approval. It reports true with the run's final
+// outcome when the run must not proceed: the approval was not granted, or the run was cancelled (its
+// pending approval is then cancelled too).
+func awaitApproval(ctx workflow.Context, p RunParams) (RunOutcome, bool) {
+	var got ApprovalOutcome
+	sel := workflow.NewSelector(ctx)
+	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalApprovalOutcome), func(c workflow.ReceiveChannel, _ bool) {
+		c.Receive(ctx, &got)
+	})
+	sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
+	sel.Select(ctx)
+	if ctx.Err() != nil {
+		dctx, _ := workflow.NewDisconnectedContext(ctx)
+		// The approval may have ended already; cancelling a closed workflow is harmless.
+		_ = workflow.RequestCancelExternalWorkflow(dctx, ApprovalWorkflowID(p.ApprovalID), "").Get(dctx, nil)
+		return RunOutcome{}, true
+	}
+	switch got.Status {
+	case ApprovalApproved:
+		return RunOutcome{}, false
+	case ApprovalRejected:
+		return failed(p.RunID, CodeApprovalRejected, "the approval "+p.ApprovalID+" was rejected"), true
+	case ApprovalExpired:
+		return failed(p.RunID, CodeApprovalExpired, "the approval "+p.ApprovalID+" expired before anyone decided"), true
+	default:
+		return failed(p.RunID, CodeApprovalCancelled, "the approval "+p.ApprovalID+" was cancelled"), true
+	}
+}
+
 // perform executes the operation and returns its outcome; a cancelled context is handled by the caller.
 func perform(ctx workflow.Context, p RunParams) RunOutcome {
+	if p.External {
+		return invoke(ctx, p)
+	}
 	switch p.OperationID {
 	case "echo":
 		return RunOutcome{RunID: p.RunID, Status: statusSucceeded, Output: p.Input}
@@ -83,6 +141,61 @@ func perform(ctx workflow.Context, p RunParams) RunOutcome {
 		return sleep(ctx, p)
 	default:
 		return failed(p.RunID, CodeUnknownOperation, fmt.Sprintf("operation %q of %q cannot run", p.OperationID, p.ServiceID))
+	}
+}
+
+// InvokeOutcome is what InvokeService returns: the service's answer and the credits charged for it.
+type InvokeOutcome struct {
+	Output              json.RawMessage
+	ChargedMillicredits int64
+	UpstreamStatus      int
+}
+
+// InvokeHeartbeatTimeout is how long a silent InvokeService attempt is trusted before it is retried.
+const InvokeHeartbeatTimeout = 5 * time.Second
+
+// invokeRetry retries timeouts, unreachable services, 429 and 5xx answers with backoff (the activity
+// asks for a service's Retry-After through its error); 4xx answers and the errors below are final.
+var invokeRetry = &temporal.RetryPolicy{
+	InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute, MaximumAttempts: 6,
+	NonRetryableErrorTypes: []string{ErrorTypeUpstreamRejected, ErrorTypeInsufficientCredits, ErrorTypeServiceUnavailable,
+		ErrorTypeConnectionMissing, ErrorTypeUpstreamBlocked, ErrorTypeUpstreamInvalid, ErrorTypeRunMissing},
+}
+
+// invoke performs an external service's operation through InvokeService; when it cannot succeed, the
+// run's held credits are released and the run fails with the reason.
+func invoke(ctx workflow.Context, p RunParams) RunOutcome {
+	// The activity heartbeats while the call is in flight, so a worker that dies mid-call is noticed
+	// within the heartbeat timeout and the call is retried on another worker.
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 5 * time.Minute, HeartbeatTimeout: InvokeHeartbeatTimeout, RetryPolicy: invokeRetry})
+	var out InvokeOutcome
+	err := workflow.ExecuteActivity(actx, ActivityInvokeService, p.RunID).Get(actx, &out)
+	if err == nil {
+		return RunOutcome{RunID: p.RunID, Status: statusSucceeded, Output: out.Output}
+	}
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	rctx := workflow.WithActivityOptions(dctx, workflow.ActivityOptions{StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute}})
+	if rerr := workflow.ExecuteActivity(rctx, ActivityReleaseRunHold, p.RunID).Get(rctx, nil); rerr != nil {
+		workflow.GetLogger(ctx).Error("release run hold", "runId", p.RunID, "error", rerr)
+	}
+	code := "upstream_failed"
+	var appErr *temporal.ApplicationError
+	if errors.As(err, &appErr) && appErr.Type() != "" {
+		code = appErr.Type()
+	}
+	return failed(p.RunID, code, errorMessage(err))
+}
+
+// errorMessage is the innermost message of an activity failure.
+func errorMessage(err error) string {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err.Error()
+		}
+		err = next
 	}
 }
 

@@ -116,7 +116,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return a.usageReport(rest)
 	case "audit":
 		return a.auditList(rest)
-	case "keys", "runs", "projects", "credits", "connections", "services":
+	case "keys", "runs", "projects", "credits", "connections", "services", "artifacts":
 		return a.group(cmd, rest)
 	}
 	return a.usageError("", "unknown command %q", cmd)
@@ -145,6 +145,12 @@ func (a *app) group(group string, args []string) int {
 		return a.runsCreate(rest)
 	case "runs get":
 		return a.runsGet(rest)
+	case "runs list":
+		return a.runsList(rest)
+	case "runs cancel":
+		return a.runsCancel(rest)
+	case "runs watch":
+		return a.runsWatch(rest)
 	case "projects list":
 		return a.projectsList(rest)
 	case "projects create":
@@ -175,6 +181,10 @@ func (a *app) group(group string, args []string) int {
 		return a.connectionsDelete(rest)
 	case "services invoke":
 		return a.servicesInvoke(rest)
+	case "artifacts list":
+		return a.artifactsList(rest)
+	case "artifacts download":
+		return a.artifactsDownload(rest)
 	}
 	return a.usageError(group, "unknown command %q", group+" "+sub)
 }

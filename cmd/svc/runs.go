@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/svcplatform/svc/client"
@@ -80,6 +83,121 @@ func (a *app) runsGet(args []string) int {
 		return a.waitRun(c, resp, interval)
 	}
 	return answer(a, resp, func(r client.Response[client.RunEnvelope]) { a.printRun(r.Body.Run, false) })
+}
+
+// runStatuses are the statuses a run may have, for the --status filter of runs list.
+var runStatuses = []string{client.RunQueued, client.RunRunning, client.RunAwaitingApproval,
+	client.RunSucceeded, client.RunFailed, client.RunCancelled}
+
+// runsList lists runs, newest first, with filters.
+func (a *app) runsList(args []string) int {
+	const cmd = "runs list"
+	fs := a.commandFlags(cmd, nil)
+	var (
+		pf                         pageFlags
+		status, service, operation string
+		fromS, toS                 string
+	)
+	fs.StringVar(&status, "status", "", "only runs in this status")
+	fs.StringVar(&service, "service", "", "only runs of this service id")
+	fs.StringVar(&operation, "operation", "", "only runs of this operation id")
+	fs.StringVar(&fromS, "from", "", "runs created at or after this RFC 3339 time")
+	fs.StringVar(&toS, "to", "", "runs created before this RFC 3339 time")
+	if code, ok := a.parsePaged(cmd, fs, &pf, args); !ok {
+		return code
+	}
+	if status != "" && !slices.Contains(runStatuses, status) {
+		return a.usageError(cmd, "--status must be one of %s, not %q", strings.Join(runStatuses, ", "), status)
+	}
+	from, err := parseInstant("from", fromS)
+	if err != nil {
+		return a.usageError(cmd, "%v", err)
+	}
+	to, err := parseInstant("to", toS)
+	if err != nil {
+		return a.usageError(cmd, "%v", err)
+	}
+	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
+		return a.usageError(cmd, "--from must be before --to (--to is exclusive)")
+	}
+	runs, next, code, done := collectPages(a, pf,
+		func(c *client.Client, p client.ListParams) client.Response[client.RunList] {
+			return c.ListRuns(a.ctx, client.ListRunsParams{ListParams: p, Status: status, ServiceID: service,
+				OperationID: operation, From: from, To: to})
+		},
+		func(l client.RunList) ([]client.Run, *string) { return l.Runs, l.NextCursor })
+	if done {
+		return code
+	}
+	if a.listShown(client.RunList{OK: true, Runs: orEmpty(runs), NextCursor: next}, len(runs), "No runs.") {
+		return exitOK
+	}
+	tw := a.table()
+	fmt.Fprintln(tw, "ID\tSTATUS\tSERVICE\tOPERATION\tCREATED\tCREDITS")
+	for _, r := range runs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.ServiceID, r.OperationID,
+			r.CreatedAt.UTC().Format(time.RFC3339), formatCredits(r.ChargedCredits))
+	}
+	_ = tw.Flush()
+	var filters []string
+	for _, f := range []struct{ flag, val string }{
+		{"--status", status}, {"--service", service}, {"--operation", operation}, {"--from", fromS}, {"--to", toS},
+	} {
+		if f.val != "" {
+			filters = append(filters, f.flag, shellQuote(f.val))
+		}
+	}
+	if pf.limit != 0 {
+		filters = append(filters, "--limit", strconv.Itoa(pf.limit))
+	}
+	a.moreHint("runs", cmd, filters, next)
+	return exitOK
+}
+
+// runsCancel requests a run's cancellation and shows the run as the API answered it.
+func (a *app) runsCancel(args []string) int {
+	return oneID(a, idSpec{cmd: "runs cancel", what: "run", idem: true, blank: true}, args,
+		func(c *client.Client, id string, opts []client.CallOption) client.Response[client.RunEnvelope] {
+			return c.CancelRun(a.ctx, id, opts...)
+		},
+		func(r client.Response[client.RunEnvelope]) {
+			run := r.Body.Run
+			line := "Cancellation requested for run " + run.ID
+			if r.Replayed {
+				line += " [replayed answer]"
+			}
+			fmt.Fprintln(a.stdout, line)
+			if !run.Finished() {
+				fmt.Fprintf(a.stdout, "It ends cancelled shortly; follow it with: svc runs watch %s\n", run.ID)
+			}
+			fmt.Fprintln(a.stdout)
+			a.printRun(run, false)
+		})
+}
+
+// runsWatch follows a run until it finishes, one line per status change, then shows it. A failed or
+// cancelled run exits 1, as runs get --wait does.
+func (a *app) runsWatch(args []string) int {
+	const cmd = "runs watch"
+	var interval time.Duration
+	fs := a.commandFlags(cmd, nil)
+	fs.DurationVar(&interval, "interval", time.Second, "poll interval")
+	id, code, ok := a.parseID(idSpec{cmd: cmd, what: "run", blank: true}, fs, args)
+	if !ok {
+		return code
+	}
+	if interval <= 0 {
+		return a.usageError(cmd, "--interval must be positive")
+	}
+	c, _, code, ok := a.authedClient()
+	if !ok {
+		return code
+	}
+	first := c.GetRun(a.ctx, id)
+	if !first.OK {
+		return apiFailure(a, first)
+	}
+	return a.waitRun(c, first, interval)
 }
 
 // waitRun follows a run from its first answer until it finishes, printing each status change (to stdout,

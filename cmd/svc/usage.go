@@ -38,8 +38,11 @@ Commands:
   keys create          create an API key (a child key, or the first key with --credit-token)
   keys list            list the current key and its descendants
   keys revoke          revoke a key and all its descendants
+  runs list            list runs, newest first, by status, service, operation and creation time
   runs create          start a durable run, optionally waiting until it finishes
   runs get             show a run, optionally waiting until it finishes
+  runs watch           follow a run's status until it finishes
+  runs cancel          request a run's cancellation
   projects list        list projects
   projects create      create a project
   projects get         show a project
@@ -57,6 +60,8 @@ Commands:
   connections rename   change a connection's name
   connections delete   delete a connection
   services invoke      call an operation of an external managed service
+  artifacts list       list the files and outputs runs produced
+  artifacts download   download an artifact, verified against its SHA-256
   help [cmd]           show help for a command
 
 ` + globalFlagsHelp + `
@@ -132,10 +137,13 @@ Revokes the key ID and all its descendants (scope api_keys:manage).
 
 ` + globalFlagsHelp,
 
-	"runs": `Usage: svc runs <create|get> [flags]
+	"runs": `Usage: svc runs <list|create|get|watch|cancel> [flags]
 
+  runs list      list runs, newest first, by status, service, operation and creation time
   runs create    start a durable run, optionally waiting until it finishes
   runs get       show a run, optionally waiting until it finishes
+  runs watch     follow a run's status until it finishes
+  runs cancel    request a run's cancellation
 
 Run "svc runs <command> --help" for details.`,
 
@@ -163,6 +171,48 @@ Shows a run (scope runs:read). Runs created with a project selected are visible 
   --wait         follow the run until it finishes, printing each status change;
                  a failed or cancelled run then exits 1
   --interval D   poll interval with --wait (default 1s)
+
+` + globalFlagsHelp,
+
+	"runs list": `Usage: svc runs list [--status S] [--service ID] [--operation ID] [--from TIME] [--to TIME]
+                     [--limit N] [--cursor C] [--all]
+
+Lists runs, newest first (scope runs:read). With a project selected only that project's runs are shown,
+without one only the runs made outside any project; runs of services the key may not use are left out.
+
+  --status S       only runs in status S: queued, running, awaiting_approval, succeeded, failed or
+                   cancelled
+  --service ID     only runs of this service, e.g. managed-workflows
+  --operation ID   only runs of this operation, e.g. sleep
+  --from TIME      runs created at or after TIME: RFC 3339 in whole seconds (2026-01-02T15:04:05Z), or a
+                   day (2026-01-02, midnight UTC)
+  --to TIME        runs created before TIME (exclusive), same forms as --from
+  --limit N        page size 1..200 (default 50)
+  --cursor C       the nextCursor of the previous page (repeat the same filters)
+  --all            follow nextCursor through every page
+
+` + globalFlagsHelp,
+
+	"runs watch": `Usage: svc runs watch ID [--interval D]
+
+Follows the run ID (scope runs:read) until it finishes: one line per status change as it happens, then
+the finished run (with --json, the changes go to stderr and the final envelope to stdout). Stopping the
+command (Ctrl-C) does not affect the run.
+
+  --interval D   poll interval (default 1s)
+
+Exit status: 0 when the run succeeded; 1 when it failed or was cancelled (the reason goes to stderr), or
+when the API refused the call; 2 for a usage error.
+
+` + globalFlagsHelp,
+
+	"runs cancel": `Usage: svc runs cancel ID [--idempotency-key K]
+
+Requests the cancellation of the run ID (scope runs:write and access to its service) and shows the run.
+It usually still shows running: its workflow stops the operation and ends it cancelled moments later,
+which "svc runs watch ID" follows. A run that has already finished cannot be cancelled (conflict, exit 1).
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
 
 ` + globalFlagsHelp,
 

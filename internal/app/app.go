@@ -155,7 +155,11 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		return err
 	}
 	if withWorker {
-		w := worker.New(tc, worker.Deps{DB: db}, sdkworker.Options{})
+		deps, err := workerDeps(cfg, db, keyMode)
+		if err != nil {
+			return err
+		}
+		w := worker.New(tc, deps, sdkworker.Options{})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
 		}
@@ -167,6 +171,27 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		return nil
 	}
 	return serveHTTP(ctx, cfg, db, tc, log, progress, keyMode)
+}
+
+// workerDeps are the worker's collaborators. A worker that performs runs of external services opens
+// their connections' credentials, so it needs the same encryption key as the API.
+func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode) (worker.Deps, error) {
+	services, err := cfg.Services()
+	if err != nil {
+		return worker.Deps{}, err
+	}
+	d := worker.Deps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: cfg.Artifacts(db)}
+	if services == nil || len(services.Services) == 0 {
+		return d, nil
+	}
+	mode := keyMode
+	if mode < 0 {
+		mode = KeyRequired
+	}
+	if d.Box, err = cfg.Box(mode); err != nil {
+		return worker.Deps{}, fmt.Errorf("worker: external services need their connections' key: %w", err)
+	}
+	return d, nil
 }
 
 func namespaceOf(cfg Config) string {
@@ -189,7 +214,8 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 		fmt.Fprintf(progress, "api: %d external service(s) from %s\n", len(services.Services), or(cfg.ServicesFile, "services.yaml"))
 	}
 	srv, err := api.New(api.Deps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
-		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate})
+		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
+		Artifacts: cfg.Artifacts(db)})
 	if err != nil {
 		return err
 	}

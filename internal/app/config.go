@@ -13,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/secretbox"
 	svctemporal "github.com/svcplatform/svc/temporal"
@@ -46,6 +49,11 @@ type Config struct {
 	// TrustedProxies are the reverse proxies (addresses or CIDRs, comma-separated in SVC_TRUSTED_PROXIES)
 	// whose X-Forwarded-For gives the client IP recorded in audit events; none by default.
 	TrustedProxies []string
+	// ArtifactDir is where artifact blobs live (SVC_ARTIFACT_DIR, default DataDir/artifacts); every API
+	// and worker process must see the same directory.
+	ArtifactDir string
+	// ArtifactMaxBytes caps one artifact (SVC_ARTIFACT_MAX_BYTES, default 100 MiB).
+	ArtifactMaxBytes int64
 	// Version is the build, set by main.
 	Version string
 }
@@ -78,6 +86,15 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if cfg.TemporalUIPort, err = intVar(getenv, "SVC_TEMPORAL_UI_PORT", svctemporal.DefaultDevUIPort); err != nil {
 		return Config{}, err
 	}
+	cfg.ArtifactDir = or(getenv("SVC_ARTIFACT_DIR"), filepath.Join(cfg.DataDir, "artifacts"))
+	maxBytes, err := intVar(getenv, "SVC_ARTIFACT_MAX_BYTES", int(artifact.DefaultMaxBytes))
+	if err != nil {
+		return Config{}, err
+	}
+	if maxBytes <= 0 {
+		return Config{}, fmt.Errorf("SVC_ARTIFACT_MAX_BYTES must be positive, got %d", maxBytes)
+	}
+	cfg.ArtifactMaxBytes = int64(maxBytes)
 	return cfg, nil
 }
 
@@ -170,6 +187,12 @@ func TuneGC(getenv func(string) string) {
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(DefaultGCPercent)
 	}
+}
+
+// Artifacts returns the artifact store on db: blobs in ArtifactDir, at most ArtifactMaxBytes each. The
+// API reads from it and the worker saves into it.
+func (c Config) Artifacts(db bun.IDB) *artifact.Store {
+	return artifact.NewStore(db, artifact.NewLocalBlobs(c.ArtifactDir), artifact.Options{MaxBytes: c.ArtifactMaxBytes})
 }
 
 // Services loads the external services: ServicesFile, or ./services.yaml when it exists, or none.

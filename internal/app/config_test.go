@@ -51,3 +51,23 @@ func TestFromEnv(t *testing.T) {
 	_, err = FromEnv(func(k string) string { return map[string]string{"SVC_DB_MAX_CONNS": "many"}[k] })
 	require.ErrorContains(t, err, "SVC_DB_MAX_CONNS")
 }
+
+func TestArtifactConfig(t *testing.T) {
+	t.Parallel()
+	cfg, err := FromEnv(func(k string) string { return map[string]string{"SVC_DATA_DIR": "/var/lib/svc"}[k] })
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join("/var/lib/svc", "artifacts"), cfg.ArtifactDir)
+	require.Equal(t, int64(100<<20), cfg.ArtifactMaxBytes)
+	require.Equal(t, int64(100<<20), cfg.Artifacts(nil).MaxBytes())
+
+	cfg, err = FromEnv(func(k string) string {
+		return map[string]string{"SVC_ARTIFACT_DIR": "/srv/blobs", "SVC_ARTIFACT_MAX_BYTES": "2048"}[k]
+	})
+	require.NoError(t, err)
+	require.Equal(t, "/srv/blobs", cfg.ArtifactDir)
+	require.Equal(t, int64(2048), cfg.Artifacts(nil).MaxBytes())
+	for _, bad := range []string{"0", "-1", "lots"} {
+		_, err = FromEnv(func(k string) string { return map[string]string{"SVC_ARTIFACT_MAX_BYTES": bad}[k] })
+		require.ErrorContains(t, err, "SVC_ARTIFACT_MAX_BYTES", bad)
+	}
+}

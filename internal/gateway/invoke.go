@@ -153,6 +153,9 @@ type InvokeRequest struct {
 	Credential Credential
 	// RequestID is our request id, sent as X-Request-Id.
 	RequestID string
+	// IdempotencyKey, when set, is sent as Idempotency-Key, so a service that honours it performs a
+	// retried call (a run's activity retrying after a timeout) once.
+	IdempotencyKey string
 }
 
 // InvokeResult is the upstream's answer.
@@ -169,6 +172,8 @@ type InvokeResult struct {
 	// UpstreamRequestID is X-Svc-Upstream-Request-Id, or the upstream's X-Request-Id; "" when neither is
 	// a visible-ASCII value of at most 200 characters.
 	UpstreamRequestID string
+	// RetryAfter is the wait the service asked for in Retry-After (seconds or an HTTP date); 0 when none.
+	RetryAfter time.Duration
 }
 
 // Invoke sends the operation to the service and returns its answer. Failures to get an answer are
@@ -181,7 +186,7 @@ func (inv *Invoker) Invoke(ctx context.Context, r InvokeRequest) (InvokeResult, 
 	}
 	callCtx, cancel := context.WithTimeout(ctx, timeoutOf(r.Service))
 	defer cancel()
-	out := outbound{method: r.Operation.Method, url: target, body: body, cred: r.Credential, requestID: r.RequestID}
+	out := outbound{method: r.Operation.Method, url: target, body: body, cred: r.Credential, requestID: r.RequestID, idempotencyKey: r.IdempotencyKey}
 	ex, err := inv.exchange(callCtx, r.Service, out, inv.opts.MaxResponseBytes)
 	if err != nil {
 		return InvokeResult{}, failure(ctx, callCtx, r.Service, err)
@@ -199,10 +204,11 @@ func timeoutOf(svc Service) time.Duration {
 
 // outbound is one request to send.
 type outbound struct {
-	method, url string
-	body        []byte // nil for none
-	cred        Credential
-	requestID   string
+	method, url    string
+	body           []byte // nil for none
+	cred           Credential
+	requestID      string
+	idempotencyKey string
 }
 
 // exchanged is a read response.
@@ -247,6 +253,9 @@ func (inv *Invoker) setHeaders(req *http.Request, out outbound) {
 	}
 	if out.requestID != "" {
 		req.Header.Set(HeaderRequestID, out.requestID)
+	}
+	if out.idempotencyKey != "" {
+		req.Header.Set("Idempotency-Key", out.idempotencyKey)
 	}
 	if out.cred != nil {
 		out.cred.Apply(req)
@@ -349,6 +358,7 @@ func resultOf(ex exchanged) (InvokeResult, error) {
 	res := InvokeResult{
 		Status: ex.status, ContentType: ex.header.Get("Content-Type"),
 		UpstreamRequestID: upstreamRequestID(ex.header), Result: resultJSON(ex.body),
+		RetryAfter: retryAfter(ex.header.Get("Retry-After")),
 	}
 	values := ex.header.Values(HeaderCreditsCharged)
 	if len(values) == 0 {
@@ -365,6 +375,20 @@ func resultOf(ex exchanged) (InvokeResult, error) {
 	}
 	res.ChargedMillicredits, res.ChargeReported = m, true
 	return res, nil
+}
+
+// retryAfter reads a Retry-After value: whole seconds or an HTTP date; 0 when absent or unreadable.
+func retryAfter(v string) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && secs >= 0 {
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(0, time.Until(t))
+	}
+	return 0
 }
 
 // resultJSON is the body when it is JSON, else the body as a JSON string; null when empty.

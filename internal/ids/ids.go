@@ -14,6 +14,9 @@ const (
 	APIKey     = "key"
 	Project    = "proj"
 	Run        = "run"
+	Approval   = "apr"
+	Artifact   = "art"
+	Event      = "evt"
 	Request    = "req"
 	AuditEvent = "aud"
 )

@@ -151,6 +151,27 @@ func (l *Ledger) holdOne(ctx context.Context, h Hold, reference string) error {
 	return nil
 }
 
+// Hold statuses.
+const (
+	HoldHeld     = "held"
+	HoldSettled  = "settled"
+	HoldReleased = "released"
+)
+
+// FindHold returns the hold made with the reference and its status; the status is "" when there is none.
+func (l *Ledger) FindHold(ctx context.Context, accountID, reference string) (Hold, string, error) {
+	h := Hold{ID: ids.Derive("hold", accountID, reference), AccountID: accountID}
+	var status string
+	err := l.db.NewRaw("SELECT millicredits, status FROM credit_holds WHERE id = ?", h.ID).Scan(ctx, &h.Millicredits, &status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return h, "", nil
+	}
+	if err != nil {
+		return h, "", fmt.Errorf("find hold: %w", err)
+	}
+	return h, status, nil
+}
+
 // Settle charges what the call cost (at most the hold; more is capped) and frees the rest. Settling a
 // closed hold changes nothing. It returns the millicredits charged.
 func (l *Ledger) Settle(ctx context.Context, h Hold, charged int64) (int64, error) {

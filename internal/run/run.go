@@ -15,10 +15,12 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	sdkclient "go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/schema"
@@ -97,34 +99,57 @@ func finished(status string) bool {
 // worker of another deployment (same Temporal namespace and task queue, another database).
 var ErrRunMissing = errors.New("run row not found in this database")
 
-// MarkRunning moves a queued run to running; a run already past queued is left alone.
+// MarkRunning moves a queued (or approved, awaiting_approval) run to running; a run already past that is
+// left alone.
 func (s *Store) MarkRunning(ctx context.Context, id string) error {
 	res, err := s.db.NewUpdate().Model((*schema.Run)(nil)).
-		Set("status = ?", client.RunRunning).Set("updated_at = now()").
-		Where("id = ? AND status = ?", id, client.RunQueued).Exec(ctx)
+		Set("status = ?", client.RunRunning).Set("updated_at = now()").Set("started_at = now()").
+		Where("id = ? AND status IN (?)", id, bun.List([]string{client.RunQueued, client.RunAwaitingApproval})).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("mark run %s running: %w", id, err)
 	}
 	return s.mustExist(ctx, id, res)
 }
 
-// Finish records a final outcome once; later calls for a finished run change nothing.
+// Finish records a final outcome once, with its run.succeeded, run.failed or run.cancelled event; later
+// calls for a finished run change nothing.
 func (s *Store) Finish(ctx context.Context, o workflows.RunOutcome) error {
-	q := s.db.NewUpdate().Model((*schema.Run)(nil)).
-		Set("status = ?", o.Status).Set("updated_at = now()").Set("completed_at = now()").
-		Where("id = ?", o.RunID).Where("status NOT IN (?)", bun.List([]string{client.RunSucceeded, client.RunFailed, client.RunCancelled}))
-	if len(o.Output) > 0 {
-		q = q.Set("output = ?", string(o.Output))
-	}
-	if o.ErrorCode != "" {
-		q = q.Set("error_code = ?", o.ErrorCode).Set("error_message = ?", o.ErrorMessage)
-	}
-	res, err := q.Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("finish run %s: %w", o.RunID, err)
-	}
-	return s.mustExist(ctx, o.RunID, res)
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		r := new(schema.Run)
+		q := tx.NewUpdate().Model(r).
+			Set("status = ?", o.Status).Set("updated_at = now()").Set("completed_at = now()").
+			Where("id = ?", o.RunID).Where("status NOT IN (?)", bun.List([]string{client.RunSucceeded, client.RunFailed, client.RunCancelled}))
+		if len(o.Output) > 0 {
+			q = q.Set("output = ?", string(o.Output))
+		}
+		if o.ErrorCode != "" {
+			q = q.Set("error_code = ?", o.ErrorCode).Set("error_message = ?", o.ErrorMessage)
+		}
+		err := q.Returning("*").Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return (&Store{db: tx}).mustExist(ctx, o.RunID, noRows{})
+		}
+		if err != nil {
+			return fmt.Errorf("finish run %s: %w", o.RunID, err)
+		}
+		return outbox.Emit(ctx, tx, Event(finishedEvents[r.Status], r))
+	})
 }
+
+var finishedEvents = map[string]string{
+	client.RunSucceeded: outbox.RunSucceeded, client.RunFailed: outbox.RunFailed, client.RunCancelled: outbox.RunCancelled,
+}
+
+// Event is the outbox event of the given type about the run.
+func Event(typ string, r *schema.Run) outbox.Event {
+	return outbox.Event{AccountID: r.AccountID, ProjectID: r.ProjectID, Type: typ, Subject: r.ID, Data: ToWire(r)}
+}
+
+// noRows is the sql.Result of an update that changed nothing.
+type noRows struct{}
+
+func (noRows) LastInsertId() (int64, error) { return 0, nil }
+func (noRows) RowsAffected() (int64, error) { return 0, nil }
 
 // mustExist turns "no row changed" into ErrRunMissing when the run is not there at all.
 func (s *Store) mustExist(ctx context.Context, id string, res sql.Result) error {
@@ -145,18 +170,33 @@ func (s *Store) mustExist(ctx context.Context, id string, res sql.Result) error 
 type Engine interface {
 	ExecuteWorkflow(ctx context.Context, opts sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
 	DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error)
+	CancelWorkflow(ctx context.Context, workflowID, runID string) error
+	SignalWithStartWorkflow(ctx context.Context, workflowID, signalName string, signalArg any,
+		opts sdkclient.StartWorkflowOptions, workflow any, workflowArgs ...any) (sdkclient.WorkflowRun, error)
+	SignalWorkflow(ctx context.Context, workflowID, runID, signalName string, arg any) error
 }
 
 // Service creates runs: a row, then its workflow.
 type Service struct {
 	store    *Store
 	temporal Engine
+	catalog  *catalog.Catalog
 }
 
-// NewService returns a Service.
+// NewService returns a Service for the built-in services' runs.
 func NewService(store *Store, engine Engine) *Service {
-	return &Service{store: store, temporal: engine}
+	return &Service{store: store, temporal: engine, catalog: catalog.Builtin()}
 }
+
+// WithCatalog makes the service validate and start runs of cat's services (the built-in ones and a
+// deployment's external services). It returns s.
+func (s *Service) WithCatalog(cat *catalog.Catalog) *Service {
+	s.catalog = cat
+	return s
+}
+
+// Catalog returns the services the service starts runs of.
+func (s *Service) Catalog() *catalog.Catalog { return s.catalog }
 
 // Store returns the service's store.
 func (s *Service) Store() *Store { return s.store }
@@ -169,42 +209,52 @@ type CreateParams struct {
 	ServiceID   string
 	OperationID string
 	Input       map[string]any
+	// ApprovalID, when set, makes the run wait in awaiting_approval for that approval, created with it.
+	ApprovalID string
+	// ApprovalTTL is how long the approval waits (approval.DefaultTTL when zero).
+	ApprovalTTL time.Duration
 }
 
-// Validate checks the service, operation and input; errors name the field.
-func Validate(serviceID, operationID string, input map[string]any) (json.RawMessage, error) {
-	svc, ok := catalog.Lookup(serviceID)
+// Validate checks the service, operation and input against cat: the operation must be available and
+// started as a run (a managed-workflows operation, or an external service's operation). It returns the
+// input as JSON and the operation. Errors name the field.
+func Validate(cat *catalog.Catalog, serviceID, operationID string, input map[string]any) (json.RawMessage, catalog.Operation, error) {
+	svc, ok := cat.Lookup(serviceID)
 	if !ok {
-		return nil, svcerr.Invalid("serviceId", "unknown service %q", serviceID)
+		return nil, catalog.Operation{}, svcerr.Invalid("serviceId", "unknown service %q", serviceID)
 	}
 	op, ok := svc.Operation(operationID)
 	if !ok {
-		return nil, svcerr.Invalid("operationId", "service %q has no operation %q", serviceID, operationID)
+		return nil, op, svcerr.Invalid("operationId", "service %q has no operation %q", serviceID, operationID)
 	}
-	if op.Kind != catalog.KindRun || !op.Available {
-		return nil, svcerr.Invalid("operationId", "operation %q of %q cannot be started as a run", operationID, serviceID)
+	if (op.Kind != catalog.KindRun && op.Kind != KindInvoke) || !op.Available {
+		return nil, op, svcerr.Invalid("operationId", "operation %q of %q cannot be started as a run", operationID, serviceID)
 	}
 	if input == nil {
 		input = map[string]any{}
 	}
 	raw, err := json.Marshal(input)
 	if err != nil {
-		return nil, svcerr.Invalid("input", "input is not valid JSON")
+		return nil, op, svcerr.Invalid("input", "input is not valid JSON")
 	}
-	if operationID == client.OperationSleep {
+	if operationID == client.OperationSleep && serviceID == client.ServiceManagedWorkflows {
 		if _, err := workflows.SleepDuration(raw); err != nil {
-			return nil, svcerr.Invalid("input.seconds", "%s", err.Error())
+			return nil, op, svcerr.Invalid("input.seconds", "%s", err.Error())
 		}
 	}
-	return raw, nil
+	return raw, op, nil
 }
 
-// Create stores the run and starts its workflow run/<id>. Creating the same id again (a retried request)
-// finds the existing row and never starts a second workflow. When the start fails, the row is removed only
-// if Temporal confirms no workflow exists; if that cannot be known, the row stays queued and the caller is
-// told to retry with the same Idempotency-Key, which derives the same id and completes the start.
+// KindInvoke is the catalog kind of external services' operations (see gateway.KindInvoke).
+const KindInvoke = "invoke"
+
+// Create stores the run and starts its workflow run/<id> (and, for a run that needs approval, its
+// approval and workflow approval/<id>). Creating the same id again (a retried request) finds the existing
+// rows and never starts a second workflow. When a start fails, the rows are removed only if Temporal
+// confirms no run workflow exists; if that cannot be known, they stay and the caller is told to retry
+// with the same Idempotency-Key, which derives the same ids and completes the start.
 func (s *Service) Create(ctx context.Context, p CreateParams) (*schema.Run, error) {
-	input, err := Validate(p.ServiceID, p.OperationID, p.Input)
+	input, _, err := Validate(s.catalog, p.ServiceID, p.OperationID, p.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -213,19 +263,115 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (*schema.Run, erro
 		ServiceID: p.ServiceID, OperationID: p.OperationID, Status: client.RunQueued, Input: input,
 		WorkflowID: workflows.RunWorkflowID(p.ID),
 	}
-	res, err := s.store.db.NewInsert().Model(r).On("CONFLICT (id) DO NOTHING").Returning("created_at, updated_at").Exec(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("insert run: %w", err)
+	var apr *schema.Approval
+	if p.ApprovalID != "" {
+		r.Status, r.ApprovalID = client.RunAwaitingApproval, &p.ApprovalID
+		apr = s.approvalFor(r, p)
 	}
-	inserted, _ := res.RowsAffected()
-	if err := s.start(ctx, r); err != nil {
+	inserted, err := s.insert(ctx, r, apr)
+	if err != nil {
+		return nil, err
+	}
+	if !inserted {
+		existing, err := s.store.Get(ctx, p.Scope, p.ID)
+		if err != nil {
+			return nil, err
+		}
+		if finished(existing.Status) {
+			return existing, nil // a retried request of a run that ended (cancelled before it started, say)
+		}
+	}
+	if err := s.startAll(ctx, r, apr); err != nil {
 		s.forgetIfNeverStarted(context.WithoutCancel(ctx), r)
 		return nil, err
 	}
-	if inserted == 1 {
+	if inserted {
 		return r, nil // as inserted: the workflow may already have moved it on, which GET shows
 	}
 	return s.store.Get(ctx, p.Scope, p.ID) // a retried request: answer the run as it is now
+}
+
+// approvalFor is the approval row of a run that waits for one.
+func (s *Service) approvalFor(r *schema.Run, p CreateParams) *schema.Approval {
+	ttl := p.ApprovalTTL
+	if ttl <= 0 {
+		ttl = approval.DefaultTTL
+	}
+	return &schema.Approval{
+		ID: p.ApprovalID, AccountID: r.AccountID, ProjectID: r.ProjectID, KeyID: r.KeyID, Kind: approval.KindRun,
+		ServiceID: r.ServiceID, OperationID: r.OperationID, Input: r.Input, RunID: &r.ID, Status: client.ApprovalPending,
+		WorkflowID: workflows.ApprovalWorkflowID(p.ApprovalID), ExpiresAt: time.Now().Add(ttl).UTC(),
+	}
+}
+
+// insert writes the run, its approval and their events in one transaction; it reports whether the run
+// is new.
+func (s *Service) insert(ctx context.Context, r *schema.Run, apr *schema.Approval) (bool, error) {
+	inserted := false
+	err := s.store.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewInsert().Model(r).On("CONFLICT (id) DO NOTHING").Returning("created_at, updated_at").Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("insert run: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			if apr != nil { // the retry must start the approval the first attempt stored
+				return tx.NewSelect().Model(apr).WherePK().Scan(ctx)
+			}
+			return nil
+		}
+		inserted = true
+		if apr != nil {
+			if err := approval.Insert(ctx, tx, apr); err != nil {
+				return err
+			}
+		}
+		return outbox.Emit(ctx, tx, Event(outbox.RunCreated, r))
+	})
+	if err != nil {
+		return false, fmt.Errorf("create run: %w", err)
+	}
+	return inserted, nil
+}
+
+// startAll starts the run's workflow, then its approval's (which signals the run when decided).
+func (s *Service) startAll(ctx context.Context, r *schema.Run, apr *schema.Approval) error {
+	if err := s.start(ctx, r); err != nil {
+		return err
+	}
+	if apr == nil {
+		return nil
+	}
+	return approval.Start(ctx, s.temporal, apr)
+}
+
+// CreateFromApproval creates and starts the run of an approved service action; its id derives from the
+// approval's, so a retried activity finds the run its first attempt made. It returns the run id.
+func (s *Service) CreateFromApproval(ctx context.Context, a *schema.Approval) (string, error) {
+	r := &schema.Run{
+		ID: ids.Derive(ids.Run, a.ID), AccountID: a.AccountID, ProjectID: a.ProjectID, KeyID: a.KeyID,
+		ServiceID: a.ServiceID, OperationID: a.OperationID, Status: client.RunQueued, Input: a.Input,
+	}
+	r.WorkflowID = workflows.RunWorkflowID(r.ID)
+	err := s.store.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewInsert().Model(r).On("CONFLICT (id) DO NOTHING").Returning("created_at, updated_at").Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("insert run: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		if err := approval.NewStore(tx).SetRun(ctx, tx, a.ID, r.ID); err != nil {
+			return err
+		}
+		return outbox.Emit(ctx, tx, Event(outbox.RunCreated, r))
+	})
+	if err != nil {
+		return "", fmt.Errorf("create the approved run: %w", err)
+	}
+	if err := s.start(ctx, r); err != nil {
+		return "", err
+	}
+	return r.ID, nil
 }
 
 func (s *Service) start(ctx context.Context, r *schema.Run) error {
@@ -234,11 +380,19 @@ func (s *Service) start(ctx context.Context, r *schema.Run) error {
 		TaskQueue:                workflows.TaskQueue,
 		WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-		TypedSearchAttributes:    searchAttributes(r),
-		Memo:                     map[string]any{"runId": r.ID, "serviceId": r.ServiceID, "operationId": r.OperationID},
+		TypedSearchAttributes:    svctemporal.ResourceAttributes(r.AccountID, r.ProjectID, r.ServiceID, r.OperationID),
+		Memo:                     map[string]any{"runId": r.ID, "serviceId": r.ServiceID, "operationId": r.OperationID, "status": r.Status},
 		StaticSummary:            fmt.Sprintf("run %s: %s.%s", r.ID, r.ServiceID, r.OperationID),
 	}
 	params := workflows.RunParams{RunID: r.ID, ServiceID: r.ServiceID, OperationID: r.OperationID, Input: r.Input}
+	if r.ApprovalID != nil {
+		params.ApprovalID = *r.ApprovalID
+	}
+	if svc, ok := s.catalog.Lookup(r.ServiceID); ok {
+		if op, ok := svc.Operation(r.OperationID); ok && op.Kind == KindInvoke {
+			params.External = true
+		}
+	}
 	_, err := s.temporal.ExecuteWorkflow(ctx, opts, workflows.RunWorkflowName, params)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if err == nil || errors.As(err, &started) {
@@ -270,18 +424,6 @@ func (s *Service) forgetIfNeverStarted(ctx context.Context, r *schema.Run) {
 	_, _ = s.store.db.NewDelete().Model(r).WherePK().Where("status = ?", client.RunQueued).Exec(ctx)
 }
 
-func searchAttributes(r *schema.Run) temporal.SearchAttributes {
-	updates := []temporal.SearchAttributeUpdate{
-		svctemporal.KeyAccountID.ValueSet(r.AccountID),
-		svctemporal.KeyServiceID.ValueSet(r.ServiceID),
-		svctemporal.KeyOperationID.ValueSet(r.OperationID),
-	}
-	if r.ProjectID != nil {
-		updates = append(updates, svctemporal.KeyProjectID.ValueSet(*r.ProjectID))
-	}
-	return temporal.NewSearchAttributes(updates...)
-}
-
 // ToWire converts a row to the API's shape.
 func ToWire(r *schema.Run) client.Run {
 	out := client.Run{
@@ -308,4 +450,35 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// ByID returns the run with the id in any scope (for the worker, which acts for the run's workflow).
+func (s *Store) ByID(ctx context.Context, id string) (*schema.Run, error) {
+	r := new(schema.Run)
+	err := s.db.NewSelect().Model(r).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("run %s: %w", id, ErrRunMissing)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load run %s: %w", id, err)
+	}
+	return r, nil
+}
+
+// RecordInvocation stores what an external call answered and charged, committing q (the settlement of
+// the run's hold) in the same transaction, so a retried activity finds the call already made and paid.
+func (s *Store) RecordInvocation(ctx context.Context, id string, output json.RawMessage, charged int64, q *bun.RawQuery) error {
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if q != nil {
+			if _, err := q.Conn(tx).Exec(ctx); err != nil {
+				return fmt.Errorf("settle run %s: %w", id, err)
+			}
+		}
+		_, err := tx.NewUpdate().Model((*schema.Run)(nil)).Set("output = ?", string(output)).
+			Set("charged_millicredits = ?", charged).Set("updated_at = now()").Where("id = ?", id).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("record the call of run %s: %w", id, err)
+		}
+		return nil
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -32,6 +33,16 @@ func New(t testing.TB) *bun.DB {
 	t.Helper()
 	db, _ := NewWithSchema(t)
 	return db
+}
+
+// SchemaURL is URL selecting the schema as the search path, for another process to use.
+func SchemaURL(schema string) string {
+	u := URL()
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	return u + sep + "search_path=" + schema
 }
 
 // NewWithSchema is New that also returns the schema name, for tests that open more connections to it.

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/svcplatform/svc/api"
 	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
@@ -40,7 +42,17 @@ type Env struct {
 	URL      string
 	Accounts *account.Service
 	Box      *secretbox.Box
-	deps     api.Deps
+	// Artifacts is the artifact store the API serves from, with its blobs in ArtifactDir (a temporary
+	// directory of the test).
+	Artifacts   *artifact.Store
+	ArtifactDir string
+	// DatabaseURL, TemporalAddress, Namespace and EncryptionKey let a process (svcd worker) join the
+	// platform: the URL selects the test's schema.
+	DatabaseURL     string
+	TemporalAddress string
+	Namespace       string
+	EncryptionKey   string
+	deps            api.Deps
 }
 
 // Options adjust the platform a test gets.
@@ -52,6 +64,8 @@ type Options struct {
 	Gateway *gateway.Catalog
 	// Log receives the API's logs at debug level; nil discards them.
 	Log io.Writer
+	// NoWorker leaves the worker out, for tests that run workers of their own (as processes, say).
+	NoWorker bool
 }
 
 // New starts a platform for one test and stops it when the test ends.
@@ -60,7 +74,7 @@ func New(t testing.TB) *Env { return NewWith(t, Options{}) }
 // NewWith is New with options.
 func NewWith(t testing.TB, opts Options) *Env {
 	t.Helper()
-	db := testdb.New(t)
+	db, schemaName := testdb.NewWithSchema(t)
 	ts := temporaltest.NewServer()
 	t.Cleanup(ts.Stop)
 	tc := ts.GetDefaultClient()
@@ -68,14 +82,18 @@ func NewWith(t testing.TB, opts Options) *Env {
 	defer cancel()
 	require.NoError(t, svctemporal.EnsureSearchAttributes(ctx, tc, ts.GetDefaultNamespace()))
 
-	w := worker.New(tc, worker.Deps{DB: db}, sdkworker.Options{})
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
-
 	key := make([]byte, secretbox.KeySize)
 	_, _ = rand.Read(key)
 	box, err := secretbox.New(key)
 	require.NoError(t, err)
+
+	artifactDir := t.TempDir()
+	artifacts := artifact.NewStore(db, artifact.NewLocalBlobs(artifactDir), artifact.Options{})
+	if !opts.NoWorker {
+		w := worker.New(tc, worker.Deps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts}, sdkworker.Options{})
+		require.NoError(t, w.Start())
+		t.Cleanup(w.Stop)
+	}
 	logTo := opts.Log
 	if logTo == nil {
 		logTo = io.Discard
@@ -86,7 +104,11 @@ func NewWith(t testing.TB, opts Options) *Env {
 		apiTemporal = opts.APITemporal(tc)
 	}
 	e := &Env{DB: db, Temporal: tc, Accounts: account.New(db, box.Derive("credit-token")), Box: box,
-		deps: api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true}}
+		DatabaseURL: testdb.SchemaURL(schemaName), TemporalAddress: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(),
+		EncryptionKey: base64.StdEncoding.EncodeToString(key),
+		Artifacts:     artifacts, ArtifactDir: artifactDir,
+		deps: api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
+			Artifacts: artifacts}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e

@@ -1,0 +1,216 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/svcplatform/svc/internal/connection"
+	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/run"
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/tenant"
+	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
+)
+
+// Invocations perform runs of external services' operations. The activity input is only the run id:
+// the input comes from the run row and the credential from the connection, so neither a secret nor a
+// credential ever enters a workflow history.
+type Invocations struct {
+	Runs        *run.Store
+	Gateway     *gateway.Catalog
+	Invoker     *gateway.Invoker
+	Connections *connection.Store
+	Ledger      *ledger.Ledger
+}
+
+// holdReference is the ledger reference of a run's hold: the same for every attempt, so retries share
+// one hold and the run is charged at most once.
+func holdReference(runID string) string { return "run/" + runID }
+
+// InvokeService holds the operation's price, calls the service, and settles what it reports charging
+// together with the answer in the run row. A retry after that finds the settled hold and answers the
+// recorded result without calling again. 429 and 5xx answers, timeouts and unreachable services are
+// retried (honouring Retry-After); a 4xx answer is final and charged what the service reported.
+func (a *Invocations) InvokeService(ctx context.Context, runID string) (workflows.InvokeOutcome, error) {
+	r, err := a.Runs.ByID(ctx, runID)
+	if err != nil {
+		return workflows.InvokeOutcome{}, classify(err)
+	}
+	svc, op, err := a.operation(r)
+	if err != nil {
+		return workflows.InvokeOutcome{}, err
+	}
+	var cred gateway.Credential
+	if svc.Connection != "" {
+		if cred, err = a.credential(ctx, r, svc.Connection); err != nil {
+			return workflows.InvokeOutcome{}, err
+		}
+	}
+	hold, done, err := a.hold(ctx, r, op.Millicredits)
+	if err != nil || done {
+		return recorded(r), err
+	}
+	stop := heartbeat(ctx, workflows.InvokeHeartbeatTimeout/5)
+	res, err := a.Invoker.Invoke(ctx, gateway.InvokeRequest{Service: svc, Operation: op, Input: r.Input, Credential: cred,
+		RequestID: runID, IdempotencyKey: runID})
+	stop()
+	if err != nil {
+		return workflows.InvokeOutcome{}, callError(err)
+	}
+	if res.Status == http.StatusTooManyRequests || res.Status >= 500 {
+		return workflows.InvokeOutcome{}, temporal.NewApplicationErrorWithOptions(
+			fmt.Sprintf("service %s answered %d", svc.ID, res.Status), "upstream_status",
+			temporal.ApplicationErrorOptions{NextRetryDelay: res.RetryAfter})
+	}
+	if res.Status >= 400 { // final: charge what the service reported, record no answer
+		if hold != nil {
+			if _, err := a.Ledger.Settle(ctx, *hold, res.ChargedMillicredits); err != nil {
+				return workflows.InvokeOutcome{}, err
+			}
+		}
+		return workflows.InvokeOutcome{}, rejected(fmt.Sprintf("service %s refused the call with %d: %s", svc.ID, res.Status, res.Result))
+	}
+	out := workflows.InvokeOutcome{Output: res.Result, UpstreamStatus: res.Status}
+	if err := a.record(ctx, r, hold, &out, res.ChargedMillicredits); err != nil {
+		return workflows.InvokeOutcome{}, err
+	}
+	return out, nil
+}
+
+// heartbeat records activity heartbeats every interval until the returned stop is called.
+func heartbeat(ctx context.Context, every time.Duration) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+func (a *Invocations) operation(r *schema.Run) (gateway.Service, gateway.Operation, error) {
+	svc, ok := a.Gateway.Lookup(r.ServiceID)
+	if !ok {
+		return svc, gateway.Operation{}, temporal.NewNonRetryableApplicationError(
+			"this worker has no service "+r.ServiceID+" in its services.yaml", workflows.ErrorTypeServiceUnavailable, nil)
+	}
+	op, ok := svc.Operation(r.OperationID)
+	if !ok {
+		return svc, op, temporal.NewNonRetryableApplicationError(
+			"service "+r.ServiceID+" has no operation "+r.OperationID+" in this worker's services.yaml", workflows.ErrorTypeServiceUnavailable, nil)
+	}
+	return svc, op, nil
+}
+
+// hold reserves the run's price; done reports that an earlier attempt already settled it.
+func (a *Invocations) hold(ctx context.Context, r *schema.Run, price int64) (*ledger.Hold, bool, error) {
+	if price == 0 {
+		return nil, false, nil
+	}
+	h, status, err := a.Ledger.FindHold(ctx, r.AccountID, holdReference(r.ID))
+	if err != nil {
+		return nil, false, err
+	}
+	switch status {
+	case ledger.HoldSettled: // an earlier attempt finished: with an answer recorded, or refused
+		if len(r.Output) == 0 {
+			return nil, false, rejected("an earlier attempt of this run was refused by the service")
+		}
+		return &h, true, nil
+	case ledger.HoldReleased:
+		return nil, false, temporal.NewNonRetryableApplicationError("the run's credits were released", workflows.ErrorTypeInsufficientCredits, nil)
+	case ledger.HoldHeld:
+		return &h, false, nil
+	}
+	h, err = a.Ledger.Hold(ctx, r.AccountID, price, holdReference(r.ID))
+	if svcerr.Is(err, svcerr.InsufficientCredits) {
+		return nil, false, temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrorTypeInsufficientCredits, nil)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return &h, false, nil
+}
+
+func (a *Invocations) credential(ctx context.Context, r *schema.Run, name string) (gateway.Credential, error) {
+	c, err := a.Connections.CredentialNamed(ctx, tenant.Scope{AccountID: r.AccountID, ProjectID: r.ProjectID}, name)
+	if svcerr.Is(err, svcerr.NotFound) || svcerr.Is(err, svcerr.Conflict) {
+		return nil, temporal.NewNonRetryableApplicationError(
+			"service "+r.ServiceID+" needs an active connection named "+name, workflows.ErrorTypeConnectionMissing, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// record settles the hold for what the service reported and stores the answer in the run row, in one
+// transaction.
+func (a *Invocations) record(ctx context.Context, r *schema.Run, hold *ledger.Hold, out *workflows.InvokeOutcome, reported int64) error {
+	if hold == nil {
+		return a.Runs.RecordInvocation(ctx, r.ID, out.Output, 0, nil)
+	}
+	q, charged := a.Ledger.SettleQuery(*hold, reported)
+	out.ChargedMillicredits = charged
+	return a.Runs.RecordInvocation(ctx, r.ID, out.Output, charged, q)
+}
+
+func rejected(msg string) error {
+	return temporal.NewNonRetryableApplicationError(msg, workflows.ErrorTypeUpstreamRejected, nil)
+}
+
+// recorded is the answer an earlier attempt stored.
+func recorded(r *schema.Run) workflows.InvokeOutcome {
+	return workflows.InvokeOutcome{Output: json.RawMessage(r.Output), ChargedMillicredits: r.ChargedMillicredits}
+}
+
+// callError makes a failed call retryable unless retrying cannot help (a blocked address, an invalid
+// answer).
+func callError(err error) error {
+	e, ok := svcerr.As(err)
+	if !ok {
+		return err
+	}
+	switch e.Code {
+	case svcerr.UpstreamBlocked:
+		return temporal.NewNonRetryableApplicationError(e.Message, workflows.ErrorTypeUpstreamBlocked, nil)
+	case svcerr.UpstreamInvalid:
+		return temporal.NewNonRetryableApplicationError(e.Message, workflows.ErrorTypeUpstreamInvalid, nil)
+	}
+	return temporal.NewApplicationError(e.Message, e.Code)
+}
+
+// ReleaseRunHold frees the credits a run still holds (its call did not succeed); a settled or released
+// hold is left as it is.
+func (a *Invocations) ReleaseRunHold(ctx context.Context, runID string) error {
+	r, err := a.Runs.ByID(ctx, runID)
+	if err != nil {
+		return classify(err)
+	}
+	h, status, err := a.Ledger.FindHold(ctx, r.AccountID, holdReference(r.ID))
+	if err != nil || status != ledger.HoldHeld {
+		return err
+	}
+	if err := a.Ledger.Release(ctx, h); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,119 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/page"
+	"github.com/svcplatform/svc/internal/run"
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
+)
+
+type listApprovalsInput struct {
+	PageQuery
+	Status    string `query:"status" enum:"pending,approved,rejected,expired,cancelled" doc:"Only approvals in this status."`
+	ServiceID string `query:"serviceId" maxLength:"200" doc:"Only approvals of this service."`
+	RunID     string `query:"runId" maxLength:"200" doc:"Only the approval of this run."`
+}
+
+// listApprovals lists the approvals of the caller's scope, newest first; approvals of services the key
+// may not use are left out.
+func (s *Server) listApprovals(ctx context.Context, in *listApprovalsInput) (*Out[client.ApprovalList], error) {
+	pg, err := page.Parse(in.Limit, in.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	p := principalFrom(ctx)
+	f := approval.Filter{Status: in.Status, ServiceID: in.ServiceID, RunID: in.RunID}
+	if g := apikey.GrantsOf(p.Key); !slices.Contains(g.Services, apikey.AllServices) {
+		f.Services = append([]string{}, g.Services...)
+	}
+	rows, next, err := s.approvals.Store().List(ctx, p.Scope, f, pg)
+	if err != nil {
+		return nil, err
+	}
+	out := client.ApprovalList{OK: true, Approvals: make([]client.Approval, 0, len(rows)), NextCursor: next}
+	for _, a := range rows {
+		out.Approvals = append(out.Approvals, approval.ToWire(a))
+	}
+	return reply(out)
+}
+
+type createServiceActionInput struct {
+	Body client.CreateServiceActionRequest
+}
+
+// createServiceAction asks for approval of an action; once approved it runs as a run.
+func (s *Server) createServiceAction(ctx context.Context, in *createServiceActionInput) (*Out[client.ApprovalEnvelope], error) {
+	p := principalFrom(ctx)
+	input, _, err := run.Validate(s.runs.Catalog(), in.Body.ServiceID, in.Body.OperationID, in.Body.Input)
+	if err != nil {
+		return nil, err
+	}
+	if err := serviceAccess(apikey.GrantsOf(p.Key), in.Body.ServiceID); err != nil {
+		return nil, err
+	}
+	ttl, err := approvalTTL("expiresInSeconds", in.Body.ExpiresInSeconds)
+	if err != nil {
+		return nil, err
+	}
+	id := newID(ctx, ids.Approval)
+	a := &schema.Approval{
+		ID: id, AccountID: p.Scope.AccountID, ProjectID: p.Scope.ProjectID, KeyID: p.Key.ID, Kind: approval.KindServiceAction,
+		ServiceID: in.Body.ServiceID, OperationID: in.Body.OperationID, Input: json.RawMessage(input),
+		Status: client.ApprovalPending, WorkflowID: workflows.ApprovalWorkflowID(id), ExpiresAt: time.Now().Add(ttl).UTC(),
+	}
+	if in.Body.Reason != "" {
+		a.Reason = &in.Body.Reason
+	}
+	created, err := s.approvals.Create(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.ApprovalEnvelope{OK: true, Approval: approval.ToWire(created)})
+}
+
+// approvalTTL validates an expiry in seconds: 0 means the default, at most approval.MaxTTL.
+func approvalTTL(param string, seconds int) (time.Duration, error) {
+	if seconds == 0 {
+		return approval.DefaultTTL, nil
+	}
+	if seconds < 1 || time.Duration(seconds)*time.Second > approval.MaxTTL {
+		return 0, svcerr.Invalid(param, "%s must be between 1 and %d", param, int(approval.MaxTTL.Seconds()))
+	}
+	return time.Duration(seconds) * time.Second, nil
+}
+
+type decideApprovalInput struct {
+	ApprovalID string `path:"approvalId" doc:"The approval id (apr_...)."`
+	Body       client.DecideApprovalRequest
+}
+
+// decideApproval approves or rejects a pending approval; the decision reaches its workflow as a signal.
+func (s *Server) decideApproval(ctx context.Context, in *decideApprovalInput) (*Out[client.ApprovalEnvelope], error) {
+	p := principalFrom(ctx)
+	status := map[string]string{client.DecisionApprove: client.ApprovalApproved, client.DecisionReject: client.ApprovalRejected}[in.Body.Decision]
+	if status == "" {
+		return nil, svcerr.Invalid("decision", `decision must be "approve" or "reject"`)
+	}
+	current, err := s.approvals.Store().Get(ctx, p.Scope, in.ApprovalID)
+	if err != nil {
+		return nil, err
+	}
+	if err := serviceAccess(apikey.GrantsOf(p.Key), current.ServiceID); err != nil {
+		return nil, err
+	}
+	a, err := s.approvals.Decide(ctx, p.Scope, in.ApprovalID, approval.Decision{Status: status, KeyID: p.Key.ID, Comment: in.Body.Comment})
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.ApprovalEnvelope{OK: true, Approval: approval.ToWire(a)})
+}

@@ -1,0 +1,157 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/api/enums/v1"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/testenv"
+)
+
+// flakyUpstream answers 503 with Retry-After: 1 to the first `failures` calls, then 200 charging 2
+// credits; paths under /reject answer 422. It records the Idempotency-Key of every call.
+func flakyUpstream(t *testing.T, failures int64) (*httptest.Server, *atomic.Int64, func() []string) {
+	t.Helper()
+	var calls atomic.Int64
+	var mu sync.Mutex
+	var keys []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := calls.Add(1)
+		mu.Lock()
+		keys = append(keys, r.Header.Get("Idempotency-Key"))
+		mu.Unlock()
+		if r.Header.Get("X-Api-Key") != upstreamSecret {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.URL.Path == "/reject":
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			_, _ = w.Write([]byte(`{"error":"bad prompt"}`))
+		case n <= failures:
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			w.Header().Set("X-Svc-Credits-Charged", "2")
+			_, _ = w.Write([]byte(fmt.Sprintf(`{"image":"ok","call":%d}`, n)))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &calls, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), keys...) }
+}
+
+func gatewayRunEnv(t *testing.T, url string) *testenv.Env {
+	t.Helper()
+	cat, err := gateway.Parse([]byte(fmt.Sprintf(`
+services:
+  - id: imagegen
+    baseUrl: %s
+    connection: imagegen-key
+    operations:
+      - id: generate
+        method: POST
+        path: /make
+        credits: 3
+      - id: refuse
+        method: POST
+        path: /reject
+        credits: 3
+`, url)))
+	require.NoError(t, err)
+	return testenv.NewWith(t, testenv.Options{Gateway: cat})
+}
+
+func startRun(t *testing.T, env *testenv.Env, key, op, idem string) string {
+	t.Helper()
+	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+		Body: map[string]any{"serviceId": "imagegen", "operationId": op, "input": map[string]any{"prompt": "a cat"}}, Headers: map[string]string{"Idempotency-Key": idem}})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
+	return r.Body["run"].(map[string]any)["id"].(string)
+}
+
+func credits(t *testing.T, env *testenv.Env, key string) (available, held float64) {
+	t.Helper()
+	b := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
+	return b["credits"].(float64), b["heldCredits"].(float64)
+}
+
+// TestGatewayRunRetriesAndChargesOnce: a run of an external service retries 503s (honouring
+// Retry-After) with one hold and one idempotency key, then charges exactly what the service reported.
+func TestGatewayRunRetriesAndChargesOnce(t *testing.T) {
+	t.Parallel()
+	up, calls, keys := flakyUpstream(t, 2)
+	env := gatewayRunEnv(t, up.URL)
+	key := fundedKey(t, env, 10)
+	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
+		Headers: map[string]string{"Idempotency-Key": "conn"}})
+	require.Equal(t, http.StatusCreated, conn.Status)
+
+	runID := startRun(t, env, key, "generate", "r1")
+	run := waitRun(t, env, key, runID, "succeeded")
+	require.Equal(t, map[string]any{"image": "ok", "call": float64(3)}, run["output"])
+	require.EqualValues(t, 2, run["chargedCredits"])
+	require.EqualValues(t, 3, calls.Load(), "two 503s, then the answer")
+	require.Equal(t, []string{runID, runID, runID}, keys(), "every attempt carries the run id as its Idempotency-Key")
+	require.NotContains(t, historyText(t, env, "run/"+runID), upstreamSecret, "no credential in the workflow history")
+	available, held := credits(t, env, key)
+	require.EqualValues(t, 8, available, "charged once, what the service reported")
+	require.EqualValues(t, 0, held)
+
+	// A 4xx is final: no retry, nothing charged (the service reported no charge), the run fails.
+	before := calls.Load()
+	refused := waitRun(t, env, key, startRun(t, env, key, "refuse", "r2"), "failed")
+	require.Equal(t, "upstream_rejected", refused["error"].(map[string]any)["code"])
+	require.Equal(t, before+1, calls.Load())
+	available, held = credits(t, env, key)
+	require.EqualValues(t, 8, available)
+	require.EqualValues(t, 0, held)
+}
+
+// TestGatewayRunWithoutCreditsOrConnection: a run that cannot be paid, or lacks its connection, fails
+// with the reason and never reaches the service.
+func TestGatewayRunWithoutCreditsOrConnection(t *testing.T) {
+	t.Parallel()
+	up, calls, _ := flakyUpstream(t, 0)
+	env := gatewayRunEnv(t, up.URL)
+	key := fundedKey(t, env, 1)
+	noConn := waitRun(t, env, key, startRun(t, env, key, "generate", "r1"), "failed")
+	require.Equal(t, "connection_missing", noConn["error"].(map[string]any)["code"])
+	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
+		Headers: map[string]string{"Idempotency-Key": "conn"}})
+	require.Equal(t, http.StatusCreated, conn.Status)
+	poor := waitRun(t, env, key, startRun(t, env, key, "generate", "r2"), "failed")
+	require.Equal(t, "insufficient_credits", poor["error"].(map[string]any)["code"])
+	require.Zero(t, calls.Load())
+	available, held := credits(t, env, key)
+	require.EqualValues(t, 1, available)
+	require.EqualValues(t, 0, held)
+}
+
+// historyText is the workflow's whole history as JSON.
+func historyText(t *testing.T, env *testenv.Env, workflowID string) string {
+	t.Helper()
+	iter := env.Temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	var b strings.Builder
+	for iter.HasNext() {
+		ev, err := iter.Next()
+		require.NoError(t, err)
+		raw, err := protojson.Marshal(ev)
+		require.NoError(t, err)
+		b.Write(raw)
+	}
+	require.Contains(t, b.String(), "InvokeService", "the history holds the call")
+	return b.String()
+}

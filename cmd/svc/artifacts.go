@@ -1,0 +1,382 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/svcplatform/svc/client"
+)
+
+// Downloads of artifacts.
+const (
+	// progressMinBytes is the size from which a download shows a progress bar (on a terminal).
+	progressMinBytes = 1 << 20
+	// downloadStallTimeout ends a download that receives nothing for this long.
+	downloadStallTimeout = 60 * time.Second
+	// progressInterval is how often the progress bar is redrawn at most.
+	progressInterval = 100 * time.Millisecond
+)
+
+// errDownloadStalled ends a download that stopped receiving bytes.
+var errDownloadStalled = fmt.Errorf("no data received for %s", downloadStallTimeout)
+
+func init() {
+	usages["artifacts"] = `Usage: svc artifacts <list|download> [flags]
+
+Artifacts are the files and outputs runs produce. Reading them needs scope artifacts:read and access to
+the service of the run that produced them.
+
+  artifacts list       list artifacts, newest first
+  artifacts download   download an artifact's content, verified against its SHA-256
+
+Run "svc artifacts <command> --help" for details.`
+
+	usages["artifacts list"] = `Usage: svc artifacts list [--run RUN_ID] [--limit N] [--cursor C] [--all]
+
+Lists the artifacts of the selected project (or of none), newest first (scope artifacts:read).
+Artifacts of services the key may not use are left out.
+
+  --run RUN_ID   only the artifacts of this run
+  --limit N      page size 1..200 (default 50)
+  --cursor C     the nextCursor of the previous page (repeat the same filters)
+  --all          follow nextCursor through every page
+
+` + globalFlagsHelp
+
+	usages["artifacts download"] = `Usage: svc artifacts download ARTIFACT_ID [--output FILE|DIR|-] [--force]
+
+Downloads an artifact's content (scope artifacts:read and access to the run's service). The bytes go to
+a temporary file beside the destination, are checked against the size and SHA-256 the server announces,
+and only then take the destination's name: a failed or tampered download leaves nothing behind. A
+progress bar is shown on stderr for content over 1 MiB when stderr is a terminal.
+
+  --output FILE   write to FILE (default: the artifact's name in the current directory)
+  --output DIR    write to the artifact's name in the existing directory DIR
+  --output -      write the content to stdout (verified at the end; exit 1 if it does not match)
+  --force         overwrite an existing file (by default svc refuses)
+
+` + globalFlagsHelp
+}
+
+// artifactsList lists artifacts, optionally of one run.
+func (a *app) artifactsList(args []string) int {
+	const cmd = "artifacts list"
+	flags := a.commandFlags(cmd, nil)
+	var (
+		pf    pageFlags
+		runID string
+	)
+	flags.StringVar(&runID, "run", "", "only artifacts of this run")
+	if code, ok := a.parsePaged(cmd, flags, &pf, args); !ok {
+		return code
+	}
+	if flagsGiven(flags)["run"] && strings.TrimSpace(runID) == "" {
+		return a.usageError(cmd, "--run must not be empty")
+	}
+	items, next, code, done := collectPages(a, pf,
+		func(c *client.Client, p client.ListParams) client.Response[client.ArtifactList] {
+			return c.ListArtifacts(a.ctx, client.ListArtifactsParams{ListParams: p, RunID: runID})
+		},
+		func(l client.ArtifactList) ([]client.Artifact, *string) { return l.Artifacts, l.NextCursor })
+	if done {
+		return code
+	}
+	if a.listShown(client.ArtifactList{OK: true, Artifacts: orEmpty(items), NextCursor: next}, len(items), "No artifacts.") {
+		return exitOK
+	}
+	tw := a.table()
+	fmt.Fprintln(tw, "ID\tNAME\tRUN\tSERVICE\tTYPE\tSIZE\tCREATED")
+	for _, it := range items {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", it.ID, oneLine(it.Name, 40), it.RunID, it.ServiceID,
+			oneLine(it.ContentType, 30), client.FormatBytes(it.SizeBytes), it.CreatedAt.UTC().Format(time.RFC3339))
+	}
+	_ = tw.Flush()
+	var filters []string
+	if runID != "" {
+		filters = append(filters, "--run", shellQuote(runID))
+	}
+	if pf.limit != 0 {
+		filters = append(filters, "--limit", fmt.Sprint(pf.limit))
+	}
+	a.moreHint("artifacts", cmd, filters, next)
+	return exitOK
+}
+
+// downloadResult is what --json prints after a download to a file.
+type downloadResult struct {
+	OK       bool             `json:"ok"`
+	Artifact downloadedObject `json:"artifact"`
+}
+
+type downloadedObject struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	ContentType string `json:"contentType"`
+	SizeBytes   int64  `json:"sizeBytes"`
+	SHA256      string `json:"sha256"`
+	Path        string `json:"path"`
+}
+
+// artifactsDownload downloads an artifact's content to a file (atomically, after verifying it) or to
+// stdout.
+func (a *app) artifactsDownload(args []string) int {
+	const cmd = "artifacts download"
+	var (
+		output string
+		force  bool
+	)
+	flags := a.commandFlags(cmd, nil)
+	flags.StringVar(&output, "output", "", "file, directory or - (stdout) to write to")
+	flags.BoolVar(&force, "force", false, "overwrite an existing file")
+	id, code, ok := a.parseID(idSpec{cmd: cmd, what: "artifact"}, flags, args)
+	if !ok {
+		return code
+	}
+	if flagsGiven(flags)["output"] && output == "" {
+		return a.usageError(cmd, "--output must not be empty")
+	}
+	dir, dest := ".", ""
+	switch {
+	case output == "-":
+	case output == "":
+	case isDir(output):
+		dir = output
+	default:
+		dest = output
+		if !force && exists(dest) {
+			return a.localError("file_exists", fmt.Sprintf("%s exists; use --force to overwrite it", dest))
+		}
+	}
+	_, s, code, ok := a.authedClient()
+	if !ok {
+		return code
+	}
+	c := a.newClient(s, client.WithHTTPClient(downloadHTTPClient()))
+
+	ctx, cancel := context.WithCancelCause(a.ctx)
+	defer cancel(nil)
+	stall := time.AfterFunc(downloadStallTimeout, func() { cancel(errDownloadStalled) })
+	defer stall.Stop()
+
+	resp := c.OpenArtifact(ctx, id)
+	if !resp.OK {
+		return apiFailure(a, resp)
+	}
+	content := resp.Body
+	defer func() { _ = content.Body.Close() }()
+	if output != "-" && dest == "" {
+		name, msg := safeFileName(content.Name)
+		if msg != "" {
+			return a.localError("invalid_name", msg+"; give the file name with --output")
+		}
+		dest = filepath.Join(dir, name)
+		if !force && exists(dest) {
+			return a.localError("file_exists", fmt.Sprintf("%s exists; use --force to overwrite it", dest))
+		}
+	}
+	bar := a.progressFor(content.SizeBytes)
+	progress := func(done, total int64) {
+		stall.Reset(downloadStallTimeout)
+		if bar != nil {
+			bar.update(done, total)
+		}
+	}
+	if output == "-" {
+		err := copyWithProgress(a.stdout, content, progress)
+		bar.finish()
+		return a.downloadFailure(ctx, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dest), ".svc-download-*")
+	if err != nil {
+		return a.localError("write_failed", fmt.Sprintf("create a temporary file beside %s: %v", dest, err))
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	err = copyWithProgress(tmp, content, progress)
+	bar.finish()
+	if code := a.downloadFailure(ctx, err); code != exitOK {
+		return code
+	}
+	if err := finishFile(tmp); err != nil {
+		return a.localError("write_failed", fmt.Sprintf("write %s: %v", tmp.Name(), err))
+	}
+	if err := commitFile(tmp.Name(), dest, force); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return a.localError("file_exists", fmt.Sprintf("%s exists; use --force to overwrite it", dest))
+		}
+		return a.localError("write_failed", fmt.Sprintf("save %s: %v", dest, err))
+	}
+	committed = true
+	if a.g.json {
+		a.printJSON(downloadResult{OK: true, Artifact: downloadedObject{ID: content.ID, Name: content.Name,
+			ContentType: content.ContentType, SizeBytes: content.SizeBytes, SHA256: content.SHA256, Path: dest}})
+		return exitOK
+	}
+	fmt.Fprintf(a.stdout, "Downloaded artifact %s to %s (%s, sha256 %s verified).\n", content.ID, dest,
+		client.FormatBytes(content.SizeBytes), content.SHA256)
+	return exitOK
+}
+
+// downloadFailure reports a failed copy and returns its exit code, or exitOK when err is nil.
+func (a *app) downloadFailure(ctx context.Context, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var e *client.Error
+	if !errors.As(err, &e) {
+		e = &client.Error{Code: "write_failed", Message: err.Error()}
+	}
+	if cause := context.Cause(ctx); errors.Is(cause, errDownloadStalled) {
+		e = &client.Error{Code: client.CodeTransportError, RequestID: e.RequestID, Message: "download stopped: " + cause.Error()}
+	}
+	return apiFailure(a, client.Response[struct{}]{Error: e})
+}
+
+// copyWithProgress copies an artifact's verified content into w, reporting progress.
+func copyWithProgress(w io.Writer, content *client.ArtifactContent, progress func(done, total int64)) error {
+	var done int64
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := content.Body.Read(buf)
+		if n > 0 {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return werr
+			}
+			done += int64(n)
+			progress(done, content.SizeBytes)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// finishFile makes a downloaded file durable and readable like a file the user created.
+func finishFile(f *os.File) error {
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// commitFile gives the temporary file tmp the name dest. Without force it never replaces a file, even
+// one created meanwhile: a hard link fails when dest exists (where links are not supported, an existence
+// check precedes a rename).
+func commitFile(tmp, dest string, force bool) error {
+	if force {
+		return os.Rename(tmp, dest)
+	}
+	err := os.Link(tmp, dest)
+	if err == nil {
+		return os.Remove(tmp)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if exists(dest) {
+		return fs.ErrExist
+	}
+	return os.Rename(tmp, dest)
+}
+
+// safeFileName checks an artifact's name as a file name in a directory; it returns the name, or a
+// message saying why it cannot be used.
+func safeFileName(name string) (string, string) {
+	switch {
+	case name == "":
+		return "", "the server did not name the artifact"
+	case strings.ContainsAny(name, `/\`) || hasControl(name) || !filepath.IsLocal(name):
+		return "", fmt.Sprintf("the artifact's name %q is not a safe file name", name)
+	}
+	return name, ""
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// downloadHTTPClient has no overall timeout, since large content takes as long as it takes; the answer's
+// headers must arrive within requestTimeout, and a stalled body is ended by downloadStallTimeout.
+func downloadHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = requestTimeout
+	return &http.Client{Transport: t}
+}
+
+// progressFor returns the progress bar of a download of total bytes: one on stderr when it is a terminal
+// and the content is large, else nil (no bar).
+func (a *app) progressFor(total int64) *progressBar {
+	r, ok := a.stderr.(io.Reader)
+	if !ok || !isTerminal(r) || total <= progressMinBytes {
+		return nil
+	}
+	return &progressBar{w: a.stderr, now: time.Now}
+}
+
+// progressBar draws a one-line progress bar, redrawing it at most every progressInterval. A nil
+// progressBar draws nothing.
+type progressBar struct {
+	w     io.Writer
+	now   func() time.Time
+	last  time.Time
+	drawn bool
+}
+
+// barWidth is the number of cells of the bar.
+const barWidth = 30
+
+// update redraws the bar for done of total bytes, unless it was drawn very recently (the final state is
+// always drawn).
+func (p *progressBar) update(done, total int64) {
+	if p == nil {
+		return
+	}
+	now := p.now()
+	if p.drawn && done < total && now.Sub(p.last) < progressInterval {
+		return
+	}
+	p.last, p.drawn = now, true
+	pct := int64(100)
+	if total > 0 {
+		pct = done * 100 / total
+	}
+	cells := int(pct * barWidth / 100)
+	bar := strings.Repeat("=", cells)
+	if cells < barWidth {
+		bar += ">" + strings.Repeat(" ", barWidth-cells-1)
+	}
+	fmt.Fprintf(p.w, "\r%3d%% [%s] %s / %s ", pct, bar, client.FormatBytes(done), client.FormatBytes(total))
+}
+
+// finish ends the bar's line.
+func (p *progressBar) finish() {
+	if p == nil || !p.drawn {
+		return
+	}
+	fmt.Fprintln(p.w)
+}

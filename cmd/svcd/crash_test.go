@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/outbox"
+	"github.com/svcplatform/svc/internal/testenv"
+)
+
+// idempotentService is a generation service that honours Idempotency-Key: the first call of a key does
+// the work (here: waits until its caller goes away, as a killed worker does, and then counts the job as
+// done), and any later call of that key answers the finished job without doing it again.
+type idempotentService struct {
+	reached   chan struct{}
+	stop      chan struct{} // closed when the test ends, so no handler outlives it
+	once      sync.Once
+	calls     atomic.Int64
+	performed atomic.Int64
+	mu        sync.Mutex
+	done      map[string]bool
+}
+
+func (s *idempotentService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.calls.Add(1)
+	// Reading the body to its end lets the server notice when the caller's connection drops.
+	_, _ = io.Copy(io.Discard, r.Body)
+	key := r.Header.Get("Idempotency-Key")
+	s.mu.Lock()
+	finished := s.done[key]
+	s.mu.Unlock()
+	if !finished {
+		s.once.Do(func() { close(s.reached) })
+		select { // the caller dies mid-call; the job completes anyway
+		case <-r.Context().Done():
+		case <-s.stop:
+			return
+		}
+		s.performed.Add(1)
+		s.mu.Lock()
+		s.done[key] = true
+		s.mu.Unlock()
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Svc-Credits-Charged", "2")
+	_, _ = w.Write([]byte(`{"image":"done"}`))
+}
+
+// TestWorkerKilledMidRunCompletesOnceAndChargesOnce kills the svcd worker process (SIGKILL) while a paid
+// run's call is in flight, starts another, and checks that the run completes once, is charged once, and
+// the service did the job once.
+func TestWorkerKilledMidRunCompletesOnceAndChargesOnce(t *testing.T) {
+	t.Parallel()
+	svcd := buildSvcd(t)
+	svc := &idempotentService{reached: make(chan struct{}), stop: make(chan struct{}), done: map[string]bool{}}
+	up := httptest.NewServer(svc)
+	t.Cleanup(up.Close)
+	t.Cleanup(func() { close(svc.stop) }) // runs before up.Close
+	yaml := fmt.Sprintf(`services:
+  - id: imagegen
+    baseUrl: %s
+    allowPrivate: true
+    connection: imagegen-key
+    operations:
+      - id: generate
+        method: POST
+        path: /make
+        credits: 3
+`, up.URL)
+	cat, err := gateway.Parse([]byte(yaml))
+	require.NoError(t, err)
+	env := testenv.NewWith(t, testenv.Options{Gateway: cat, NoWorker: true})
+	dir := t.TempDir()
+	servicesFile := filepath.Join(dir, "services.yaml")
+	require.NoError(t, os.WriteFile(servicesFile, []byte(yaml), 0o600))
+
+	first := startWorker(t, svcd, env, servicesFile, dir)
+	key := fundedKey(t, env, 10)
+	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+		Body:    map[string]any{"name": "imagegen-key", "authType": "bearer", "secret": "up-secret-0123456789"},
+		Headers: map[string]string{"Idempotency-Key": "conn"}})
+	require.Equal(t, http.StatusCreated, conn.Status, "%s", conn.Raw)
+	created := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+		Body: map[string]any{"serviceId": "imagegen", "operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "run"}})
+	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
+	runID := created.Body["run"].(map[string]any)["id"].(string)
+
+	select {
+	case <-svc.reached:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the run never reached the service; worker log:\n%s", first.log.String())
+	}
+	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
+	_ = first.cmd.Wait()
+	second := startWorker(t, svcd, env, servicesFile, dir)
+
+	var run map[string]any
+	require.Eventually(t, func() bool {
+		r := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/" + runID, Key: key})
+		run = r.Body["run"].(map[string]any)
+		return run["status"] == "succeeded" || run["status"] == "failed"
+	}, 90*time.Second, 50*time.Millisecond, "the run never finished; second worker log:\n%s", second.log.String())
+	require.Equal(t, "succeeded", run["status"], "%v", run)
+	require.Equal(t, map[string]any{"image": "done"}, run["output"])
+	require.EqualValues(t, 2, run["chargedCredits"])
+	require.EqualValues(t, 1, svc.performed.Load(), "the service did the job once")
+	require.EqualValues(t, 2, svc.calls.Load(), "the killed attempt, then its retry")
+
+	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
+	require.EqualValues(t, 8, bal["credits"], "charged once")
+	require.EqualValues(t, 0, bal["heldCredits"])
+	var settles int
+	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM ledger_transactions WHERE kind = 'settle'").Scan(context.Background(), &settles))
+	require.Equal(t, 1, settles)
+
+	var accountID string
+	require.NoError(t, env.DB.NewRaw("SELECT account_id FROM runs WHERE id = ?", runID).Scan(context.Background(), &accountID))
+	events, err := outbox.List(context.Background(), env.DB, accountID)
+	require.NoError(t, err)
+	succeeded := 0
+	for _, e := range events {
+		if e.Type == outbox.RunSucceeded {
+			succeeded++
+		}
+	}
+	require.Equal(t, 1, succeeded, "the run completed once")
+}
+
+type workerProcess struct {
+	cmd *exec.Cmd
+	log *lockedBuffer
+}
+
+// startWorker runs `svcd worker` against the test's database schema and Temporal server.
+func startWorker(t *testing.T, svcd string, env *testenv.Env, servicesFile, dataDir string) *workerProcess {
+	t.Helper()
+	log := &lockedBuffer{}
+	cmd := exec.Command(svcd, "worker")
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+env.DatabaseURL, "TEMPORAL_ADDRESS="+env.TemporalAddress, "TEMPORAL_NAMESPACE="+env.Namespace,
+		"SVC_ENCRYPTION_KEY="+env.EncryptionKey, "SVC_SERVICES_FILE="+servicesFile, "SVC_DATA_DIR="+dataDir)
+	cmd.Stdout, cmd.Stderr = log, log
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	return &workerProcess{cmd: cmd, log: log}
+}
+
+// buildSvcd builds this command into a temporary directory.
+func buildSvcd(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "svcd")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return bin
+}
+
+// fundedKey is the first key of a new account holding credits.
+func fundedKey(t *testing.T, env *testenv.Env, credits int64) string {
+	t.Helper()
+	created, err := env.Accounts.Create(context.Background(), "payer", credits, time.Hour)
+	require.NoError(t, err)
+	first := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "k"}})
+	require.Equal(t, http.StatusCreated, first.Status, "%s", first.Raw)
+	return first.Body["apiKey"].(map[string]any)["secret"].(string)
+}
+
+// lockedBuffer collects a process's output.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,72 @@
+// Package outbox records events (run.created, approval.decided, ...) in the transaction that makes them
+// happen, so a later dispatcher (webhooks) delivers exactly what committed. An event's id is derived from
+// what it reports, so a retried transaction or activity records it once.
+package outbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/schema"
+)
+
+// Event types.
+const (
+	RunCreated        = "run.created"
+	RunSucceeded      = "run.succeeded"
+	RunFailed         = "run.failed"
+	RunCancelled      = "run.cancelled"
+	ApprovalRequested = "approval.requested"
+	ApprovalDecided   = "approval.decided"
+	ApprovalExpired   = "approval.expired"
+)
+
+// Types lists every event type, in documentation order.
+var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired}
+
+// Event is one thing that happened to a resource of an account.
+type Event struct {
+	AccountID string
+	ProjectID *string
+	Type      string
+	// Subject is the id of the resource the event is about; with Type it determines the event id.
+	Subject string
+	// Data is the resource as the API shows it.
+	Data any
+}
+
+// ID returns the event's id: the same type and subject always give the same id.
+func (e Event) ID() string { return ids.Derive(ids.Event, e.Type, e.Subject) }
+
+// Emit records events in db (the caller's transaction); an event recorded before is left as it was.
+func Emit(ctx context.Context, db bun.IDB, events ...Event) error {
+	if len(events) == 0 {
+		return nil
+	}
+	rows := make([]schema.Event, len(events))
+	for i, e := range events {
+		data, err := json.Marshal(e.Data)
+		if err != nil {
+			return fmt.Errorf("encode %s event: %w", e.Type, err)
+		}
+		rows[i] = schema.Event{ID: e.ID(), AccountID: e.AccountID, ProjectID: e.ProjectID, Type: e.Type, Data: data}
+	}
+	if _, err := db.NewInsert().Model(&rows).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
+		return fmt.Errorf("record events: %w", err)
+	}
+	return nil
+}
+
+// List returns the account's events, oldest first (for tests and diagnostics).
+func List(ctx context.Context, db bun.IDB, accountID string) ([]schema.Event, error) {
+	var out []schema.Event
+	err := db.NewSelect().Model(&out).Where("account_id = ?", accountID).Order("seq").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list events: %w", err)
+	}
+	return out, nil
+}
