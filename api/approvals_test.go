@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/worker"
 )
 
 // approverKey makes a second key of the root's account holding approvals:read/write (and runs:read).
@@ -213,4 +215,22 @@ func TestServiceActionApprovalStartsARun(t *testing.T) {
 	}, 20*time.Second, 20*time.Millisecond)
 	run := waitRun(t, env, root, runID, "succeeded")
 	require.Equal(t, map[string]any{"y": float64(2)}, run["output"])
+}
+
+// TestDecisionWhileNoWorkerRuns: a decision sent while no worker runs is kept by Temporal and acted on
+// when a worker comes back.
+func TestDecisionWhileNoWorkerRuns(t *testing.T) {
+	t.Parallel()
+	env := testenv.NewWith(t, testenv.Options{NoWorker: true})
+	root, _ := firstKey(t, env)
+	runID, aprID := startGatedRun(t, env, root, "gated", nil)
+	ok := decide(t, env, root, aprID, "approve", "d")
+	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Raw)
+	run := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/" + runID, Key: root}).Body["run"].(map[string]any)
+	require.Equal(t, "awaiting_approval", run["status"], "no worker has acted yet")
+
+	w := worker.New(env.Temporal, worker.Deps{DB: env.DB}, sdkworker.Options{})
+	require.NoError(t, w.Start())
+	t.Cleanup(w.Stop)
+	waitRun(t, env, root, runID, "succeeded")
 }
