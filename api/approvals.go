@@ -54,12 +54,17 @@ type createServiceActionInput struct {
 // createServiceAction asks for approval of an action; once approved it runs as a run.
 func (s *Server) createServiceAction(ctx context.Context, in *createServiceActionInput) (*Out[client.ApprovalEnvelope], error) {
 	p := principalFrom(ctx)
-	input, _, err := run.Validate(s.runs.Catalog(), in.Body.ServiceID, in.Body.OperationID, in.Body.Input)
+	input, op, err := run.Validate(s.runs.Catalog(), in.Body.ServiceID, in.Body.OperationID, in.Body.Input)
 	if err != nil {
 		return nil, err
 	}
-	if err := serviceAccess(apikey.GrantsOf(p.Key), in.Body.ServiceID); err != nil {
+	grants := apikey.GrantsOf(p.Key)
+	if err := serviceAccess(grants, in.Body.ServiceID); err != nil {
 		return nil, err
+	}
+	if !grants.HasScope(client.ScopeRunsWrite) { // once approved, the action runs as a run of this key
+		return nil, svcerr.New(svcerr.ScopeMissing, "a service action runs as a run of the asking key, which needs %s", client.ScopeRunsWrite).
+			WithDetails("requiredScope", client.ScopeRunsWrite)
 	}
 	ttl, err := approvalTTL("expiresInSeconds", in.Body.ExpiresInSeconds)
 	if err != nil {
@@ -74,8 +79,14 @@ func (s *Server) createServiceAction(ctx context.Context, in *createServiceActio
 	if in.Body.Reason != "" {
 		a.Reason = &in.Body.Reason
 	}
+	// The run it becomes counts against creditsPerDay of runs.create now, as a run created directly does.
+	daily, err := s.reserveDaily(ctx, p, client.OpRunsCreate, in.Body.ServiceID, in.Body.OperationID, op.Millicredits)
+	if err != nil {
+		return nil, err
+	}
 	created, err := s.approvals.Create(ctx, a)
 	if err != nil {
+		s.releaseDaily(ctx, daily, op.Millicredits)
 		return nil, err
 	}
 	return reply(client.ApprovalEnvelope{OK: true, Approval: approval.ToWire(created)})
@@ -110,6 +121,10 @@ func (s *Server) decideApproval(ctx context.Context, in *decideApprovalInput) (*
 	}
 	if err := serviceAccess(apikey.GrantsOf(p.Key), current.ServiceID); err != nil {
 		return nil, err
+	}
+	if status == client.ApprovalApproved && current.KeyID == p.Key.ID {
+		return nil, &svcerr.Error{Code: svcerr.Forbidden, Param: "approvalId",
+			Message: "the key that asked for an action cannot approve it; approve with another key holding approvals:write (the asking key may reject it)"}
 	}
 	a, err := s.approvals.Decide(ctx, p.Scope, in.ApprovalID, approval.Decision{Status: status, KeyID: p.Key.ID, Comment: in.Body.Comment})
 	if err != nil {

@@ -189,6 +189,10 @@ func TestServiceActionApprovalStartsARun(t *testing.T) {
 	require.Equal(t, "nightly", apr["reason"])
 	require.Nil(t, apr["runId"])
 
+	noRuns := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/approvals/service-actions", Key: approver,
+		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "sa-noruns"}})
+	require.Equal(t, http.StatusForbidden, noRuns.Status, "a key that may not start runs cannot ask for one: %s", noRuns.Raw)
+	require.Equal(t, "scope_missing", noRuns.ErrorCode())
 	bad := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/approvals/service-actions", Key: root,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "expiresInSeconds": 604801}, Headers: map[string]string{"Idempotency-Key": "sa-bad"}})
 	require.Equal(t, http.StatusBadRequest, bad.Status)
@@ -223,8 +227,12 @@ func TestDecisionWhileNoWorkerRuns(t *testing.T) {
 	t.Parallel()
 	env := testenv.NewWith(t, testenv.Options{NoWorker: true})
 	root, _ := firstKey(t, env)
+	approver, _ := approverKey(t, env, root)
 	runID, aprID := startGatedRun(t, env, root, "gated", nil)
-	ok := decide(t, env, root, aprID, "approve", "d")
+	own := decide(t, env, root, aprID, "approve", "own")
+	require.Equal(t, http.StatusForbidden, own.Status, "the asking key cannot approve: %s", own.Raw)
+	require.Equal(t, "forbidden", own.ErrorCode())
+	ok := decide(t, env, approver, aprID, "approve", "d")
 	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Raw)
 	run := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/" + runID, Key: root}).Body["run"].(map[string]any)
 	require.Equal(t, "awaiting_approval", run["status"], "no worker has acted yet")

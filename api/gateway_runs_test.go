@@ -67,6 +67,11 @@ services:
         method: POST
         path: /reject
         credits: 3
+      - id: guarded
+        method: POST
+        path: /make
+        credits: 3
+        requiresApproval: true
 `, url)))
 	require.NoError(t, err)
 	return testenv.NewWith(t, testenv.Options{Gateway: cat})
@@ -154,4 +159,22 @@ func historyText(t *testing.T, env *testenv.Env, workflowID string) string {
 	}
 	require.Contains(t, b.String(), "InvokeService", "the history holds the call")
 	return b.String()
+}
+
+// TestOperationNeedingApprovalOnlyRunsAsARun: an operation services.yaml marks requiresApproval cannot
+// be invoked directly; as a run it waits for an approval.
+func TestOperationNeedingApprovalOnlyRunsAsARun(t *testing.T) {
+	t.Parallel()
+	up, calls, _ := flakyUpstream(t, 0)
+	env := gatewayRunEnv(t, up.URL)
+	key := fundedKey(t, env, 10)
+	direct := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+		Body: map[string]any{"operationId": "guarded"}, Headers: map[string]string{"Idempotency-Key": "direct"}})
+	require.Equal(t, http.StatusForbidden, direct.Status, "%s", direct.Raw)
+	require.Equal(t, "forbidden", direct.ErrorCode())
+	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+		Body: map[string]any{"serviceId": "imagegen", "operationId": "guarded"}, Headers: map[string]string{"Idempotency-Key": "run"}})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
+	require.Equal(t, "awaiting_approval", r.Body["run"].(map[string]any)["status"])
+	require.Zero(t, calls.Load())
 }

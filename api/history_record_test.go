@@ -26,6 +26,7 @@ func TestRecordHistories(t *testing.T) {
 	}
 	env := testenv.New(t)
 	key, _ := firstKey(t, env)
+	approver, _ := approverKey(t, env, key)
 	testdata := filepath.Join("..", "workflows", "testdata")
 	// run_echo.json and run_sleep.json were recorded before runs kept their status in the memo and stay
 	// as they are, so the replay test proves old runs still replay.
@@ -51,7 +52,7 @@ func TestRecordHistories(t *testing.T) {
 		}
 		runID, aprID := startGatedRun(t, env, key, "gated-"+c.name, extra)
 		if c.decision != "" {
-			require.Equal(t, http.StatusOK, decide(t, env, key, aprID, c.decision, "decide-"+c.name).Status)
+			require.Equal(t, http.StatusOK, decide(t, env, approver, aprID, c.decision, "decide-"+c.name).Status)
 		}
 		waitRun(t, env, key, runID, c.want)
 		writeHistory(t, env, "run/"+runID, filepath.Join(testdata, "run_gated_"+c.name+".json"))
@@ -61,7 +62,7 @@ func TestRecordHistories(t *testing.T) {
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "sa"}})
 	require.Equal(t, http.StatusCreated, sa.Status, "%s", sa.Raw)
 	aprID := sa.Body["approval"].(map[string]any)["id"].(string)
-	require.Equal(t, http.StatusOK, decide(t, env, key, aprID, "approve", "sa-ok").Status)
+	require.Equal(t, http.StatusOK, decide(t, env, approver, aprID, "approve", "sa-ok").Status)
 	require.Eventually(t, func() bool {
 		var runID *string
 		err := env.DB.NewRaw("SELECT run_id FROM approvals WHERE id = ?", aprID).Scan(context.Background(), &runID)

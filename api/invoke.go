@@ -85,6 +85,10 @@ func (s *Server) invocable(serviceID, operationID string) (gateway.Service, gate
 	if !ok {
 		return svc, op, svcerr.Invalid("operationId", "service %q has no operation %q", serviceID, operationID)
 	}
+	if op.RequiresApproval {
+		return svc, op, (&svcerr.Error{Code: svcerr.Forbidden, Param: "operationId",
+			Message: fmt.Sprintf("operation %q of %q needs an approval: start it as a run with POST /v1/runs, which waits for one", operationID, serviceID)})
+	}
 	return svc, op, nil
 }
 

@@ -21,6 +21,7 @@ const approvals = 200
 func BenchmarkApprovalDecisionToResume(b *testing.B) {
 	env := testenv.New(b)
 	key := env.FirstKey(b)
+	approver := approverKey(b, env, key)
 	ctx := context.Background()
 	for b.Loop() {
 		var runIDs, approvalIDs []string
@@ -36,7 +37,7 @@ func BenchmarkApprovalDecisionToResume(b *testing.B) {
 		for i, aprID := range approvalIDs {
 			var t0 time.Time
 			require.NoError(b, env.DB.NewRaw("SELECT clock_timestamp()").Scan(ctx, &t0))
-			d := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/approvals/" + aprID, Key: key,
+			d := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/approvals/" + aprID, Key: approver,
 				Body: map[string]any{"decision": "approve"}, Headers: map[string]string{"Idempotency-Key": "d-" + aprID}})
 			require.Equal(b, http.StatusOK, d.Status, "%s", d.Raw)
 			var started *time.Time
@@ -52,4 +53,12 @@ func BenchmarkApprovalDecisionToResume(b *testing.B) {
 		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
 		b.Logf("decision → run resumed over %d approvals: p50 %v, p99 %v", approvals, p50, p99)
 	}
+}
+
+// approverKey is a second key of the account holding approvals:write: the asking key cannot approve.
+func approverKey(b *testing.B, env *testenv.Env, root string) string {
+	r := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
+		Body: map[string]any{"name": "approver", "scopes": []string{"approvals:write"}}, Headers: map[string]string{"Idempotency-Key": "approver"}})
+	require.Equal(b, http.StatusCreated, r.Status, "%s", r.Raw)
+	return r.Body["apiKey"].(map[string]any)["secret"].(string)
 }

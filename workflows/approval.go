@@ -58,6 +58,11 @@ func ApprovalWorkflow(ctx workflow.Context, p ApprovalParams) (ApprovalOutcome, 
 			return ApprovalOutcome{}, fmt.Errorf("cancel approval: %w", err)
 		}
 		upsertStatus(dctx, outcome.Status)
+		if p.Kind == approvalKindRun && p.RunWorkflowID != "" && outcome.Status == ApprovalCancelled {
+			// Cancelled by an operator rather than by its run: the run must not wait for ever. (When the
+			// run cancelled it, the run has ended and the signal finds nobody.)
+			_ = workflow.SignalExternalWorkflow(dctx, p.RunWorkflowID, "", SignalApprovalOutcome, outcome).Get(dctx, nil)
+		}
 		return outcome, temporal.NewCanceledError("the approval was cancelled")
 	}
 	if err != nil {

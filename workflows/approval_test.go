@@ -130,16 +130,24 @@ func TestServiceActionStartsItsRunOnApproval(t *testing.T) {
 	require.Equal(t, []string{"apr_1"}, f.started)
 }
 
-// TestApprovalCancelled: cancelling the workflow cancels the pending approval.
+// TestApprovalCancelled: cancelling the workflow cancels the pending approval and tells the gated run,
+// which must not wait for ever.
 func TestApprovalCancelled(t *testing.T) {
 	t.Parallel()
 	env, f := newApprovalEnv(t)
+	var told []workflows.ApprovalOutcome
+	env.OnSignalExternalWorkflow(mock.Anything, "run/run_1", "", workflows.SignalApprovalOutcome, mock.Anything).
+		Return(func(_, _, _, _ string, arg any) error {
+			told = append(told, arg.(workflows.ApprovalOutcome))
+			return nil
+		})
 	env.RegisterDelayedCallback(env.CancelWorkflow, time.Minute)
 	env.ExecuteWorkflow(workflows.ApprovalWorkflowName, approvalParams(env, "run", time.Hour))
 	require.Error(t, env.GetWorkflowError())
 	require.Equal(t, 1, f.cancelled)
 	require.Equal(t, workflows.ApprovalCancelled, f.status)
 	require.Zero(t, f.settled)
+	require.Equal(t, []workflows.ApprovalOutcome{{ApprovalID: "apr_1", Status: workflows.ApprovalCancelled}}, told)
 }
 
 // TestGatedRunWaitsForItsApproval: a gated run does nothing until the outcome arrives; a rejection fails

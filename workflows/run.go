@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -154,6 +155,10 @@ type InvokeOutcome struct {
 // InvokeHeartbeatTimeout is how long a silent InvokeService attempt is trusted before it is retried.
 const InvokeHeartbeatTimeout = 5 * time.Second
 
+// invokeErrorCodes are the failure types InvokeService gives that become a failed run's error code;
+// anything else (an internal error that outlasted the retries) is reported as upstream_failed.
+var invokeErrorCodes = append([]string{"upstream_status", "upstream_timeout", "upstream_unreachable"}, invokeRetry.NonRetryableErrorTypes...)
+
 // invokeRetry retries timeouts, unreachable services, 429 and 5xx answers with backoff (the activity
 // asks for a service's Retry-After through its error); 4xx answers and the errors below are final.
 var invokeRetry = &temporal.RetryPolicy{
@@ -166,9 +171,10 @@ var invokeRetry = &temporal.RetryPolicy{
 // run's held credits are released and the run fails with the reason.
 func invoke(ctx workflow.Context, p RunParams) RunOutcome {
 	// The activity heartbeats while the call is in flight, so a worker that dies mid-call is noticed
-	// within the heartbeat timeout and the call is retried on another worker.
+	// within the heartbeat timeout and the call is retried on another worker. An attempt may last as
+	// long as the longest timeout services.yaml allows (10 minutes).
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 5 * time.Minute, HeartbeatTimeout: InvokeHeartbeatTimeout, RetryPolicy: invokeRetry})
+		StartToCloseTimeout: 11 * time.Minute, HeartbeatTimeout: InvokeHeartbeatTimeout, RetryPolicy: invokeRetry})
 	var out InvokeOutcome
 	err := workflow.ExecuteActivity(actx, ActivityInvokeService, p.RunID).Get(actx, &out)
 	if err == nil {
@@ -182,7 +188,7 @@ func invoke(ctx workflow.Context, p RunParams) RunOutcome {
 	}
 	code := "upstream_failed"
 	var appErr *temporal.ApplicationError
-	if errors.As(err, &appErr) && appErr.Type() != "" {
+	if errors.As(err, &appErr) && slices.Contains(invokeErrorCodes, appErr.Type()) {
 		code = appErr.Type()
 	}
 	return failed(p.RunID, code, errorMessage(err))

@@ -116,14 +116,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return a.usageReport(rest)
 	case "audit":
 		return a.auditList(rest)
-	case "keys", "runs", "projects", "credits", "connections", "services", "artifacts":
+	case "keys", "runs", "projects", "credits", "connections", "services", "artifacts", "approvals":
 		return a.group(cmd, rest)
 	}
 	return a.usageError("", "unknown command %q", cmd)
 }
 
-// group dispatches "keys <sub>", "runs <sub>", "projects <sub>", "credits <sub>", "connections <sub>" and
-// "services <sub>".
+// group dispatches "keys <sub>", "runs <sub>", "projects <sub>", "credits <sub>", "connections <sub>",
+// "services <sub>", "artifacts <sub>" and "approvals <sub>".
 func (a *app) group(group string, args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		w, code := a.stdout, exitOK
@@ -185,6 +185,14 @@ func (a *app) group(group string, args []string) int {
 		return a.artifactsList(rest)
 	case "artifacts download":
 		return a.artifactsDownload(rest)
+	case "approvals list":
+		return a.approvalsList(rest)
+	case "approvals approve":
+		return a.approvalsDecide(rest, client.DecisionApprove)
+	case "approvals reject":
+		return a.approvalsDecide(rest, client.DecisionReject)
+	case "approvals request":
+		return a.approvalsRequest(rest)
 	}
 	return a.usageError(group, "unknown command %q", group+" "+sub)
 }

@@ -20,8 +20,9 @@ func (a *app) runsCreate(args []string) int {
 	var (
 		service, operation, idemKey string
 		input                       inputFlags
-		wait                        bool
+		wait, requireApproval       bool
 		interval                    time.Duration
+		approvalExpiresIn           string
 	)
 	fs := a.commandFlags(cmd, &idemKey)
 	fs.StringVar(&service, "service", "", "service id")
@@ -29,10 +30,15 @@ func (a *app) runsCreate(args []string) int {
 	input.register(fs)
 	fs.BoolVar(&wait, "wait", false, "wait until the run finishes, showing status changes")
 	fs.DurationVar(&interval, "interval", time.Second, "poll interval with --wait")
+	fs.BoolVar(&requireApproval, "require-approval", false, "wait for an approval before running")
+	fs.StringVar(&approvalExpiresIn, "approval-expires-in", "", "how long the approval waits: a duration (48h) or seconds")
 	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
 	}
+	expiresIn, err := parseSeconds("approval-expires-in", approvalExpiresIn, flagsGiven(fs)["approval-expires-in"])
 	switch {
+	case err != nil:
+		return a.usageError(cmd, "%v", err)
 	case service == "":
 		return a.usageError(cmd, "--service is required")
 	case operation == "":
@@ -50,11 +56,27 @@ func (a *app) runsCreate(args []string) int {
 	if !ok {
 		return code
 	}
-	resp := c.CreateRun(a.ctx, client.CreateRunRequest{ServiceID: service, OperationID: operation, Input: in}, idemOpts(idemKey)...)
+	resp := c.CreateRun(a.ctx, client.CreateRunRequest{ServiceID: service, OperationID: operation, Input: in,
+		RequireApproval: requireApproval, ApprovalExpiresInSeconds: expiresIn}, idemOpts(idemKey)...)
+	// A run awaiting approval gets a hint naming the approval, where progress goes (stderr with --json).
+	hint := ""
+	if resp.OK {
+		hint = approvalHint(resp.Body.Run)
+	}
 	if wait && resp.OK {
+		if hint != "" {
+			fmt.Fprintln(a.progress(), hint)
+		}
 		return a.waitRun(c, resp, interval)
 	}
-	return answer(a, resp, func(r client.Response[client.RunEnvelope]) { a.printRun(r.Body.Run, r.Replayed) })
+	code = answer(a, resp, func(r client.Response[client.RunEnvelope]) { a.printRun(r.Body.Run, r.Replayed) })
+	if hint != "" {
+		if !a.g.json {
+			fmt.Fprintln(a.stdout)
+		}
+		fmt.Fprintln(a.progress(), hint)
+	}
+	return code
 }
 
 // runsGet shows a run and, with --wait, follows it until it finishes.
@@ -243,6 +265,15 @@ func (a *app) waitRun(c *client.Client, first client.Response[client.RunEnvelope
 		return exitAPI
 	}
 	return exitOK
+}
+
+// progress is where hints go, as waitRun's status changes do: stdout, or stderr in --json mode, where
+// stdout gets only the envelope.
+func (a *app) progress() io.Writer {
+	if a.g.json {
+		return a.stderr
+	}
+	return a.stdout
 }
 
 // printRun shows a run as aligned lines.

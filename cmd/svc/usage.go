@@ -62,6 +62,10 @@ Commands:
   services invoke      call an operation of an external managed service
   artifacts list       list the files and outputs runs produced
   artifacts download   download an artifact, verified against its SHA-256
+  approvals list       list approvals, by status, service and run
+  approvals approve    approve a pending approval: its run continues
+  approvals reject     reject a pending approval: its run fails
+  approvals request    ask for approval of a service action
   help [cmd]           show help for a command
 
 ` + globalFlagsHelp + `
@@ -148,10 +152,15 @@ Revokes the key ID and all its descendants (scope api_keys:manage).
 Run "svc runs <command> --help" for details.`,
 
 	"runs create": `Usage: svc runs create --service S --operation O [--input JSON | --input-file F] [--wait]
-                      [--interval D] [--idempotency-key K]
+                      [--interval D] [--require-approval [--approval-expires-in D]] [--idempotency-key K]
 
 Starts a durable run (scope runs:write and access to the service), e.g.
   svc runs create --service managed-workflows --operation echo --input '{"message":"hi"}' --wait
+
+A run created with --require-approval (or whose operation the catalog marks as needing approval) waits in
+awaiting_approval until a key holding approvals:write approves it; svc then prints a line naming the
+approval and the command to approve it, "svc approvals approve APPROVAL_ID" (to stderr with --json).
+Rejected, the run fails with approval_rejected; left undecided until it expires, with approval_expired.
 
   --service S           service id (required)
   --operation O         operation id (required)
@@ -160,6 +169,10 @@ Starts a durable run (scope runs:write and access to the service), e.g.
   --wait                follow the run until it finishes, printing each status change;
                         a failed or cancelled run then exits 1
   --interval D          poll interval with --wait (default 1s)
+  --require-approval    wait for an approval before running
+  --approval-expires-in D
+                        how long the approval waits: a duration such as 90m or 48h, or whole
+                        seconds such as 3600 (default 24h, at most 168h = 7 days)
   --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
 
 ` + globalFlagsHelp,
