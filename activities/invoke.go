@@ -1,18 +1,23 @@
 package activities
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -30,6 +35,8 @@ type Invocations struct {
 	Invoker     *gateway.Invoker
 	Connections *connection.Store
 	Ledger      *ledger.Ledger
+	// Artifacts keeps files services answer with (an image, audio); nil keeps them as JSON strings.
+	Artifacts *artifact.Store
 }
 
 // holdReference is the ledger reference of a run's hold: the same for every attempt, so retries share
@@ -80,6 +87,11 @@ func (a *Invocations) InvokeService(ctx context.Context, runID string) (workflow
 		return workflows.InvokeOutcome{}, rejected(fmt.Sprintf("service %s refused the call with %d: %s", svc.ID, res.Status, res.Result))
 	}
 	out := workflows.InvokeOutcome{Output: res.Result, UpstreamStatus: res.Status}
+	if res.IsFile() && a.Artifacts != nil {
+		if out.Output, err = a.keepFile(ctx, r, res); err != nil {
+			return workflows.InvokeOutcome{}, err
+		}
+	}
 	if err := a.record(ctx, r, hold, &out, res.ChargedMillicredits); err != nil {
 		return workflows.InvokeOutcome{}, err
 	}
@@ -171,6 +183,43 @@ func (a *Invocations) record(ctx context.Context, r *schema.Run, hold *ledger.Ho
 	q, charged := a.Ledger.SettleQuery(*hold, reported)
 	out.ChargedMillicredits = charged
 	return a.Runs.RecordInvocation(ctx, r.ID, out.Output, charged, q)
+}
+
+// keepFile stores a file answer as the run's artifact "result" (with an extension for its media type) and
+// returns the run's output naming it.
+func (a *Invocations) keepFile(ctx context.Context, r *schema.Run, res gateway.InvokeResult) (json.RawMessage, error) {
+	name := "result" + extensionOf(res.ContentType)
+	art, err := a.Artifacts.Save(ctx, artifact.NewArtifact{
+		ID: ids.Derive(ids.Artifact, r.ID, name), AccountID: r.AccountID, ProjectID: r.ProjectID, RunID: r.ID,
+		ServiceID: r.ServiceID, Name: name, ContentType: res.ContentType, Body: bytes.NewReader(res.Body),
+	})
+	if svcerr.Is(err, svcerr.PayloadTooLarge) {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrorTypeUpstreamInvalid, nil)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("keep the answer of run %s: %w", r.ID, err)
+	}
+	out, err := json.Marshal(map[string]any{"artifact": map[string]any{
+		"id": art.ID, "name": art.Name, "contentType": art.ContentType, "sizeBytes": art.SizeBytes, "sha256": art.SHA256}})
+	if err != nil {
+		return nil, fmt.Errorf("describe the answer of run %s: %w", r.ID, err)
+	}
+	return out, nil
+}
+
+// extensionOf is a file extension for a media type ("" when none is known).
+func extensionOf(contentType string) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return ""
+	}
+	if exts, _ := mime.ExtensionsByType(mt); len(exts) > 0 {
+		return exts[0]
+	}
+	if _, sub, ok := strings.Cut(mt, "/"); ok && sub != "" && !strings.ContainsAny(sub, "+.;") {
+		return "." + sub
+	}
+	return ""
 }
 
 func rejected(msg string) error {

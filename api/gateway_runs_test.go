@@ -18,6 +18,9 @@ import (
 	"github.com/svcplatform/svc/internal/testenv"
 )
 
+// speech is a binary answer (not UTF-8), as a speech service gives.
+var speech = []byte{0xff, 0xfb, 0x90, 0x00, 0x00, 0x80, 0xfe, 0x01, 'I', 'D', '3'}
+
 // flakyUpstream answers 503 with Retry-After: 1 to the first `failures` calls, then 200 charging 2
 // credits; paths under /reject answer 422. It records the Idempotency-Key of every call.
 func flakyUpstream(t *testing.T, failures int64) (*httptest.Server, *atomic.Int64, func() []string) {
@@ -36,6 +39,10 @@ func flakyUpstream(t *testing.T, failures int64) (*httptest.Server, *atomic.Int6
 		}
 		w.Header().Set("Content-Type", "application/json")
 		switch {
+		case r.URL.Path == "/speech":
+			w.Header().Set("Content-Type", "audio/mpeg")
+			w.Header().Set("X-Svc-Credits-Charged", "1")
+			_, _ = w.Write(speech)
 		case r.URL.Path == "/reject":
 			w.WriteHeader(http.StatusUnprocessableEntity)
 			_, _ = w.Write([]byte(`{"error":"bad prompt"}`))
@@ -66,6 +73,10 @@ services:
       - id: refuse
         method: POST
         path: /reject
+        credits: 3
+      - id: speak
+        method: POST
+        path: /speech
         credits: 3
       - id: guarded
         method: POST
@@ -177,4 +188,29 @@ func TestOperationNeedingApprovalOnlyRunsAsARun(t *testing.T) {
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
 	require.Equal(t, "awaiting_approval", r.Body["run"].(map[string]any)["status"])
 	require.Zero(t, calls.Load())
+}
+
+// TestGatewayRunKeepsAFileAnswerAsAnArtifact: a service answering with a file (audio) gets it kept as the
+// run's artifact, byte for byte; the run's output names it.
+func TestGatewayRunKeepsAFileAnswerAsAnArtifact(t *testing.T) {
+	t.Parallel()
+	up, _, _ := flakyUpstream(t, 0)
+	env := gatewayRunEnv(t, up.URL)
+	key := fundedKey(t, env, 10)
+	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
+		Headers: map[string]string{"Idempotency-Key": "conn"}})
+	require.Equal(t, http.StatusCreated, conn.Status)
+	runID := startRun(t, env, key, "speak", "r")
+	run := waitRun(t, env, key, runID, "succeeded")
+	art := run["output"].(map[string]any)["artifact"].(map[string]any)
+	require.Equal(t, "result.mp3", art["name"])
+	require.Equal(t, "audio/mpeg", art["contentType"])
+	require.EqualValues(t, len(speech), art["sizeBytes"])
+	content := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/artifacts/" + art["id"].(string) + "/content", Key: key})
+	require.Equal(t, http.StatusOK, content.Status)
+	require.Equal(t, speech, content.Raw)
+	require.Equal(t, "audio/mpeg", content.Header.Get("Content-Type"))
+	list := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/artifacts?runId=" + runID, Key: key})
+	require.Len(t, list.Body["artifacts"].([]any), 2, "the file and output.json")
 }

@@ -93,7 +93,8 @@ func invocations(deps Deps) *activities.Invocations {
 	}
 	inv := &activities.Invocations{
 		Runs: run.NewWriteStore(deps.DB), Gateway: cat, Ledger: ledger.New(deps.DB),
-		Invoker: gateway.NewInvoker(gateway.Options{AllowLoopback: deps.AllowLoopback}),
+		Invoker:   gateway.NewInvoker(gateway.Options{AllowLoopback: deps.AllowLoopback}),
+		Artifacts: deps.Artifacts,
 	}
 	if deps.Box != nil {
 		inv.Connections = connection.NewStore(deps.DB, deps.Box)

@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/svcplatform/svc/internal/svcerr"
 )
@@ -174,6 +176,8 @@ type InvokeResult struct {
 	UpstreamRequestID string
 	// RetryAfter is the wait the service asked for in Retry-After (seconds or an HTTP date); 0 when none.
 	RetryAfter time.Duration
+	// Body is the answer's body as it came (Result is its JSON form).
+	Body []byte
 }
 
 // Invoke sends the operation to the service and returns its answer. Failures to get an answer are
@@ -358,7 +362,7 @@ func resultOf(ex exchanged) (InvokeResult, error) {
 	res := InvokeResult{
 		Status: ex.status, ContentType: ex.header.Get("Content-Type"),
 		UpstreamRequestID: upstreamRequestID(ex.header), Result: resultJSON(ex.body),
-		RetryAfter: retryAfter(ex.header.Get("Retry-After")),
+		RetryAfter: retryAfter(ex.header.Get("Retry-After")), Body: ex.body,
 	}
 	values := ex.header.Values(HeaderCreditsCharged)
 	if len(values) == 0 {
@@ -389,6 +393,19 @@ func retryAfter(v string) time.Duration {
 		return max(0, time.Until(t))
 	}
 	return 0
+}
+
+// IsFile reports whether the answer is a file rather than JSON or text: a body of another media type
+// than JSON or text (an image, audio), which a run keeps as an artifact.
+func (r InvokeResult) IsFile() bool {
+	if len(r.Body) == 0 {
+		return false
+	}
+	mt, _, err := mime.ParseMediaType(r.ContentType)
+	if err != nil {
+		return !utf8.Valid(r.Body)
+	}
+	return !(mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasPrefix(mt, "text/"))
 }
 
 // resultJSON is the body when it is JSON, else the body as a JSON string; null when empty.

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -211,8 +212,14 @@ func (e *Env) Do(t testing.TB, r Req) *Response {
 	raw, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	out := &Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
-	if len(raw) > 0 {
+	if len(raw) > 0 && isJSON(resp.Header.Get("Content-Type")) {
 		require.NoError(t, json.Unmarshal(raw, &out.Body), "body: %s", raw)
 	}
 	return out
+}
+
+// isJSON reports whether a Content-Type is JSON (or absent, as on some error paths): other bodies (an
+// artifact's content) stay in Raw only.
+func isJSON(contentType string) bool {
+	return contentType == "" || strings.Contains(contentType, "json")
 }
