@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -86,16 +87,9 @@ func (a *app) auditList(args []string) int {
 	if flagsGiven(fs)["status"] && (status < 100 || status > 599) {
 		return a.usageError(cmd, "--status must be an HTTP status between 100 and 599, not %d", status)
 	}
-	from, err := parseInstant("from", fromS)
+	from, to, err := parseRange(fromS, toS)
 	if err != nil {
 		return a.usageError(cmd, "%v", err)
-	}
-	to, err := parseInstant("to", toS)
-	if err != nil {
-		return a.usageError(cmd, "%v", err)
-	}
-	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
-		return a.usageError(cmd, "--from must be before --to (--to is exclusive)")
 	}
 	events, next, code, done := collectPages(a, pf,
 		func(c *client.Client, p client.ListParams) client.Response[client.AuditEventList] {
@@ -165,6 +159,21 @@ func parseDay(name, v string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("--%s %q is not a day in the form YYYY-MM-DD, such as 2026-01-31", name, v)
 	}
 	return t, nil
+}
+
+// parseRange parses --from and --to (see parseInstant) and checks that from is before to (to is
+// exclusive); either may be empty.
+func parseRange(fromS, toS string) (from, to time.Time, err error) {
+	if from, err = parseInstant("from", fromS); err != nil {
+		return from, to, err
+	}
+	if to, err = parseInstant("to", toS); err != nil {
+		return from, to, err
+	}
+	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
+		return from, to, errors.New("--from must be before --to (--to is exclusive)")
+	}
+	return from, to, nil
 }
 
 // parseInstant parses the value of --name as an RFC 3339 time in whole seconds, or a day YYYY-MM-DD

@@ -131,16 +131,9 @@ func (a *app) runsList(args []string) int {
 	if status != "" && !slices.Contains(runStatuses, status) {
 		return a.usageError(cmd, "--status must be one of %s, not %q", strings.Join(runStatuses, ", "), status)
 	}
-	from, err := parseInstant("from", fromS)
+	from, to, err := parseRange(fromS, toS)
 	if err != nil {
 		return a.usageError(cmd, "%v", err)
-	}
-	to, err := parseInstant("to", toS)
-	if err != nil {
-		return a.usageError(cmd, "%v", err)
-	}
-	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
-		return a.usageError(cmd, "--from must be before --to (--to is exclusive)")
 	}
 	runs, next, code, done := collectPages(a, pf,
 		func(c *client.Client, p client.ListParams) client.Response[client.RunList] {
