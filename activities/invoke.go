@@ -78,11 +78,10 @@ func (a *Invocations) InvokeService(ctx context.Context, runID string) (workflow
 			fmt.Sprintf("service %s answered %d", svc.ID, res.Status), "upstream_status",
 			temporal.ApplicationErrorOptions{NextRetryDelay: res.RetryAfter})
 	}
-	if res.Status >= 400 { // final: charge what the service reported, record no answer
-		if hold != nil {
-			if _, err := a.Ledger.Settle(ctx, *hold, res.ChargedMillicredits); err != nil {
-				return workflows.InvokeOutcome{}, err
-			}
+	if res.Status >= 400 { // final: charge what the service reported with the run, record no answer
+		refused := workflows.InvokeOutcome{UpstreamStatus: res.Status}
+		if err := a.record(ctx, r, hold, &refused, res.ChargedMillicredits); err != nil {
+			return workflows.InvokeOutcome{}, err
 		}
 		return workflows.InvokeOutcome{}, rejected(fmt.Sprintf("service %s refused the call with %d: %s", svc.ID, res.Status, res.Result))
 	}
@@ -148,7 +147,7 @@ func (a *Invocations) hold(ctx context.Context, r *schema.Run, price int64) (*le
 		}
 		return &h, true, nil
 	case ledger.HoldReleased:
-		return nil, false, temporal.NewNonRetryableApplicationError("the run's credits were released", workflows.ErrorTypeInsufficientCredits, nil)
+		return nil, false, temporal.NewNonRetryableApplicationError("the run's held credits were released", workflows.ErrorTypeCreditsReleased, nil)
 	case ledger.HoldHeld:
 		return &h, false, nil
 	}
@@ -177,12 +176,18 @@ func (a *Invocations) credential(ctx context.Context, r *schema.Run, name string
 // record settles the hold for what the service reported and stores the answer in the run row, in one
 // transaction.
 func (a *Invocations) record(ctx context.Context, r *schema.Run, hold *ledger.Hold, out *workflows.InvokeOutcome, reported int64) error {
+	var err error
 	if hold == nil {
-		return a.Runs.RecordInvocation(ctx, r.ID, out.Output, 0, nil)
+		err = a.Runs.RecordInvocation(ctx, r.ID, out.Output, 0, "", nil)
+	} else {
+		q, charged := a.Ledger.SettleQuery(*hold, reported)
+		out.ChargedMillicredits = charged
+		err = a.Runs.RecordInvocation(ctx, r.ID, out.Output, charged, hold.ID, q)
 	}
-	q, charged := a.Ledger.SettleQuery(*hold, reported)
-	out.ChargedMillicredits = charged
-	return a.Runs.RecordInvocation(ctx, r.ID, out.Output, charged, q)
+	if errors.Is(err, run.ErrHoldClosed) {
+		return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrorTypeCreditsReleased, nil)
+	}
+	return err
 }
 
 // keepFile stores a file answer as the run's artifact "result" (with an extension for its media type) and
@@ -258,8 +263,5 @@ func (a *Invocations) ReleaseRunHold(ctx context.Context, runID string) error {
 	if err != nil || status != ledger.HoldHeld {
 		return err
 	}
-	if err := a.Ledger.Release(ctx, h); err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
-	return nil
+	return a.Ledger.Release(ctx, h) // an error is retried by Temporal, so the hold never stays open
 }

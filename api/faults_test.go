@@ -70,6 +70,7 @@ func TestRefusedStartLeavesNothingAndRetryWorks(t *testing.T) {
 	require.Equal(t, "unavailable", failed.ErrorCode())
 	require.NotEmpty(t, failed.Header.Get("Retry-After"))
 	require.Equal(t, 0, countRows(t, env, "runs"), "a refused start leaves no row")
+	require.Equal(t, 0, countRows(t, env, "events"), "and announces nothing")
 
 	down.Store(false)
 	retried := env.Do(t, req)

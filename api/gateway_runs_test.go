@@ -44,6 +44,7 @@ func flakyUpstream(t *testing.T, failures int64) (*httptest.Server, *atomic.Int6
 			w.Header().Set("X-Svc-Credits-Charged", "1")
 			_, _ = w.Write(speech)
 		case r.URL.Path == "/reject":
+			w.Header().Set("X-Svc-Credits-Charged", "0.5") // it charged for looking at the request
 			w.WriteHeader(http.StatusUnprocessableEntity)
 			_, _ = w.Write([]byte(`{"error":"bad prompt"}`))
 		case n <= failures:
@@ -125,13 +126,14 @@ func TestGatewayRunRetriesAndChargesOnce(t *testing.T) {
 	require.EqualValues(t, 8, available, "charged once, what the service reported")
 	require.EqualValues(t, 0, held)
 
-	// A 4xx is final: no retry, nothing charged (the service reported no charge), the run fails.
+	// A 4xx is final: no retry; what the service reported is charged, and the run shows it.
 	before := calls.Load()
 	refused := waitRun(t, env, key, startRun(t, env, key, "refuse", "r2"), "failed")
 	require.Equal(t, "upstream_rejected", refused["error"].(map[string]any)["code"])
+	require.EqualValues(t, 0.5, refused["chargedCredits"])
 	require.Equal(t, before+1, calls.Load())
 	available, held = credits(t, env, key)
-	require.EqualValues(t, 8, available)
+	require.EqualValues(t, 7.5, available)
 	require.EqualValues(t, 0, held)
 }
 

@@ -286,8 +286,8 @@ func TestInvokeAnswerWaitsForItsCharge(t *testing.T) {
 	require.Equal(t, http.StatusInternalServerError, failed.Status, "%s", failed.Raw)
 	require.Empty(t, failed.Header.Get("X-Svc-Credits-Charged"), "the failed answer reports no charge")
 	require.NotContains(t, string(failed.Raw), `"image"`)
-	require.EqualValues(t, 4, balance()["credits"], "the price stays held, not charged")
-	require.EqualValues(t, 1, balance()["heldCredits"])
+	require.EqualValues(t, 5, balance()["credits"], "nothing charged; the attempt's hold is released")
+	require.EqualValues(t, 0, balance()["heldCredits"])
 
 	breakLedger.Store(false)
 	_, err := env.DB.ExecContext(context.Background(), "ALTER TABLE ledger_postings DROP CONSTRAINT test_no_revenue")
@@ -296,9 +296,48 @@ func TestInvokeAnswerWaitsForItsCharge(t *testing.T) {
 	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Raw)
 	require.Empty(t, ok.Header.Get("Idempotent-Replayed"), "the failed attempt stored no answer")
 	require.Equal(t, "1", ok.Header.Get("X-Svc-Credits-Charged"))
-	require.EqualValues(t, 4, balance()["credits"], "charged once, from the same hold")
+	require.EqualValues(t, 4, balance()["credits"], "charged once")
 	require.EqualValues(t, 0, balance()["heldCredits"])
 	replayed := invoke()
 	require.Equal(t, "true", replayed.Header.Get("Idempotent-Replayed"))
+	require.EqualValues(t, 2, calls.Load())
+}
+
+// TestInvokeRetryAfterAFailedAttemptHoldsAgain: an attempt whose call fails releases its hold; the retry
+// with the same Idempotency-Key holds afresh and is charged, once, what the service reported.
+func TestInvokeRetryAfterAFailedAttemptHoldsAgain(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int64
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 { // the first call dies mid-way
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Svc-Credits-Charged", "1")
+		_, _ = w.Write([]byte(`{"image":"ok"}`))
+	}))
+	t.Cleanup(up.Close)
+	env := gatewayEnv(t, up.URL)
+	key := fundedKey(t, env, 5)
+	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
+		Headers: map[string]string{"Idempotency-Key": "conn"}})
+	require.Equal(t, http.StatusCreated, conn.Status)
+	invoke := func() *testenv.Response {
+		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+			Body: map[string]any{"operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "same"}})
+	}
+	failed := invoke()
+	require.Equal(t, http.StatusBadGateway, failed.Status, "%s", failed.Raw)
+	ok := invoke()
+	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Raw)
+	require.Equal(t, "1", ok.Header.Get("X-Svc-Credits-Charged"))
+	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
+	require.EqualValues(t, 4, bal["credits"], "the retry was charged")
+	require.EqualValues(t, 0, bal["heldCredits"])
 	require.EqualValues(t, 2, calls.Load())
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/limit"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -57,7 +58,8 @@ func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, er
 		s.releaseDaily(ctx, daily, op.Millicredits)
 		return nil, err
 	}
-	res, err := s.invoker.Invoke(ctx, gateway.InvokeRequest{Service: svc, Operation: op, Input: input, Credential: cred, RequestID: requestIDFrom(ctx)})
+	res, err := s.invoker.Invoke(ctx, gateway.InvokeRequest{Service: svc, Operation: op, Input: input, Credential: cred,
+		RequestID: requestIDFrom(ctx), IdempotencyKey: newID(ctx, "inv")})
 	if err != nil {
 		s.releaseHold(ctx, hold)
 		s.releaseDaily(ctx, daily, op.Millicredits)
@@ -92,13 +94,14 @@ func (s *Server) invocable(serviceID, operationID string) (gateway.Service, gate
 	return svc, op, nil
 }
 
-// holdFor reserves an invocation's price; the hold's reference derives from the idempotency record, so
-// a retried request finds its hold instead of reserving twice.
+// holdFor reserves an invocation's price under a reference of its own for this attempt: a retried
+// request (after a failed attempt released its hold) holds again. A hold left behind by an attempt that
+// died is released by the ledger's sweep (see Ledger.ReleaseStale).
 func (s *Server) holdFor(ctx context.Context, accountID string, price int64) (*ledger.Hold, error) {
 	if price == 0 {
 		return nil, nil
 	}
-	h, err := s.ledger.Hold(ctx, accountID, price, "invoke/"+newID(ctx, "inv"))
+	h, err := s.ledger.Hold(ctx, accountID, price, ledger.InvokeReference(newID(ctx, "inv"), ids.New("att")))
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +127,8 @@ func (s *Server) settleCharge(ctx context.Context, h *ledger.Hold, res gateway.I
 		return 0, nil
 	}
 	q, charged := s.ledger.SettleQuery(*h, res.ChargedMillicredits)
-	if err := s.commitWithAnswer(context.WithoutCancel(ctx), q); err != nil {
+	release := func(ctx context.Context) { s.releaseHold(ctx, h) }
+	if err := s.commitWithAnswer(context.WithoutCancel(ctx), q, release); err != nil {
 		return 0, fmt.Errorf("settle the invocation's charge: %w", err)
 	}
 	if charged < res.ChargedMillicredits {

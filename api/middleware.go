@@ -51,8 +51,10 @@ type requestState struct {
 	seed string
 	// charged is what the request charged, in millicredits, for its audit event and usage.
 	charged int64
-	// withAnswer are statements to commit together with the idempotent answer (see commitWithAnswer).
+	// withAnswer are statements to commit together with the idempotent answer (see commitWithAnswer), and
+	// undo what to do when they cannot commit.
 	withAnswer []idempotency.Statement
+	undo       []func(context.Context)
 }
 
 func stateFrom(ctx context.Context) *requestState {
@@ -298,6 +300,7 @@ func (s *Server) idempotencyRequest(c *gin.Context, p *Principal) (idempotency.R
 	return idempotency.Request{
 		AccountID: p.Scope.AccountID, Key: key, Method: c.Request.Method, Path: path,
 		Fingerprint: idempotency.Fingerprint(p.caller(), c.Request.Method, path, p.Scope.Project(), body),
+		Lease:       s.route(c).Lease,
 	}, nil
 }
 
@@ -343,6 +346,9 @@ func (s *Server) record(c *gin.Context, r *Route, req idempotency.Request, seed 
 	if len(also) == 0 || !storable(status) {
 		return nil
 	}
+	for _, undo := range stateFrom(ctx).undo {
+		undo(ctx)
+	}
 	if uerr := s.idem.Unlock(ctx, req, seed); uerr != nil {
 		s.log.Error("unlock idempotency key", "requestId", requestIDFrom(ctx), "err", uerr)
 	}
@@ -351,11 +357,14 @@ func (s *Server) record(c *gin.Context, r *Route, req idempotency.Request, seed 
 
 // commitWithAnswer commits q with the answer on idempotent routes, so the stored answer a retry replays
 // and the effect it reports (a charge, say) commit together, in the same round trip; elsewhere it runs
-// q at once.
-func (s *Server) commitWithAnswer(ctx context.Context, q *bun.RawQuery) error {
+// q at once. undo (may be nil) runs when q cannot commit with the answer (to release a hold, say).
+func (s *Server) commitWithAnswer(ctx context.Context, q *bun.RawQuery, undo func(context.Context)) error {
 	st := stateFrom(ctx)
 	if st.seed != "" {
 		st.withAnswer = append(st.withAnswer, q)
+		if undo != nil {
+			st.undo = append(st.undo, undo)
+		}
 		return nil
 	}
 	_, err := q.Exec(ctx)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/gateway"
 )
 
 // authKind says how a route authenticates.
@@ -36,6 +38,9 @@ type Route struct {
 	Idem bool
 	// ServiceParam names a path parameter holding a service id the key must be allowed to use.
 	ServiceParam string
+	// Lease is how long an idempotent request of this route blocks its key (at least the store's
+	// default): as long as its work may take, so a retry cannot start the same work beside it.
+	Lease time.Duration
 	// Seal encrypts the stored idempotent answer at rest because it carries a secret.
 	Seal bool
 	// Qualified routes also match the per-service and per-operation limit selectors of the service and
@@ -185,7 +190,8 @@ func (s *Server) registerRoutes() {
 	register(s, Route{Op: client.OpConnectionsDelete, Method: http.MethodDelete, Path: "/v1/connections/{connectionId}", Summary: "Delete a connection", Tag: "Connections",
 		Auth: authKey, Scope: client.ScopeConnectionsWrite, Idem: true}, s.deleteConnection)
 	register(s, Route{Op: client.OpServicesInvoke, Method: http.MethodPost, Path: "/v1/services/{serviceId}/invoke", Summary: "Invoke an external managed service", Tag: "Services",
-		Auth: authKey, Scope: client.ScopeServicesInvoke, Idem: true, ServiceParam: "serviceId", Qualified: true}, s.invoke)
+		Auth: authKey, Scope: client.ScopeServicesInvoke, Idem: true, ServiceParam: "serviceId", Qualified: true,
+		Lease: gateway.MaxTimeout + time.Minute}, s.invoke)
 
 	// Runs.
 	register(s, Route{Op: client.OpRunsCreate, Method: http.MethodPost, Path: "/v1/runs", Summary: "Start a durable run", Tag: "Runs",

@@ -186,13 +186,41 @@ func (s *Server) Close() {
 }
 
 // Start runs the server's background work until ctx ends: the listeners that let authentication and
-// connection credentials be served from memory, and the purge of expired idempotency records.
+// connection credentials be served from memory, the purge of expired idempotency records, and the
+// release of credit holds left open by processes that died mid-call.
 func (s *Server) Start(ctx context.Context) {
-	s.bg.Add(4)
+	s.bg.Add(5)
+	go func() { defer s.bg.Done(); s.sweepHolds(ctx, 5*time.Minute) }()
 	go func() { defer s.bg.Done(); s.keyCache.Listen(ctx, s.db) }()
 	go func() { defer s.bg.Done(); s.connections.Listen(ctx, s.db) }()
 	go func() { defer s.bg.Done(); s.limiter.Run(ctx) }()
 	go func() { defer s.bg.Done(); s.purgeLoop(ctx, time.Hour) }()
+}
+
+// Ages after which an open hold's call must have ended: an invocation lasts at most the longest service
+// timeout; a run's attempts (six, each up to that timeout, with backoff) well under three hours.
+const (
+	staleInvokeHold = gateway.MaxTimeout + 5*time.Minute
+	staleRunHold    = 3 * time.Hour
+)
+
+// sweepHolds releases stale holds every interval until ctx ends. Several API processes may sweep at
+// once: releasing a hold is a conditional update, so each is released once.
+func (s *Server) sweepHolds(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := s.ledger.ReleaseStale(ctx, staleInvokeHold, staleRunHold); err != nil {
+				s.log.Warn("release stale credit holds", "err", err)
+			} else if n > 0 {
+				s.log.Info("released stale credit holds", "count", n)
+			}
+		}
+	}
 }
 
 // purgeLoop deletes expired idempotency records every interval until ctx ends.

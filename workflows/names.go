@@ -50,6 +50,9 @@ const (
 	ErrorTypeConnectionMissing   = "connection_missing"
 	ErrorTypeUpstreamBlocked     = "upstream_blocked"
 	ErrorTypeUpstreamInvalid     = "upstream_invalid_response"
+	// ErrorTypeCreditsReleased: the run's hold was released (the run was cancelled or gave up) before
+	// the call's answer could be recorded; nothing is charged.
+	ErrorTypeCreditsReleased = "credits_released"
 )
 
 // RunWorkflowID is the workflow id of a run, so operators find it in the Web UI by resource id.

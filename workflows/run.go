@@ -80,7 +80,10 @@ func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 		outcome = perform(ctx, p)
 	}
 	if temporal.IsCanceledError(ctx.Err()) {
-		outcome = RunOutcome{RunID: p.RunID, Status: statusCancelled, ErrorCode: "cancelled", ErrorMessage: "the run was cancelled"}
+		// A run that succeeded before the cancellation took effect keeps its outcome (and its charge).
+		if outcome.Status != statusSucceeded || !p.External {
+			outcome = RunOutcome{RunID: p.RunID, Status: statusCancelled, ErrorCode: "cancelled", ErrorMessage: "the run was cancelled"}
+		}
 		ctx, _ = workflow.NewDisconnectedContext(ctx)
 	}
 	if err := workflow.ExecuteLocalActivity(ctx, ActivityFinishRun, outcome).Get(ctx, nil); err != nil {
@@ -164,7 +167,7 @@ var invokeErrorCodes = append([]string{"upstream_status", "upstream_timeout", "u
 var invokeRetry = &temporal.RetryPolicy{
 	InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute, MaximumAttempts: 6,
 	NonRetryableErrorTypes: []string{ErrorTypeUpstreamRejected, ErrorTypeInsufficientCredits, ErrorTypeServiceUnavailable,
-		ErrorTypeConnectionMissing, ErrorTypeUpstreamBlocked, ErrorTypeUpstreamInvalid, ErrorTypeRunMissing},
+		ErrorTypeConnectionMissing, ErrorTypeUpstreamBlocked, ErrorTypeUpstreamInvalid, ErrorTypeCreditsReleased, ErrorTypeRunMissing},
 }
 
 // invoke performs an external service's operation through InvokeService; when it cannot succeed, the
@@ -173,8 +176,10 @@ func invoke(ctx workflow.Context, p RunParams) RunOutcome {
 	// The activity heartbeats while the call is in flight, so a worker that dies mid-call is noticed
 	// within the heartbeat timeout and the call is retried on another worker. An attempt may last as
 	// long as the longest timeout services.yaml allows (10 minutes).
+	// On cancellation the workflow waits for the attempt to end, so the hold is released only after it.
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 11 * time.Minute, HeartbeatTimeout: InvokeHeartbeatTimeout, RetryPolicy: invokeRetry})
+		StartToCloseTimeout: 11 * time.Minute, HeartbeatTimeout: InvokeHeartbeatTimeout, RetryPolicy: invokeRetry,
+		WaitForCancellation: true})
 	var out InvokeOutcome
 	err := workflow.ExecuteActivity(actx, ActivityInvokeService, p.RunID).Get(actx, &out)
 	if err == nil {

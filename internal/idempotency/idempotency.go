@@ -81,6 +81,8 @@ type Request struct {
 	Path      string
 	// Fingerprint covers everything that makes two requests "the same input".
 	Fingerprint []byte
+	// Lease overrides the store's lease for this request (a route whose work may last longer).
+	Lease time.Duration
 }
 
 // Fingerprint hashes the parts of a request that must match for a replay: the caller (an API key or a
@@ -127,7 +129,7 @@ func (s *Store) Claim(ctx context.Context, req Request) (Claim, error) {
 	now := s.now()
 	rec := &schema.IdempotencyKey{
 		AccountID: req.AccountID, Key: req.Key, Seed: ids.New("idem"), Fingerprint: req.Fingerprint,
-		Method: req.Method, Path: req.Path, LockedUntil: ptr(now.Add(s.opts.Lease)), ExpiresAt: now.Add(s.opts.TTL),
+		Method: req.Method, Path: req.Path, LockedUntil: ptr(now.Add(max(s.opts.Lease, req.Lease))), ExpiresAt: now.Add(s.opts.TTL),
 	}
 	res, err := s.db.NewInsert().Model(rec).On("CONFLICT (account_id, key) DO NOTHING").Exec(ctx)
 	if err != nil {

@@ -110,7 +110,7 @@ func (l *Ledger) holdBatch(batch []*holdRequest) error {
 		n AS (SELECT v.* FROM v JOIN t ON t.id = v.tx_id),
 		p AS (INSERT INTO ledger_postings (transaction_id, book, millicredits)
 			SELECT n.tx_id, ?1, -n.amount FROM n UNION ALL SELECT n.tx_id, ?2, n.amount FROM n),
-		h AS (INSERT INTO credit_holds (id, account_id, millicredits) SELECT n.hold_id, ?0, n.amount FROM n)
+		h AS (INSERT INTO credit_holds (id, account_id, millicredits, reference) SELECT n.hold_id, ?0, n.amount, n.reference FROM n)
 		UPDATE credit_balances SET available = available - (SELECT sum(amount) FROM n), updated_at = now()
 		WHERE account_id = ?0 AND EXISTS (SELECT 1 FROM n)`, args...).Exec(ctx)
 	if err != nil {

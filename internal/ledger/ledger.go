@@ -105,9 +105,9 @@ func (l *Ledger) credit(ctx context.Context, db bun.IDB, kind, from, accountID s
 
 // Hold is credits reserved for one call.
 type Hold struct {
-	ID           string
-	AccountID    string
-	Millicredits int64
+	ID           string `bun:"id"`
+	AccountID    string `bun:"account_id"`
+	Millicredits int64  `bun:"millicredits"`
 }
 
 // Hold reserves millicredits of the account's available credits, or fails with insufficient_credits and
@@ -138,7 +138,7 @@ func (l *Ledger) holdOne(ctx context.Context, h Hold, reference string) error {
 			ON CONFLICT (account_id, kind, reference) DO NOTHING RETURNING id),
 		p AS (INSERT INTO ledger_postings (transaction_id, book, millicredits)
 			SELECT t.id, v.book, v.amount FROM t, (VALUES (?3, -?4::bigint), (?5, ?4::bigint)) AS v (book, amount)),
-		h AS (INSERT INTO credit_holds (id, account_id, millicredits) SELECT ?6, ?1, ?4 FROM t)
+		h AS (INSERT INTO credit_holds (id, account_id, millicredits, reference) SELECT ?6, ?1, ?4, ?2 FROM t)
 		UPDATE credit_balances SET available = available - ?4, updated_at = now()
 		WHERE account_id = ?1 AND EXISTS (SELECT 1 FROM t)`,
 		txID, accountID, reference, BookAvailable, millicredits, BookHeld, h.ID).Exec(ctx)
@@ -149,6 +149,40 @@ func (l *Ledger) holdOne(ctx context.Context, h Hold, reference string) error {
 		return fmt.Errorf("hold credits: %w", err)
 	}
 	return nil
+}
+
+// InvokeReference is the hold reference of one attempt of an invocation: the invocation's id (from its
+// idempotency record) and the attempt's, so every attempt holds afresh.
+func InvokeReference(invocationID, attemptID string) string {
+	return invokePrefix + invocationID + "/" + attemptID
+}
+
+// Hold reference prefixes: direct invocations, and runs (whose workflow releases what they hold).
+const (
+	invokePrefix = "invoke/"
+	runPrefix    = "run/"
+)
+
+// ReleaseStale releases holds still open after their call must have ended: invocation holds older than
+// invokeAge (longer than any call may last) and run holds older than runAge (longer than a run's
+// attempts may last), left by a process that died mid-call. It returns how many it released.
+func (l *Ledger) ReleaseStale(ctx context.Context, invokeAge, runAge time.Duration) (int, error) {
+	var holds []Hold
+	err := l.db.NewRaw(`SELECT id, account_id, millicredits FROM credit_holds
+		WHERE status = 'held' AND (
+			(reference LIKE ? AND created_at < now() - make_interval(secs => ?)) OR
+			(reference LIKE ? AND created_at < now() - make_interval(secs => ?)))
+		ORDER BY created_at LIMIT 500`,
+		invokePrefix+"%", invokeAge.Seconds(), runPrefix+"%", runAge.Seconds()).Scan(ctx, &holds)
+	if err != nil {
+		return 0, fmt.Errorf("find stale holds: %w", err)
+	}
+	for _, h := range holds {
+		if err := l.Release(ctx, h); err != nil {
+			return 0, err
+		}
+	}
+	return len(holds), nil
 }
 
 // Hold statuses.

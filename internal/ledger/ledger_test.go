@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
@@ -176,4 +177,36 @@ func TestConcurrentAffordableHoldsAreBatched(t *testing.T) {
 	require.NoError(t, err)
 	b2, _ := l.Balance(ctx, "acct_l")
 	require.Equal(t, b.Available, b2.Available, "a retried reference posts nothing")
+}
+
+// TestReleaseStaleFreesOnlyOldOpenHolds: holds left open past their age are released (the credits come
+// back); younger, settled and other-kind holds are left alone.
+func TestReleaseStaleFreesOnlyOldOpenHolds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l, db := newLedger(t)
+	require.NoError(t, l.Grant(ctx, db, "acct_l", 10_000, "start"))
+	oldInvoke, err := l.Hold(ctx, "acct_l", 1000, InvokeReference("inv_old", "att_1"))
+	require.NoError(t, err)
+	young, err := l.Hold(ctx, "acct_l", 1000, InvokeReference("inv_young", "att_1"))
+	require.NoError(t, err)
+	oldRun, err := l.Hold(ctx, "acct_l", 1000, "run/run_1")
+	require.NoError(t, err)
+	settled, err := l.Hold(ctx, "acct_l", 1000, InvokeReference("inv_settled", "att_1"))
+	require.NoError(t, err)
+	_, err = l.Settle(ctx, settled, 1000)
+	require.NoError(t, err)
+	_, err = db.ExecContext(ctx, "UPDATE credit_holds SET created_at = now() - interval '1 hour' WHERE id IN (?)",
+		bun.List([]string{oldInvoke.ID, oldRun.ID, settled.ID}))
+	require.NoError(t, err)
+
+	n, err := l.ReleaseStale(ctx, 30*time.Minute, 2*time.Hour)
+	require.NoError(t, err)
+	require.Equal(t, 1, n, "only the old invocation hold: the run hold is younger than its age")
+	b, err := l.Balance(ctx, "acct_l")
+	require.NoError(t, err)
+	require.EqualValues(t, 10_000-1000-1000-1000, b.Available, "the released 1000 came back; young, run and settled stay")
+	require.EqualValues(t, 2000, b.Held)
+	_ = young
+	requireBalanced(t, db)
 }

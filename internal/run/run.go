@@ -421,7 +421,18 @@ func (s *Service) forgetIfNeverStarted(ctx context.Context, r *schema.Run) {
 	if !errors.As(err, &notFound) {
 		return // it exists, or we cannot tell: keep the row for the retry
 	}
-	_, _ = s.store.db.NewDelete().Model(r).WherePK().Where("status = ?", client.RunQueued).Exec(ctx)
+	_ = s.store.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewDelete().Model(r).WherePK().Where("status = ?", client.RunQueued).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		// The run never existed for anyone: its run.created event goes with it.
+		_, err = tx.NewDelete().Model((*schema.Event)(nil)).Where("id = ?", Event(outbox.RunCreated, r).ID()).Exec(ctx)
+		return err
+	})
 }
 
 // ToWire converts a row to the API's shape.
@@ -465,18 +476,34 @@ func (s *Store) ByID(ctx context.Context, id string) (*schema.Run, error) {
 	return r, nil
 }
 
-// RecordInvocation stores what an external call answered and charged, committing q (the settlement of
-// the run's hold) in the same transaction, so a retried activity finds the call already made and paid.
-func (s *Store) RecordInvocation(ctx context.Context, id string, output json.RawMessage, charged int64, q *bun.RawQuery) error {
+// ErrHoldClosed means a run's hold was released (or settled) before its call's answer was recorded.
+var ErrHoldClosed = errors.New("the run's credit hold is no longer open")
+
+// RecordInvocation stores what an external call answered (output; nil keeps the row's) and charged,
+// committing settle (the settlement of the run's hold holdID) in the same transaction, so a retried
+// activity finds the call already made and paid. The hold must still be open: one released meanwhile (the
+// run was cancelled or timed out) fails with ErrHoldClosed and records nothing.
+func (s *Store) RecordInvocation(ctx context.Context, id string, output json.RawMessage, charged int64, holdID string, settle *bun.RawQuery) error {
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if q != nil {
-			if _, err := q.Conn(tx).Exec(ctx); err != nil {
+		if settle != nil {
+			var status string
+			err := tx.NewRaw("SELECT status FROM credit_holds WHERE id = ? FOR UPDATE", holdID).Scan(ctx, &status)
+			if err != nil {
+				return fmt.Errorf("lock the hold of run %s: %w", id, err)
+			}
+			if status != "held" {
+				return fmt.Errorf("run %s: %w", id, ErrHoldClosed)
+			}
+			if _, err := settle.Conn(tx).Exec(ctx); err != nil {
 				return fmt.Errorf("settle run %s: %w", id, err)
 			}
 		}
-		_, err := tx.NewUpdate().Model((*schema.Run)(nil)).Set("output = ?", string(output)).
-			Set("charged_millicredits = ?", charged).Set("updated_at = now()").Where("id = ?", id).Exec(ctx)
-		if err != nil {
+		q := tx.NewUpdate().Model((*schema.Run)(nil)).Set("charged_millicredits = ?", charged).Set("updated_at = now()").
+			Where("id = ?", id).Where("status NOT IN (?)", bun.List([]string{client.RunSucceeded, client.RunFailed, client.RunCancelled}))
+		if output != nil {
+			q = q.Set("output = ?", string(output))
+		}
+		if _, err := q.Exec(ctx); err != nil {
 			return fmt.Errorf("record the call of run %s: %w", id, err)
 		}
 		return nil
