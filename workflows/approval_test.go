@@ -236,3 +236,23 @@ func TestExternalRunReleasesItsHoldWhenTheCallFails(t *testing.T) {
 		})
 	}
 }
+
+// TestGatedRunSettlesAnApprovalWhoseOutcomeNeverCame: when no outcome arrives by a minute past the
+// approval's expiry (its workflow never ran), the run settles the approval itself and fails expired.
+func TestGatedRunSettlesAnApprovalWhoseOutcomeNeverCame(t *testing.T) {
+	t.Parallel()
+	env, f := newEnv(t)
+	approvals := &fakeApprovals{status: "pending"}
+	env.RegisterActivityWithOptions(approvals.settle, activity.RegisterOptions{Name: workflows.ActivitySettleApproval})
+	p := params("echo", `{}`)
+	p.ApprovalID = "apr_1"
+	p.ApprovalExpiresAt = env.Now().Add(24 * time.Hour)
+	start := env.Now()
+	env.ExecuteWorkflow(workflows.RunWorkflowName, p)
+	require.NoError(t, env.GetWorkflowError())
+	require.GreaterOrEqual(t, env.Now().Sub(start), 24*time.Hour+time.Minute)
+	require.Equal(t, 1, approvals.settled)
+	require.Len(t, f.outcomes, 1)
+	require.Equal(t, workflows.CodeApprovalExpired, f.outcomes[0].ErrorCode)
+	require.Empty(t, f.running)
+}

@@ -32,6 +32,9 @@ type RunParams struct {
 	Input       json.RawMessage
 	// ApprovalID, when set, names the approval the run waits for before it does anything.
 	ApprovalID string
+	// ApprovalExpiresAt is when that approval expires. Should its outcome not arrive by a minute later
+	// (its workflow never started, or was terminated), the run settles the approval itself.
+	ApprovalExpiresAt time.Time
 	// External marks an operation of an external service (services.yaml), performed by the
 	// InvokeService activity.
 	External bool
@@ -96,6 +99,10 @@ func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 	return outcome, nil
 }
 
+// approvalGrace is how long past its approval's expiry a run waits for the outcome before settling the
+// approval itself.
+const approvalGrace = time.Minute
+
 // upsertRunStatus keeps the run's status in its memo. Runs started before the memo carried a status
 // (histories without the version marker) replay without it.
 func upsertRunStatus(ctx workflow.Context, status string) {
@@ -114,6 +121,20 @@ func awaitApproval(ctx workflow.Context, p RunParams) (RunOutcome, bool) {
 		c.Receive(ctx, &got)
 	})
 	sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
+	timerCtx, stopTimer := workflow.WithCancel(ctx)
+	defer stopTimer()
+	if !p.ApprovalExpiresAt.IsZero() && workflow.GetVersion(ctx, "approval-deadline", workflow.DefaultVersion, 1) == 1 {
+		wait := max(p.ApprovalExpiresAt.Add(approvalGrace).Sub(workflow.Now(ctx)), time.Millisecond)
+		sel.AddFuture(workflow.NewTimer(timerCtx, wait), func(f workflow.Future) {
+			if f.Get(ctx, nil) != nil {
+				return
+			}
+			// No outcome came: settle the approval from here (expired, unless a decision committed).
+			if err := workflow.ExecuteLocalActivity(ctx, ActivitySettleApproval, p.ApprovalID, (*ApprovalDecision)(nil)).Get(ctx, &got); err != nil {
+				got = ApprovalOutcome{ApprovalID: p.ApprovalID, Status: ApprovalCancelled}
+			}
+		})
+	}
 	sel.Select(ctx)
 	if ctx.Err() != nil {
 		dctx, _ := workflow.NewDisconnectedContext(ctx)

@@ -335,7 +335,7 @@ func (s *Service) insert(ctx context.Context, r *schema.Run, apr *schema.Approva
 
 // startAll starts the run's workflow, then its approval's (which signals the run when decided).
 func (s *Service) startAll(ctx context.Context, r *schema.Run, apr *schema.Approval) error {
-	if err := s.start(ctx, r); err != nil {
+	if err := s.start(ctx, r, apr); err != nil {
 		return err
 	}
 	if apr == nil {
@@ -368,13 +368,14 @@ func (s *Service) CreateFromApproval(ctx context.Context, a *schema.Approval) (s
 	if err != nil {
 		return "", fmt.Errorf("create the approved run: %w", err)
 	}
-	if err := s.start(ctx, r); err != nil {
+	if err := s.start(ctx, r, nil); err != nil {
 		return "", err
 	}
 	return r.ID, nil
 }
 
-func (s *Service) start(ctx context.Context, r *schema.Run) error {
+// start starts the run's workflow; apr is the approval it waits for, if any.
+func (s *Service) start(ctx context.Context, r *schema.Run, apr *schema.Approval) error {
 	opts := sdkclient.StartWorkflowOptions{
 		ID:                       r.WorkflowID,
 		TaskQueue:                workflows.TaskQueue,
@@ -387,6 +388,9 @@ func (s *Service) start(ctx context.Context, r *schema.Run) error {
 	params := workflows.RunParams{RunID: r.ID, ServiceID: r.ServiceID, OperationID: r.OperationID, Input: r.Input}
 	if r.ApprovalID != nil {
 		params.ApprovalID = *r.ApprovalID
+	}
+	if apr != nil {
+		params.ApprovalExpiresAt = apr.ExpiresAt
 	}
 	if svc, ok := s.catalog.Lookup(r.ServiceID); ok {
 		if op, ok := svc.Operation(r.OperationID); ok && op.Kind == KindInvoke {
