@@ -110,10 +110,7 @@ func TestGatewayRunRetriesAndChargesOnce(t *testing.T) {
 	up, calls, keys := flakyUpstream(t, 2)
 	env := gatewayRunEnv(t, up.URL)
 	key := fundedKey(t, env, 10)
-	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
-		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
-		Headers: map[string]string{"Idempotency-Key": "conn"}})
-	require.Equal(t, http.StatusCreated, conn.Status)
+	createConnection(t, env, key)
 
 	runID := startRun(t, env, key, "generate", "r1")
 	run := waitRun(t, env, key, runID, "succeeded")
@@ -146,10 +143,7 @@ func TestGatewayRunWithoutCreditsOrConnection(t *testing.T) {
 	key := fundedKey(t, env, 1)
 	noConn := waitRun(t, env, key, startRun(t, env, key, "generate", "r1"), "failed")
 	require.Equal(t, "connection_missing", noConn["error"].(map[string]any)["code"])
-	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
-		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
-		Headers: map[string]string{"Idempotency-Key": "conn"}})
-	require.Equal(t, http.StatusCreated, conn.Status)
+	createConnection(t, env, key)
 	poor := waitRun(t, env, key, startRun(t, env, key, "generate", "r2"), "failed")
 	require.Equal(t, "insufficient_credits", poor["error"].(map[string]any)["code"])
 	require.Zero(t, calls.Load())
@@ -199,10 +193,7 @@ func TestGatewayRunKeepsAFileAnswerAsAnArtifact(t *testing.T) {
 	up, _, _ := flakyUpstream(t, 0)
 	env := gatewayRunEnv(t, up.URL)
 	key := fundedKey(t, env, 10)
-	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
-		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
-		Headers: map[string]string{"Idempotency-Key": "conn"}})
-	require.Equal(t, http.StatusCreated, conn.Status)
+	createConnection(t, env, key)
 	runID := startRun(t, env, key, "speak", "r")
 	run := waitRun(t, env, key, runID, "succeeded")
 	art := run["output"].(map[string]any)["artifact"].(map[string]any)

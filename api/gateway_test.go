@@ -46,30 +46,12 @@ func generationUpstream(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	return srv, &calls
 }
 
-// lockedBuffer collects log output from many goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 func gatewayEnv(t *testing.T, upstreamURL string) *testenv.Env {
 	t.Helper()
 	return gatewayEnvLogging(t, upstreamURL, nil)
 }
 
-func gatewayEnvLogging(t *testing.T, upstreamURL string, logTo *lockedBuffer) *testenv.Env {
+func gatewayEnvLogging(t *testing.T, upstreamURL string, logTo *testenv.Buffer) *testenv.Env {
 	t.Helper()
 	cat, err := gateway.Parse([]byte(fmt.Sprintf(`
 services:
@@ -99,7 +81,7 @@ services:
 func TestInvokeChargesExactlyWhatIsAffordable(t *testing.T) {
 	t.Parallel()
 	up, calls := generationUpstream(t)
-	logs := &lockedBuffer{}
+	logs := &testenv.Buffer{}
 	env := gatewayEnvLogging(t, up.URL, logs)
 	key := fundedKey(t, env, 10)
 
@@ -108,11 +90,7 @@ func TestInvokeChargesExactlyWhatIsAffordable(t *testing.T) {
 	require.Equal(t, http.StatusConflict, missing.Status, "no connection yet: %s", missing.Raw)
 	require.Equal(t, "connection", errorOf(missing)["param"])
 
-	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
-		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
-		Headers: map[string]string{"Idempotency-Key": "conn"}})
-	require.Equal(t, http.StatusCreated, conn.Status, "%s", conn.Raw)
-	require.NotContains(t, string(conn.Raw), upstreamSecret)
+	createConnection(t, env, key)
 
 	var ok, refused atomic.Int64
 	var wg sync.WaitGroup
@@ -196,16 +174,23 @@ func TestInvokeBadInputAndUpstreamFailures(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, badOp.Status)
 	require.Equal(t, "operationId", errorOf(badOp)["param"])
 
-	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
-		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
-		Headers: map[string]string{"Idempotency-Key": "conn"}})
-	require.Equal(t, http.StatusCreated, conn.Status)
+	createConnection(t, env, key)
 	up.Close()
 	down := invoke("/v1/services/imagegen/invoke", "d", map[string]any{"operationId": "generate"})
 	require.Equal(t, http.StatusBadGateway, down.Status, "%s", down.Raw)
 	require.Equal(t, "upstream_unreachable", down.ErrorCode())
 	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
 	require.EqualValues(t, 5, bal.Body["balance"].(map[string]any)["credits"], "a failed call's hold is released")
+}
+
+// createConnection stores the upstream's credential under the name the test services.yaml asks for.
+func createConnection(t *testing.T, env *testenv.Env, key string) {
+	t.Helper()
+	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
+		Headers: map[string]string{"Idempotency-Key": "conn"}})
+	require.Equal(t, http.StatusCreated, conn.Status, "%s", conn.Raw)
+	require.NotContains(t, string(conn.Raw), upstreamSecret, "the secret is never answered")
 }
 
 // fundedKey is the first key of a new account holding the given credits.
@@ -269,10 +254,7 @@ func TestInvokeAnswerWaitsForItsCharge(t *testing.T) {
 	t.Cleanup(up.Close)
 	env = gatewayEnv(t, up.URL)
 	key := fundedKey(t, env, 5)
-	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
-		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
-		Headers: map[string]string{"Idempotency-Key": "conn"}})
-	require.Equal(t, http.StatusCreated, conn.Status)
+	createConnection(t, env, key)
 	invoke := func() *testenv.Response {
 		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
 			Body: map[string]any{"operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "once"}})
@@ -323,10 +305,7 @@ func TestInvokeRetryAfterAFailedAttemptHoldsAgain(t *testing.T) {
 	t.Cleanup(up.Close)
 	env := gatewayEnv(t, up.URL)
 	key := fundedKey(t, env, 5)
-	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
-		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
-		Headers: map[string]string{"Idempotency-Key": "conn"}})
-	require.Equal(t, http.StatusCreated, conn.Status)
+	createConnection(t, env, key)
 	invoke := func() *testenv.Response {
 		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
 			Body: map[string]any{"operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "same"}})

@@ -74,10 +74,7 @@ func TestRecordHistories(t *testing.T) {
 	up, _, _ := flakyUpstream(t, 1)
 	genv := gatewayRunEnv(t, up.URL)
 	gkey := fundedKey(t, genv, 10)
-	conn := genv.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: gkey,
-		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
-		Headers: map[string]string{"Idempotency-Key": "conn"}})
-	require.Equal(t, http.StatusCreated, conn.Status)
+	createConnection(t, genv, gkey)
 	for name, op := range map[string]string{"run_external.json": "generate", "run_external_refused.json": "refuse"} {
 		runID := startRun(t, genv, gkey, op, name)
 		want := client.RunSucceeded

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -144,13 +143,13 @@ func TestWorkerKilledMidRunCompletesOnceAndChargesOnce(t *testing.T) {
 
 type workerProcess struct {
 	cmd *exec.Cmd
-	log *lockedBuffer
+	log *testenv.Buffer
 }
 
 // startWorker runs `svcd worker` against the test's database schema and Temporal server.
 func startWorker(t *testing.T, svcd string, env *testenv.Env, servicesFile, dataDir string) *workerProcess {
 	t.Helper()
-	log := &lockedBuffer{}
+	log := &testenv.Buffer{}
 	cmd := exec.Command(svcd, "worker")
 	cmd.Env = append(os.Environ(),
 		"DATABASE_URL="+env.DatabaseURL, "TEMPORAL_ADDRESS="+env.TemporalAddress, "TEMPORAL_NAMESPACE="+env.Namespace,
@@ -182,22 +181,4 @@ func fundedKey(t *testing.T, env *testenv.Env, credits int64) string {
 		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "k"}})
 	require.Equal(t, http.StatusCreated, first.Status, "%s", first.Raw)
 	return first.Body["apiKey"].(map[string]any)["secret"].(string)
-}
-
-// lockedBuffer collects a process's output.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
