@@ -207,3 +207,29 @@ func TestGatewayRunKeepsAFileAnswerAsAnArtifact(t *testing.T) {
 	list := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/artifacts?runId=" + runID, Key: key})
 	require.Len(t, list.Body["artifacts"].([]any), 2, "the file and output.json")
 }
+
+// TestRunsCreditsPerDay: a creditsPerDay limit on runs.create.<serviceId> counts each priced run's price
+// when it is created; the run that would pass the limit is refused with 429 naming the selector.
+func TestRunsCreditsPerDay(t *testing.T) {
+	t.Parallel()
+	up, _, _ := flakyUpstream(t, 0)
+	env := gatewayRunEnv(t, up.URL)
+	root := fundedKey(t, env, 100)
+	createConnection(t, env, root)
+	child := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
+		Body:    map[string]any{"limits": []map[string]any{{"operation": "runs.create.imagegen", "creditsPerDay": 5}}},
+		Headers: map[string]string{"Idempotency-Key": "limited"}})
+	require.Equal(t, http.StatusCreated, child.Status, "%s", child.Raw)
+	key := child.Body["apiKey"].(map[string]any)["secret"].(string)
+
+	waitRun(t, env, key, startRun(t, env, key, "generate", "r1"), "succeeded") // 3 of 5
+	refused := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+		Body: map[string]any{"serviceId": "imagegen", "operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "r2"}})
+	require.Equal(t, http.StatusTooManyRequests, refused.Status, "%s", refused.Raw)
+	require.Equal(t, "limit_exceeded", refused.ErrorCode())
+	require.Equal(t, "runs.create.imagegen", refused.Header.Get("X-Svc-Limit-Operation"))
+	require.NotEmpty(t, refused.Header.Get("Retry-After"))
+	free := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "r3"}})
+	require.Equal(t, http.StatusCreated, free.Status, "a free run of another service is not limited: %s", free.Raw)
+}
