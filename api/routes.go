@@ -217,4 +217,16 @@ func (s *Server) registerRoutes() {
 	register(s, Route{Op: client.OpArtifactsContentRead, Method: http.MethodGet, Path: "/v1/artifacts/{artifactId}/content", Summary: "Download an artifact's bytes", Tag: "Artifacts",
 		Auth: authKey, Scope: client.ScopeArtifactsRead}, s.artifactContent)
 	s.documentArtifactContent("/v1/artifacts/{artifactId}/content")
+
+	// Webhooks. Creation and rotation answer the secret: their stored idempotent answers are sealed.
+	register(s, Route{Op: client.OpWebhooksList, Method: http.MethodGet, Path: "/v1/webhooks", Summary: "List webhook endpoints", Tag: "Webhooks",
+		Auth: authKey, Scope: client.ScopeWebhooksRead}, s.listWebhooks)
+	register(s, Route{Op: client.OpWebhooksCreate, Method: http.MethodPost, Path: "/v1/webhooks", Summary: "Register a webhook endpoint; answers its signing secret once", Tag: "Webhooks",
+		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true, Seal: true, Status: http.StatusCreated}, s.createWebhook)
+	register(s, Route{Op: client.OpWebhooksUpdate, Method: http.MethodPatch, Path: "/v1/webhooks/{webhookId}", Summary: "Change a webhook's url, events, description or enabled state", Tag: "Webhooks",
+		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true}, s.updateWebhook)
+	register(s, Route{Op: client.OpWebhooksRotate, Method: http.MethodPost, Path: "/v1/webhooks/{webhookId}/rotate-secret", Summary: "Rotate a webhook's signing secret; the old one signs for 24 h more", Tag: "Webhooks",
+		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true, Seal: true}, s.rotateWebhookSecret)
+	register(s, Route{Op: client.OpWebhooksDisable, Method: http.MethodDelete, Path: "/v1/webhooks/{webhookId}", Summary: "Disable a webhook endpoint", Tag: "Webhooks",
+		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true}, s.deleteWebhook)
 }

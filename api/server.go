@@ -35,6 +35,7 @@ import (
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/webhook"
 )
 
 // Deps are the server's collaborators.
@@ -82,6 +83,7 @@ type Server struct {
 	gateway     *gateway.Catalog
 	invoker     *gateway.Invoker
 	ledger      *ledger.Ledger
+	webhooks    *webhook.Store
 
 	engine *gin.Engine
 	huma   huma.API
@@ -108,6 +110,7 @@ func New(d Deps) (*Server, error) {
 		gateway:     d.Gateway,
 		invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
 		ledger:      ledger.New(d.DB),
+		webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 		routes:      map[string]*Route{},
 	}
 	if s.gateway == nil {

@@ -183,3 +183,27 @@ type Artifact struct {
 	BlobKey     string    `bun:"blob_key"`
 	CreatedAt   time.Time `bun:"created_at,nullzero,default:now()"`
 }
+
+// Webhook is an endpoint that receives signed event deliveries (see migration 0011 and internal/webhook).
+// The secrets are sealed with secretbox (aad = ID) and never leave internal/webhook in the clear except in
+// the answers of creation and rotation.
+type Webhook struct {
+	bun.BaseModel `bun:"table:webhooks"`
+
+	ID                      string     `bun:"id,pk"`
+	AccountID               string     `bun:"account_id"`
+	ProjectID               *string    `bun:"project_id"`
+	URL                     string     `bun:"url"`
+	Events                  []string   `bun:"events,array"`
+	Description             string     `bun:"description"`
+	Enabled                 bool       `bun:"enabled"`
+	DisabledReason          *string    `bun:"disabled_reason"`
+	SecretSealed            []byte     `bun:"secret_sealed"`
+	PreviousSecretSealed    []byte     `bun:"previous_secret_sealed"`
+	PreviousSecretExpiresAt *time.Time `bun:"previous_secret_expires_at"`
+	CreatedAt               time.Time  `bun:"created_at,nullzero,default:now()"`
+	UpdatedAt               time.Time  `bun:"updated_at,nullzero,default:now()"`
+}
+
+// String keeps the sealed secrets out of prints.
+func (w *Webhook) String() string { return "webhook " + w.ID }

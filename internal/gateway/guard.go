@@ -120,6 +120,13 @@ func (p policy) allows(class string) bool {
 	return false
 }
 
+// Admits reports whether the outbound guard, with the given allowances, admits an address of the class
+// (see ClassifyAddr): public always; loopback with allowLoopback or allowPrivate; private, shared and
+// link-local with allowPrivate; metadata, unspecified, multicast and reserved never.
+func Admits(class string, allowPrivate, allowLoopback bool) bool {
+	return policy{allowPrivate: allowPrivate, allowLoopback: allowLoopback}.allows(class)
+}
+
 // BlockedAddressError is the refusal of an outbound connection by the guard.
 type BlockedAddressError struct {
 	Addr  netip.Addr
