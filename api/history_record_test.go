@@ -84,6 +84,27 @@ func TestRecordHistories(t *testing.T) {
 		waitRun(t, genv, gkey, runID, want)
 		writeHistory(t, genv, "run/"+runID, filepath.Join(testdata, name))
 	}
+
+	// Webhook deliveries: at once, after one failure (the 5 s step), and to an endpoint that is gone.
+	denv := testenv.New(t)
+	for name, status := range map[string]func(int64) int{
+		"delivery_succeeded.json": always(http.StatusOK),
+		"delivery_retried.json": func(n int64) int {
+			if n == 1 {
+				return http.StatusServiceUnavailable
+			}
+			return http.StatusOK
+		},
+		"delivery_gone.json": always(http.StatusGone),
+	} {
+		dkey := denv.FirstKey(t) // an account of its own, so each endpoint receives one delivery
+		rc := newReceiver(t, status, nil)
+		hookID, _ := createHook(t, denv, dkey, rc.URL, name+"-hook", "run.created")
+		startEcho(t, denv, dkey, name+"-run")
+		ds := waitDeliveries(t, denv, dkey, "webhookId="+hookID, 1)
+		require.Eventually(t, func() bool { return workflowClosed(denv, "delivery/"+ds[0].ID) }, 10*time.Second, 20*time.Millisecond)
+		writeHistory(t, denv, "delivery/"+ds[0].ID, filepath.Join(testdata, name))
+	}
 }
 
 // workflowClosed reports whether the workflow has finished.

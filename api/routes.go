@@ -229,4 +229,8 @@ func (s *Server) registerRoutes() {
 		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true, Seal: true}, s.rotateWebhookSecret)
 	register(s, Route{Op: client.OpWebhooksDisable, Method: http.MethodDelete, Path: "/v1/webhooks/{webhookId}", Summary: "Disable a webhook endpoint", Tag: "Webhooks",
 		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true}, s.deleteWebhook)
+	register(s, Route{Op: client.OpWebhookDeliveriesList, Method: http.MethodGet, Path: "/v1/webhook-deliveries", Summary: "List webhook deliveries with their attempts", Tag: "Webhooks",
+		Auth: authKey, Scope: client.ScopeWebhooksRead}, s.listWebhookDeliveries)
+	register(s, Route{Op: client.OpWebhookDeliveriesReplay, Method: http.MethodPost, Path: "/v1/webhook-deliveries/{deliveryId}/replay", Summary: "Deliver a delivery's event again as a fresh delivery", Tag: "Webhooks",
+		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true}, s.replayWebhookDelivery)
 }

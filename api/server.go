@@ -27,6 +27,7 @@ import (
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
+	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
@@ -84,6 +85,7 @@ type Server struct {
 	invoker     *gateway.Invoker
 	ledger      *ledger.Ledger
 	webhooks    *webhook.Store
+	deliveries  *delivery.Store
 
 	engine *gin.Engine
 	huma   huma.API
@@ -111,6 +113,7 @@ func New(d Deps) (*Server, error) {
 		invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
 		ledger:      ledger.New(d.DB),
 		webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
+		deliveries:  delivery.NewStore(d.DB, d.Temporal),
 		routes:      map[string]*Route{},
 	}
 	if s.gateway == nil {

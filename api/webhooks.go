@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/webhook"
 )
@@ -75,4 +76,65 @@ func (s *Server) rotateWebhookSecret(ctx context.Context, in *webhookIDInput) (*
 
 func (s *Server) deleteWebhook(ctx context.Context, in *webhookIDInput) (*Out[client.WebhookEnvelope], error) {
 	return webhookReply(s.webhooks.Disable(ctx, principalFrom(ctx).Scope, in.WebhookID))
+}
+
+func deliveryToWire(d delivery.Delivery) client.WebhookDelivery {
+	out := client.WebhookDelivery{ID: d.ID, WebhookID: d.WebhookID, EventID: d.EventID, EventType: d.EventType, Status: d.Status,
+		ReplayOf: d.ReplayOf, CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC(), Attempts: make([]client.WebhookAttempt, len(d.Attempts))}
+	if d.CompletedAt != nil {
+		t := d.CompletedAt.UTC()
+		out.CompletedAt = &t
+	}
+	for i, a := range d.Attempts {
+		out.Attempts[i] = client.WebhookAttempt{Number: a.Number, StartedAt: a.StartedAt.UTC(), HTTPStatus: a.HTTPStatus,
+			LatencyMs: a.LatencyMs, Error: a.Error}
+	}
+	return out
+}
+
+type listDeliveriesInput struct {
+	PageQuery
+	WebhookID string `query:"webhookId" maxLength:"200" doc:"Only deliveries to this endpoint."`
+	Type      string `query:"type" maxLength:"200" doc:"Only deliveries of this event type."`
+	Status    string `query:"status" enum:"pending,succeeded,failed" doc:"Only deliveries in this status."`
+	From      string `query:"from" doc:"RFC 3339 time: deliveries created at or after it."`
+	To        string `query:"to" doc:"RFC 3339 time: deliveries created before it."`
+}
+
+// listWebhookDeliveries lists the deliveries of the caller's scope, newest first, with their attempts.
+func (s *Server) listWebhookDeliveries(ctx context.Context, in *listDeliveriesInput) (*Out[client.WebhookDeliveryList], error) {
+	pg, err := page.Parse(in.Limit, in.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	f := delivery.Filter{Scope: principalFrom(ctx).Scope, WebhookID: in.WebhookID, EventType: in.Type, Status: in.Status}
+	if f.From, err = parseTime("from", in.From); err != nil {
+		return nil, err
+	}
+	if f.To, err = parseTime("to", in.To); err != nil {
+		return nil, err
+	}
+	rows, next, err := s.deliveries.List(ctx, f, pg)
+	if err != nil {
+		return nil, err
+	}
+	out := client.WebhookDeliveryList{OK: true, Deliveries: make([]client.WebhookDelivery, 0, len(rows)), NextCursor: next}
+	for _, d := range rows {
+		out.Deliveries = append(out.Deliveries, deliveryToWire(d))
+	}
+	return reply(out)
+}
+
+type deliveryIDInput struct {
+	DeliveryID string `path:"deliveryId" maxLength:"200" doc:"The delivery id (dlv_...)."`
+}
+
+// replayWebhookDelivery starts a fresh delivery of the same event to the same endpoint; its id derives
+// from the idempotency record, so a retried request answers the same replay.
+func (s *Server) replayWebhookDelivery(ctx context.Context, in *deliveryIDInput) (*Out[client.WebhookDeliveryEnvelope], error) {
+	d, err := s.deliveries.Replay(ctx, principalFrom(ctx).Scope, in.DeliveryID, newID(ctx, delivery.IDPrefix))
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.WebhookDeliveryEnvelope{OK: true, Delivery: deliveryToWire(d)})
 }

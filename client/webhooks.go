@@ -89,3 +89,97 @@ func (c *Client) DeleteWebhook(ctx context.Context, webhookID string, opts ...Ca
 	return send[WebhookEnvelope](ctx, c, call{method: http.MethodDelete, path: "/webhooks/" + url.PathEscape(webhookID),
 		auth: authKey, idem: true, opts: opts})
 }
+
+// HeaderSvcEvent names the event type of a webhook delivery.
+const HeaderSvcEvent = "X-Svc-Event"
+
+// Webhook delivery statuses.
+const (
+	DeliveryPending   = "pending"
+	DeliverySucceeded = "succeeded"
+	DeliveryFailed    = "failed"
+)
+
+// WebhookDelivery is one event delivered (or being delivered) to one endpoint, with its attempts.
+type WebhookDelivery struct {
+	ID        string `json:"id" doc:"Delivery id (dlv_...)."`
+	WebhookID string `json:"webhookId" doc:"The endpoint (whk_...)."`
+	EventID   string `json:"eventId" doc:"The event (evt_...), also the webhook-id header of every attempt."`
+	EventType string `json:"eventType" doc:"The event type (run.succeeded, ...)."`
+	Status    string `json:"status" enum:"pending,succeeded,failed"`
+	// ReplayOf is the delivery this one replays.
+	ReplayOf    *string    `json:"replayOf" doc:"The delivery this one replays, if it is a replay."`
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
+	CompletedAt *time.Time `json:"completedAt" doc:"When the delivery succeeded or finally failed."`
+	// Attempts are the HTTP calls made so far, oldest first.
+	Attempts []WebhookAttempt `json:"attempts"`
+}
+
+// WebhookAttempt is one HTTP call of a delivery.
+type WebhookAttempt struct {
+	Number    int       `json:"number" doc:"1 for the first attempt."`
+	StartedAt time.Time `json:"startedAt"`
+	// HTTPStatus is the endpoint's answer; nil when none came (timeout, unreachable, refused address).
+	HTTPStatus *int  `json:"httpStatus" doc:"The endpoint's HTTP status; null when it did not answer."`
+	LatencyMs  int64 `json:"latencyMs"`
+	// Error says why the attempt failed; nil on success.
+	Error *string `json:"error" doc:"Why the attempt failed; null on success."`
+}
+
+// WebhookDeliveryEnvelope answers one delivery.
+type WebhookDeliveryEnvelope struct {
+	OK       bool            `json:"ok"`
+	Delivery WebhookDelivery `json:"delivery"`
+}
+
+// WebhookDeliveryList answers GET /v1/webhook-deliveries.
+type WebhookDeliveryList struct {
+	OK         bool              `json:"ok"`
+	Deliveries []WebhookDelivery `json:"deliveries"`
+	NextCursor *string           `json:"nextCursor"`
+}
+
+// ListWebhookDeliveriesParams filter and page ListWebhookDeliveries.
+type ListWebhookDeliveriesParams struct {
+	ListParams
+	WebhookID string
+	// Type is an event type (run.succeeded, ...).
+	Type string
+	// Status is DeliveryPending, DeliverySucceeded or DeliveryFailed.
+	Status string
+	// From (inclusive) and To (exclusive) bound the deliveries' creation time.
+	From, To time.Time
+}
+
+func (p ListWebhookDeliveriesParams) values() url.Values {
+	q := p.query()
+	for _, f := range []struct{ name, val string }{{"webhookId", p.WebhookID}, {"type", p.Type}, {"status", p.Status}} {
+		if f.val != "" {
+			q.Set(f.name, f.val)
+		}
+	}
+	if !p.From.IsZero() {
+		q.Set("from", p.From.UTC().Format(time.RFC3339Nano))
+	}
+	if !p.To.IsZero() {
+		q.Set("to", p.To.UTC().Format(time.RFC3339Nano))
+	}
+	return q
+}
+
+// ListWebhookDeliveries lists the deliveries of the selected project (or of none), newest first, each
+// with its attempts (scope webhooks:read).
+func (c *Client) ListWebhookDeliveries(ctx context.Context, p ListWebhookDeliveriesParams) Response[WebhookDeliveryList] {
+	return send[WebhookDeliveryList](ctx, c, call{method: http.MethodGet, path: "/webhook-deliveries", query: p.values(), auth: authKey})
+}
+
+// ReplayWebhookDelivery delivers a delivery's event again to its endpoint as a fresh delivery (same
+// event id, so the same webhook-id; new timestamp and signature). A disabled endpoint answers 409.
+func (c *Client) ReplayWebhookDelivery(ctx context.Context, deliveryID string, opts ...CallOption) Response[WebhookDeliveryEnvelope] {
+	if deliveryID == "" {
+		return invalidArg[WebhookDeliveryEnvelope]("deliveryId", "the delivery id is empty")
+	}
+	return send[WebhookDeliveryEnvelope](ctx, c, call{method: http.MethodPost, path: "/webhook-deliveries/" + url.PathEscape(deliveryID) + "/replay",
+		auth: authKey, idem: true, opts: opts})
+}

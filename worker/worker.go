@@ -3,6 +3,9 @@
 package worker
 
 import (
+	"context"
+	"log/slog"
+
 	"github.com/uptrace/bun"
 	"go.temporal.io/sdk/activity"
 	sdkclient "go.temporal.io/sdk/client"
@@ -14,10 +17,12 @@ import (
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
+	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/webhook"
 	"github.com/svcplatform/svc/workflows"
 )
 
@@ -29,9 +34,11 @@ type Deps struct {
 	Temporal run.Engine
 	// Gateway are the external services (services.yaml) whose runs this worker performs; nil means none.
 	Gateway *gateway.Catalog
-	// Box opens connection credentials; needed when Gateway has services.
+	// Box opens connection credentials (needed when Gateway has services) and webhook secrets (without
+	// it, webhook delivery attempts fail saying so).
 	Box *secretbox.Box
-	// AllowLoopback lets runs call services on loopback addresses (dev mode).
+	// AllowLoopback lets runs call services, and webhook deliveries reach endpoints, on loopback
+	// addresses and over http (dev mode).
 	AllowLoopback bool
 	// Artifacts keeps runs' outputs; the API must serve from the same store. Nil keeps none.
 	Artifacts *artifact.Store
@@ -70,6 +77,26 @@ func Register(r interface {
 	inv := invocations(deps)
 	r.RegisterActivityWithOptions(inv.InvokeService, activity.RegisterOptions{Name: workflows.ActivityInvokeService})
 	r.RegisterActivityWithOptions(inv.ReleaseRunHold, activity.RegisterOptions{Name: workflows.ActivityReleaseRunHold})
+
+	r.RegisterWorkflowWithOptions(workflows.DeliveryWorkflow, workflow.RegisterOptions{Name: workflows.DeliveryWorkflowName})
+	dlv := &activities.Deliveries{Store: delivery.NewStore(deps.DB, nil), DB: deps.DB, CanSign: deps.Box != nil,
+		Webhooks: webhook.NewStore(deps.DB, deps.Box, webhook.Options{AllowHTTP: deps.AllowLoopback, AllowLoopback: deps.AllowLoopback}),
+		Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: deps.AllowLoopback, AllowLoopback: deps.AllowLoopback})}
+	r.RegisterActivityWithOptions(dlv.DeliverWebhook, activity.RegisterOptions{Name: workflows.ActivityDeliverWebhook})
+	r.RegisterActivityWithOptions(dlv.FinishDelivery, activity.RegisterOptions{Name: workflows.ActivityFinishDelivery})
+}
+
+// StartDispatcher runs the webhook dispatcher (see internal/delivery) beside a worker, starting delivery
+// workflows with c, until the returned stop is called; stop waits for it to end.
+func StartDispatcher(c delivery.Engine, db *bun.DB, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	d := delivery.NewDispatcher(db, c, delivery.DispatcherOptions{Log: log})
+	go func() {
+		defer close(done)
+		d.Run(ctx)
+	}()
+	return func() { cancel(); <-done }
 }
 
 // runCatalog is the built-in services plus the worker's external ones.

@@ -12,6 +12,8 @@ const (
 	RunWorkflowName = "RunWorkflow"
 	// ApprovalWorkflowName waits for one approval's decision (workflow id approval/<approvalId>).
 	ApprovalWorkflowName = "ApprovalWorkflow"
+	// DeliveryWorkflowName delivers one event to one webhook endpoint (workflow id delivery/<deliveryId>).
+	DeliveryWorkflowName = "DeliveryWorkflow"
 )
 
 // Signal names.
@@ -39,6 +41,10 @@ const (
 	ActivityInvokeService = "InvokeService"
 	// ActivityReleaseRunHold frees the credits held for a run whose call did not succeed.
 	ActivityReleaseRunHold = "ReleaseRunHold"
+	// ActivityDeliverWebhook makes one attempt of a webhook delivery: one signed HTTP call, recorded.
+	ActivityDeliverWebhook = "DeliverWebhook"
+	// ActivityFinishDelivery records a delivery's final status.
+	ActivityFinishDelivery = "FinishDelivery"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its
@@ -60,6 +66,9 @@ func RunWorkflowID(runID string) string { return "run/" + runID }
 
 // ApprovalWorkflowID is the workflow id of an approval.
 func ApprovalWorkflowID(approvalID string) string { return "approval/" + approvalID }
+
+// DeliveryWorkflowID is the workflow id of a webhook delivery.
+func DeliveryWorkflowID(deliveryID string) string { return "delivery/" + deliveryID }
 
 // ErrorTypeRunMissing is the application error type of a bookkeeping activity whose run row does not
 // exist in the worker's database.

@@ -116,14 +116,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return a.usageReport(rest)
 	case "audit":
 		return a.auditList(rest)
-	case "keys", "runs", "projects", "credits", "connections", "services", "artifacts", "approvals":
+	case "keys", "runs", "projects", "credits", "connections", "services", "artifacts", "approvals", "webhooks":
 		return a.group(cmd, rest)
 	}
 	return a.usageError("", "unknown command %q", cmd)
 }
 
 // group dispatches "keys <sub>", "runs <sub>", "projects <sub>", "credits <sub>", "connections <sub>",
-// "services <sub>", "artifacts <sub>" and "approvals <sub>".
+// "services <sub>", "artifacts <sub>", "approvals <sub>" and "webhooks <sub>".
 func (a *app) group(group string, args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		w, code := a.stdout, exitOK
@@ -193,6 +193,18 @@ func (a *app) group(group string, args []string) int {
 		return a.approvalsDecide(rest, client.DecisionReject)
 	case "approvals request":
 		return a.approvalsRequest(rest)
+	case "webhooks list":
+		return a.webhooksList(rest)
+	case "webhooks create":
+		return a.webhooksCreate(rest)
+	case "webhooks update":
+		return a.webhooksUpdate(rest)
+	case "webhooks rotate-secret":
+		return a.webhooksRotateSecret(rest)
+	case "webhooks delete":
+		return a.webhooksDelete(rest)
+	case "webhooks verify":
+		return a.webhooksVerify(rest)
 	}
 	return a.usageError(group, "unknown command %q", group+" "+sub)
 }

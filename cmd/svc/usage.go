@@ -66,6 +66,13 @@ Commands:
   approvals approve    approve a pending approval: its run continues
   approvals reject     reject a pending approval: its run fails
   approvals request    ask for approval of a service action
+  webhooks list        list webhook endpoints (never with their secrets)
+  webhooks create      register an endpoint for signed event deliveries; prints its secret once
+  webhooks update      change an endpoint's URL, events or description, or enable or disable it
+  webhooks rotate-secret
+                       give an endpoint a new signing secret, printed once
+  webhooks delete      disable an endpoint
+  webhooks verify      verify a saved delivery offline against a secret
   help [cmd]           show help for a command
 
 ` + globalFlagsHelp + `

@@ -164,7 +164,9 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 			return fmt.Errorf("start worker: %w", err)
 		}
 		defer w.Stop()
-		fmt.Fprintln(progress, "worker: polling task queue svc")
+		stopDispatcher := worker.StartDispatcher(tc, db, log)
+		defer stopDispatcher()
+		fmt.Fprintln(progress, "worker: polling task queue svc; dispatching webhook deliveries")
 	}
 	if keyMode < 0 {
 		<-ctx.Done()
@@ -181,14 +183,15 @@ func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode) (worker.Deps, error) {
 		return worker.Deps{}, err
 	}
 	d := worker.Deps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: cfg.Artifacts(db)}
-	if services == nil || len(services.Services) == 0 {
-		return d, nil
-	}
 	mode := keyMode
 	if mode < 0 {
 		mode = KeyRequired
 	}
 	if d.Box, err = cfg.Box(mode); err != nil {
+		if services == nil || len(services.Services) == 0 {
+			// Webhook deliveries need the key too; without it their attempts fail saying so.
+			return d, nil
+		}
 		return worker.Deps{}, fmt.Errorf("worker: external services need their connections' key: %w", err)
 	}
 	return d, nil

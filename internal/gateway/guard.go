@@ -3,8 +3,10 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/netip"
 	"syscall"
+	"time"
 )
 
 // Address classes the outbound guard tells apart. A public address has class "".
@@ -153,4 +155,16 @@ func (p policy) control(_ context.Context, network, address string, _ syscall.Ra
 		return &BlockedAddressError{Addr: addr, Class: class}
 	}
 	return nil
+}
+
+// dialer returns a dialer whose every connection passes the policy at dial time, after DNS.
+func (p policy) dialer() *net.Dialer {
+	return &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, ControlContext: p.control}
+}
+
+// GuardedDialer returns a dialer that refuses, at dial time and whatever a name resolved to, every
+// address the outbound guard with the given allowances does not admit (see Admits). Webhook deliveries
+// dial through it; a refusal is a *BlockedAddressError inside the dial error.
+func GuardedDialer(allowPrivate, allowLoopback bool) *net.Dialer {
+	return policy{allowPrivate: allowPrivate, allowLoopback: allowLoopback}.dialer()
 }

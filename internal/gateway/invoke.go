@@ -98,7 +98,7 @@ func (inv *Invoker) Close() {
 // newClient is an HTTP client whose every connection passes the policy at dial time. It ignores proxy
 // settings, which would make the guard see the proxy instead of the target.
 func newClient(p policy) *http.Client {
-	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, ControlContext: p.control}
+	dialer := p.dialer()
 	transport := &http.Transport{
 		Proxy:                  nil,
 		DialContext:            dialer.DialContext,

@@ -5,7 +5,9 @@ package outbox
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/uptrace/bun"
@@ -23,10 +25,12 @@ const (
 	ApprovalRequested = "approval.requested"
 	ApprovalDecided   = "approval.decided"
 	ApprovalExpired   = "approval.expired"
+	// WebhookDisabled: an endpoint was disabled by its deliveries (410 Gone, or failing for 5 days).
+	WebhookDisabled = "webhook.disabled"
 )
 
 // Types lists every event type, in documentation order.
-var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired}
+var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {
@@ -69,4 +73,20 @@ func List(ctx context.Context, db bun.IDB, accountID string) ([]schema.Event, er
 		return nil, fmt.Errorf("list events: %w", err)
 	}
 	return out, nil
+}
+
+// ErrMissing is the error of an event id that has no row.
+var ErrMissing = errors.New("no such event")
+
+// Get returns the event with the id, or an error wrapping ErrMissing.
+func Get(ctx context.Context, db bun.IDB, id string) (*schema.Event, error) {
+	ev := new(schema.Event)
+	err := db.NewSelect().Model(ev).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("event %s: %w", id, ErrMissing)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load event %s: %w", id, err)
+	}
+	return ev, nil
 }

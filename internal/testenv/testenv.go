@@ -94,6 +94,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		w := worker.New(tc, worker.Deps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts}, sdkworker.Options{})
 		require.NoError(t, w.Start())
 		t.Cleanup(w.Stop)
+		t.Cleanup(worker.StartDispatcher(tc, db, nil))
 	}
 	logTo := opts.Log
 	if logTo == nil {

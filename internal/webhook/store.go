@@ -173,12 +173,15 @@ func (s *Store) validatePatch(ctx context.Context, p Patch) error {
 	return nil
 }
 
-// setEnabled enables r (clearing its disabled reason) or disables it by request.
+// setEnabled enables r (clearing its disabled reason and failing streak) or disables it by request.
 func setEnabled(r *schema.Webhook, q *bun.UpdateQuery, enabled bool) *bun.UpdateQuery {
 	r.Enabled, r.DisabledReason = enabled, nil
 	if !enabled {
 		reason := DisabledByRequest
 		r.DisabledReason = &reason
+	} else {
+		r.FailingSince = nil
+		q = q.Set("failing_since = NULL")
 	}
 	return q.Set("enabled = ?", r.Enabled).Set("disabled_reason = ?", r.DisabledReason)
 }
