@@ -85,6 +85,12 @@ type app struct {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	return runContext(ctx, args, stdin, stdout, stderr, getenv)
+}
+
+// runContext is run with the context commands use: long-running ones (webhooks listen, runs watch)
+// stop when it ends.
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
@@ -205,6 +211,12 @@ func (a *app) group(group string, args []string) int {
 		return a.webhooksDelete(rest)
 	case "webhooks verify":
 		return a.webhooksVerify(rest)
+	case "webhooks listen":
+		return a.webhooksListen(rest)
+	case "webhooks deliveries":
+		return a.webhooksDeliveries(rest)
+	case "webhooks replay":
+		return a.webhooksReplay(rest)
 	}
 	return a.usageError(group, "unknown command %q", group+" "+sub)
 }

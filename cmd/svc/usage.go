@@ -73,6 +73,9 @@ Commands:
                        give an endpoint a new signing secret, printed once
   webhooks delete      disable an endpoint
   webhooks verify      verify a saved delivery offline against a secret
+  webhooks listen      receive, verify and print (or forward) deliveries locally, in development
+  webhooks deliveries  list deliveries with their latest attempt
+  webhooks replay      deliver a delivery's event again (same webhook-id, new signature)
   help [cmd]           show help for a command
 
 ` + globalFlagsHelp + `

@@ -22,7 +22,7 @@ const maxWebhookBodyBytes = 16 << 20
 const codeVerificationFailed = "verification_failed"
 
 func init() {
-	usages["webhooks"] = `Usage: svc webhooks <list|create|update|rotate-secret|delete|verify> [flags]
+	usages["webhooks"] = `Usage: svc webhooks <list|create|update|rotate-secret|delete|verify|listen|deliveries|replay> [flags]
 
 Webhooks are endpoints that receive signed event deliveries (run.created, run.succeeded,
 approval.requested, ...). An endpoint belongs to the selected project (or to none). Its signing secret
@@ -34,6 +34,9 @@ approval.requested, ...). An endpoint belongs to the selected project (or to non
   webhooks rotate-secret   give an endpoint a new secret; the old one keeps signing for 24 h
   webhooks delete          disable an endpoint (it stays listed and can be enabled again)
   webhooks verify          verify a saved delivery offline against a secret
+  webhooks listen          receive deliveries on this machine and print or forward them (development)
+  webhooks deliveries      list deliveries, newest first, with their latest attempt
+  webhooks replay          deliver a delivery's event again: same webhook-id, new timestamp and signature
 
 Run "svc webhooks <command> --help" for details.`
 

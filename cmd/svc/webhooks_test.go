@@ -312,7 +312,7 @@ func TestWebhooksUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"webhooks"}, "Usage: svc webhooks <list|create|update|rotate-secret|delete|verify>"},
+		{[]string{"webhooks"}, "Usage: svc webhooks <list|create|update|rotate-secret|delete|verify|listen|deliveries|replay>"},
 		{[]string{"webhooks", "bogus"}, `unknown command "webhooks bogus"`},
 		{[]string{"webhooks", "list", "whk_1"}, `unexpected argument "whk_1"`},
 		{[]string{"webhooks", "list", "--limit", "500"}, "--limit must be between 1 and 200"},
@@ -343,6 +343,16 @@ func TestWebhooksUsageErrors(t *testing.T) {
 		{append(verify, "--body-file", body, "--tolerance", "soon"), `--tolerance must be a positive duration such as 10m or 48h, not "soon"`},
 		{append(verify, "--body-file", body, "--tolerance", "-5m"), "--tolerance must be a positive duration"},
 		{append(verify, "--body-file", body, "extra"), `unexpected argument "extra"`},
+		{[]string{"webhooks", "listen", "--events", ","}, "--events must name at least one event type"},
+		{[]string{"webhooks", "listen", "--forward-to", "ftp://x/y"}, `--forward-to must be an absolute http or https URL, not "ftp://x/y"`},
+		{[]string{"webhooks", "listen", "--forward-to", "/hooks"}, "--forward-to must be an absolute http or https URL"},
+		{[]string{"webhooks", "listen", "--addr", "nope"}, `--addr must be HOST:PORT such as 127.0.0.1:0, not "nope"`},
+		{[]string{"webhooks", "listen", "extra"}, `unexpected argument "extra"`},
+		{[]string{"webhooks", "deliveries", "--limit", "201"}, "--limit must be between 1 and 200"},
+		{[]string{"webhooks", "deliveries", "--status", "done"}, `--status must be pending, succeeded or failed, not "done"`},
+		{[]string{"webhooks", "deliveries", "dlv_1"}, `unexpected argument "dlv_1"`},
+		{[]string{"webhooks", "replay"}, "webhooks replay takes exactly one delivery id"},
+		{[]string{"webhooks", "replay", "dlv_1", "dlv_2"}, "webhooks replay takes exactly one delivery id"},
 	} {
 		r := cli(t, env, "", c.args...)
 		require.Equal(t, exitUsage, r.code, "%v: %s", c.args, r.stderr)
@@ -370,6 +380,10 @@ func TestWebhooksHelp(t *testing.T) {
 		{[]string{"help", "webhooks", "delete"}, "svc webhooks update WEBHOOK_ID --enable"},
 		{[]string{"webhooks", "verify", "--help"}, "--secret-env VAR"},
 		{[]string{"help", "webhooks", "verify"}, "verification_failed"},
+		{[]string{"webhooks", "listen", "--help"}, "--forward-to U"},
+		{[]string{"help", "webhooks", "listen"}, "svcd dev"},
+		{[]string{"webhooks", "deliveries", "-h"}, "--status S"},
+		{[]string{"help", "webhooks", "replay"}, "same webhook-id header"},
 		{[]string{"help"}, "webhooks rotate-secret"},
 	} {
 		r := cli(t, testEnv(t, nil), "", c.args...)
@@ -378,7 +392,8 @@ func TestWebhooksHelp(t *testing.T) {
 		require.Contains(t, r.stdout, c.want, c.args)
 	}
 	r := cli(t, testEnv(t, nil), "", "help")
-	for _, cmd := range []string{"webhooks list", "webhooks create", "webhooks update", "webhooks rotate-secret", "webhooks delete", "webhooks verify"} {
+	for _, cmd := range []string{"webhooks list", "webhooks create", "webhooks update", "webhooks rotate-secret", "webhooks delete", "webhooks verify",
+		"webhooks listen", "webhooks deliveries", "webhooks replay"} {
 		require.Contains(t, r.stdout, cmd)
 	}
 }
