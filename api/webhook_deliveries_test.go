@@ -186,14 +186,15 @@ func TestWebhookDeliveriesEndToEnd(t *testing.T) {
 // its delivery cannot be replayed (409).
 func TestWebhookRetryAndGone(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	// The schedule's steps at 1/100 (5 s → 50 ms, 5 min → 3 s), so the flaky receiver can fail twice.
+	env := testenv.NewWith(t, testenv.Options{WebhookRetryScale: 0.01})
 	accountID, token := env.NewAccount(t, "hooks")
 	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 		Headers: map[string]string{"X-Svc-Credit-Token": token, "Idempotency-Key": "k"}})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
 	key := r.Body["apiKey"].(map[string]any)["secret"].(string)
 	flaky := newReceiver(t, func(n int64) int {
-		if n == 1 {
+		if n <= 2 {
 			return http.StatusInternalServerError
 		}
 		return http.StatusOK
@@ -225,17 +226,21 @@ func TestWebhookRetryAndGone(t *testing.T) {
 	require.Equal(t, "conflict", conflict.ErrorCode())
 
 	second := flaky.next(t, 15*time.Second)
-	require.GreaterOrEqual(t, second.at.Sub(first.at), 5*time.Second, "the first retry waits 5 s")
-	require.NoError(t, client.VerifyWebhook(flakySecret, second.header, second.body, client.VerifyOptions{}))
-	require.Equal(t, first.header.Get(client.HeaderWebhookID), second.header.Get(client.HeaderWebhookID))
+	third := flaky.next(t, 15*time.Second)
+	require.GreaterOrEqual(t, second.at.Sub(first.at), 50*time.Millisecond, "the first retry waits its (scaled) 5 s")
+	require.GreaterOrEqual(t, third.at.Sub(second.at), 3*time.Second, "the second waits its (scaled) 5 min")
+	for _, d := range []received{second, third} {
+		require.NoError(t, client.VerifyWebhook(flakySecret, d.header, d.body, client.VerifyOptions{}))
+		require.Equal(t, first.header.Get(client.HeaderWebhookID), d.header.Get(client.HeaderWebhookID), "one webhook-id across retries")
+	}
 	ds := waitDeliveries(t, env, key, "webhookId="+flakyID, 1)
 	require.Equal(t, client.DeliverySucceeded, ds[0].Status)
-	require.Len(t, ds[0].Attempts, 2)
-	require.Equal(t, http.StatusInternalServerError, *ds[0].Attempts[0].HTTPStatus)
+	require.Len(t, ds[0].Attempts, 3)
+	for i, want := range []int{http.StatusInternalServerError, http.StatusInternalServerError, http.StatusOK} {
+		require.Equal(t, want, *ds[0].Attempts[i].HTTPStatus)
+		require.Equal(t, i+1, ds[0].Attempts[i].Number)
+	}
 	require.Contains(t, *ds[0].Attempts[0].Error, "500")
-	require.Equal(t, http.StatusOK, *ds[0].Attempts[1].HTTPStatus)
-	require.Equal(t, 1, ds[0].Attempts[0].Number)
-	require.Equal(t, 2, ds[0].Attempts[1].Number)
 }
 
 // TestSlowEndpointDoesNotHoldUpAHealthyOne: while one endpoint takes its time (15 s and more) over a

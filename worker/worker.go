@@ -4,7 +4,6 @@ package worker
 
 import (
 	"context"
-	"log/slog"
 
 	"github.com/uptrace/bun"
 	"go.temporal.io/sdk/activity"
@@ -88,10 +87,10 @@ func Register(r interface {
 
 // StartDispatcher runs the webhook dispatcher (see internal/delivery) beside a worker, starting delivery
 // workflows with c, until the returned stop is called; stop waits for it to end.
-func StartDispatcher(c delivery.Engine, db *bun.DB, log *slog.Logger) (stop func()) {
+func StartDispatcher(c delivery.Engine, db *bun.DB, opts delivery.DispatcherOptions) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	d := delivery.NewDispatcher(db, c, delivery.DispatcherOptions{Log: log})
+	d := delivery.NewDispatcher(db, c, opts)
 	go func() {
 		defer close(done)
 		d.Run(ctx)

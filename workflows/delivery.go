@@ -64,12 +64,30 @@ var deliveryAttemptOptions = workflow.ActivityOptions{
 	RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
 }
 
+// DeliveryParams is the input of DeliveryWorkflow.
+type DeliveryParams struct {
+	DeliveryID string
+	// RetryScale, between 0 and 1, shortens the schedule's steps (not a Retry-After) by that factor, for
+	// tests and demonstrations that cannot wait minutes; 0 means the schedule as it is.
+	RetryScale float64
+}
+
+// retryDelay is RetryDelay with the steps scaled by RetryScale.
+func (p DeliveryParams) retryDelay(n int, retryAfter time.Duration) time.Duration {
+	d := RetryDelay(p.DeliveryID, n, 0)
+	if p.RetryScale > 0 && p.RetryScale < 1 {
+		d = time.Duration(float64(d) * p.RetryScale)
+	}
+	return max(d, min(retryAfter, MaxRetryAfter))
+}
+
 // DeliveryWorkflow delivers one event to one webhook endpoint: an attempt, and after each failed one a
 // wait of the next DeliverySchedule step (with jitter, and never less than the endpoint's Retry-After),
 // until an attempt succeeds, the endpoint is disabled, or the schedule is exhausted. It records and
 // returns the delivery's final status. An attempt whose activity fails (a worker lost mid-call, the
 // database away) counts as a failed attempt.
-func DeliveryWorkflow(ctx workflow.Context, deliveryID string) (string, error) {
+func DeliveryWorkflow(ctx workflow.Context, p DeliveryParams) (string, error) {
+	deliveryID := p.DeliveryID
 	actx := workflow.WithActivityOptions(ctx, deliveryAttemptOptions)
 	status := DeliveryFailed
 	for n := 1; ; n++ {
@@ -86,7 +104,7 @@ func DeliveryWorkflow(ctx workflow.Context, deliveryID string) (string, error) {
 		if res.EndpointDisabled || n > len(DeliverySchedule) || ctx.Err() != nil {
 			break
 		}
-		if err := workflow.Sleep(ctx, RetryDelay(deliveryID, n, res.RetryAfter)); err != nil {
+		if err := workflow.Sleep(ctx, p.retryDelay(n, res.RetryAfter)); err != nil {
 			break // cancelled: the delivery ends failed
 		}
 	}

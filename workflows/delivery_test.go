@@ -48,7 +48,7 @@ func runDelivery(t *testing.T, script ...workflows.DeliveryAttemptResult) (*fake
 	env.RegisterWorkflowWithOptions(workflows.DeliveryWorkflow, workflow.RegisterOptions{Name: workflows.DeliveryWorkflowName})
 	env.RegisterActivityWithOptions(f.deliver, activity.RegisterOptions{Name: workflows.ActivityDeliverWebhook})
 	env.RegisterActivityWithOptions(f.finish, activity.RegisterOptions{Name: workflows.ActivityFinishDelivery})
-	env.ExecuteWorkflow(workflows.DeliveryWorkflowName, "dlv_test")
+	env.ExecuteWorkflow(workflows.DeliveryWorkflowName, workflows.DeliveryParams{DeliveryID: "dlv_test"})
 	require.True(t, env.IsWorkflowCompleted())
 	require.NoError(t, env.GetWorkflowError())
 	var status string

@@ -19,6 +19,7 @@ import (
 
 	"github.com/svcplatform/svc/api"
 	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/devpg"
 	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/schema"
@@ -164,7 +165,7 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 			return fmt.Errorf("start worker: %w", err)
 		}
 		defer w.Stop()
-		stopDispatcher := worker.StartDispatcher(tc, db, log)
+		stopDispatcher := worker.StartDispatcher(tc, db, delivery.DispatcherOptions{Log: log})
 		defer stopDispatcher()
 		fmt.Fprintln(progress, "worker: polling task queue svc; dispatching webhook deliveries")
 	}

@@ -29,7 +29,9 @@ type DispatcherOptions struct {
 	Batch int
 	// SweepInterval is how often unstarted deliveries are looked for (also once at start).
 	SweepInterval time.Duration
-	Log           *slog.Logger
+	// RetryScale shortens the retry schedule of the deliveries it starts (tests); 0 keeps it.
+	RetryScale float64
+	Log        *slog.Logger
 }
 
 // Dispatcher turns events of the outbox into deliveries. Each pass, in one transaction, takes the
@@ -59,7 +61,7 @@ func NewDispatcher(db *bun.DB, engine Engine, opts DispatcherOptions) *Dispatche
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Dispatcher{db: db, store: NewStore(db, engine), opts: opts}
+	return &Dispatcher{db: db, store: NewStore(db, engine).WithRetryScale(opts.RetryScale), opts: opts}
 }
 
 // Run dispatches until ctx ends: at once again while events keep coming, else every PollInterval; it

@@ -72,11 +72,20 @@ type Delivery struct {
 type Store struct {
 	db     bun.IDB
 	engine Engine
+	// retryScale shortens the retry schedule of the workflows it starts (see workflows.DeliveryParams).
+	retryScale float64
 }
 
 // NewStore returns a Store on db that starts workflows with engine (nil where none start, as in the
 // activities).
 func NewStore(db bun.IDB, engine Engine) *Store { return &Store{db: db, engine: engine} }
+
+// WithRetryScale makes the deliveries it starts wait scale times the schedule's steps (0 < scale < 1:
+// tests that cannot wait minutes). It returns s.
+func (s *Store) WithRetryScale(scale float64) *Store {
+	s.retryScale = scale
+	return s
+}
 
 // Insert records deliveries in db (the dispatcher's transaction); one recorded before is left as it
 // was.
@@ -133,7 +142,7 @@ func (s *Store) start(ctx context.Context, d *schema.WebhookDelivery) error {
 		Memo:                     memo,
 		StaticSummary:            fmt.Sprintf("delivery %s: %s to %s", d.ID, d.EventType, d.WebhookID),
 	}
-	_, err := s.engine.ExecuteWorkflow(ctx, opts, workflows.DeliveryWorkflowName, d.ID)
+	_, err := s.engine.ExecuteWorkflow(ctx, opts, workflows.DeliveryWorkflowName, workflows.DeliveryParams{DeliveryID: d.ID, RetryScale: s.retryScale})
 	var exists *serviceerror.WorkflowExecutionAlreadyStarted
 	if err != nil && !errors.As(err, &exists) {
 		return fmt.Errorf("start delivery %s: %w", d.ID, err)

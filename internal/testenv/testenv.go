@@ -26,6 +26,7 @@ import (
 	"github.com/svcplatform/svc/api"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
@@ -67,6 +68,9 @@ type Options struct {
 	Log io.Writer
 	// NoWorker leaves the worker out, for tests that run workers of their own (as processes, say).
 	NoWorker bool
+	// WebhookRetryScale shortens webhook retry waits by this factor (0 < scale < 1); 0 keeps the
+	// contract's schedule.
+	WebhookRetryScale float64
 }
 
 // New starts a platform for one test and stops it when the test ends.
@@ -94,7 +98,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		w := worker.New(tc, worker.Deps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts}, sdkworker.Options{})
 		require.NoError(t, w.Start())
 		t.Cleanup(w.Stop)
-		t.Cleanup(worker.StartDispatcher(tc, db, nil))
+		t.Cleanup(worker.StartDispatcher(tc, db, delivery.DispatcherOptions{RetryScale: opts.WebhookRetryScale}))
 	}
 	logTo := opts.Log
 	if logTo == nil {
