@@ -94,11 +94,17 @@ func (a *app) printKeyCreated(k client.APIKey, replayed bool) {
 		fmt.Fprintf(tw, "  Parent:\t%s\n", *k.ParentID)
 	}
 	_ = tw.Flush()
-	if k.Secret == "" {
+	a.printSecretOnce(k.Secret)
+}
+
+// printSecretOnce shows a secret between bars with the warning that it is shown only once; nothing when
+// secret is empty.
+func (a *app) printSecretOnce(secret string) {
+	if secret == "" {
 		return
 	}
 	bar := strings.Repeat("=", 72)
-	fmt.Fprintf(a.stdout, "\n%s\n  SECRET:  %s\n%s\n", bar, k.Secret, bar)
+	fmt.Fprintf(a.stdout, "\n%s\n  SECRET:  %s\n%s\n", bar, secret, bar)
 	fmt.Fprintln(a.stdout, "WARNING: this secret is shown only once and cannot be retrieved again. Store it now.")
 }
 

@@ -198,7 +198,7 @@ func (a *app) webhooksCreate(args []string) int {
 		w := r.Body.Webhook
 		fmt.Fprintln(a.stdout, titleLine("Created webhook", w.ID, "", r.Replayed))
 		a.printWebhook(w)
-		a.printWebhookSecret(w.Secret)
+		a.printSecretOnce(w.Secret)
 	})
 }
 
@@ -269,7 +269,7 @@ func (a *app) webhooksRotateSecret(args []string) int {
 			w := r.Body.Webhook
 			fmt.Fprintln(a.stdout, titleLine("Rotated the secret of webhook", w.ID, "", r.Replayed))
 			a.printWebhook(w)
-			a.printWebhookSecret(w.Secret)
+			a.printSecretOnce(w.Secret)
 			if exp := w.PreviousSecretExpiresAt; exp != nil {
 				line := "The previous secret keeps signing deliveries, beside the new one, until " + exp.UTC().Format(time.RFC3339)
 				if left := time.Until(*exp); left > 0 {
@@ -435,16 +435,6 @@ func (a *app) printWebhook(w client.Webhook) {
 	fmt.Fprintf(tw, "  Created:\t%s\n", w.CreatedAt.UTC().Format(time.RFC3339))
 	fmt.Fprintf(tw, "  Updated:\t%s\n", w.UpdatedAt.UTC().Format(time.RFC3339))
 	_ = tw.Flush()
-}
-
-// printWebhookSecret shows a signing secret with the warning that it is shown only once, like keys create.
-func (a *app) printWebhookSecret(secret string) {
-	if secret == "" {
-		return
-	}
-	bar := strings.Repeat("=", 72)
-	fmt.Fprintf(a.stdout, "\n%s\n  SECRET:  %s\n%s\n", bar, secret, bar)
-	fmt.Fprintln(a.stdout, "WARNING: this secret is shown only once and cannot be retrieved again. Store it now.")
 }
 
 // yesNo shows a boolean as yes or no.
