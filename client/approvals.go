@@ -83,13 +83,8 @@ type ListApprovalsParams struct {
 }
 
 func (p ListApprovalsParams) query() url.Values {
-	q := p.ListParams.query()
-	for k, v := range map[string]string{"status": p.Status, "serviceId": p.ServiceID, "runId": p.RunID} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	return q
+	return setFilters(p.ListParams.query(), time.Time{}, time.Time{},
+		[2]string{"status", p.Status}, [2]string{"serviceId", p.ServiceID}, [2]string{"runId", p.RunID})
 }
 
 // ListApprovals lists approvals visible to the key (scope approvals:read), newest first.

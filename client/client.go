@@ -247,6 +247,22 @@ type ListParams struct {
 	Cursor string
 }
 
+// setFilters sets each name/value pair whose value is not empty, and from/to when they are set.
+func setFilters(q url.Values, from, to time.Time, pairs ...[2]string) url.Values {
+	for _, f := range pairs {
+		if f[1] != "" {
+			q.Set(f[0], f[1])
+		}
+	}
+	if !from.IsZero() {
+		q.Set("from", from.UTC().Format(time.RFC3339Nano))
+	}
+	if !to.IsZero() {
+		q.Set("to", to.UTC().Format(time.RFC3339Nano))
+	}
+	return q
+}
+
 func (p ListParams) query() url.Values {
 	q := url.Values{}
 	if p.Limit != 0 {

@@ -27,21 +27,8 @@ type ListRunsParams struct {
 }
 
 func (p ListRunsParams) values() url.Values {
-	q := p.query()
-	for _, f := range []struct{ name, val string }{
-		{"status", p.Status}, {"serviceId", p.ServiceID}, {"operationId", p.OperationID},
-	} {
-		if f.val != "" {
-			q.Set(f.name, f.val)
-		}
-	}
-	if !p.From.IsZero() {
-		q.Set("from", p.From.UTC().Format(time.RFC3339Nano))
-	}
-	if !p.To.IsZero() {
-		q.Set("to", p.To.UTC().Format(time.RFC3339Nano))
-	}
-	return q
+	return setFilters(p.query(), p.From, p.To,
+		[2]string{"status", p.Status}, [2]string{"serviceId", p.ServiceID}, [2]string{"operationId", p.OperationID})
 }
 
 // ListRuns lists the runs of the selected project (or of none), newest first (scope runs:read). Runs of

@@ -153,19 +153,8 @@ type ListWebhookDeliveriesParams struct {
 }
 
 func (p ListWebhookDeliveriesParams) values() url.Values {
-	q := p.query()
-	for _, f := range []struct{ name, val string }{{"webhookId", p.WebhookID}, {"type", p.Type}, {"status", p.Status}} {
-		if f.val != "" {
-			q.Set(f.name, f.val)
-		}
-	}
-	if !p.From.IsZero() {
-		q.Set("from", p.From.UTC().Format(time.RFC3339Nano))
-	}
-	if !p.To.IsZero() {
-		q.Set("to", p.To.UTC().Format(time.RFC3339Nano))
-	}
-	return q
+	return setFilters(p.query(), p.From, p.To,
+		[2]string{"webhookId", p.WebhookID}, [2]string{"type", p.Type}, [2]string{"status", p.Status})
 }
 
 // ListWebhookDeliveries lists the deliveries of the selected project (or of none), newest first, each
