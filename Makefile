@@ -6,7 +6,7 @@ LDFLAGS   := -s -w -X main.version=$(VERSION)
 STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 WORKFLOWCHECK := go.temporal.io/sdk/contrib/tools/workflowcheck@v0.6.0
 
-.PHONY: run build test test-db lint bench record-histories clean
+.PHONY: run build test test-db lint bench record-histories clean contracts
 
 ## run: build and start PostgreSQL (found or private), Temporal + Web UI, the worker and the API
 run: build
@@ -41,6 +41,14 @@ bench: test-db
 ## record-histories: re-record the workflow histories the replay tests read (workflows/testdata)
 record-histories: test-db
 	SVC_RECORD_HISTORIES=1 TEST_DATABASE_URL="$$(cat .data/test-database-url)" $(GO) test -count=1 -run TestRecordHistories ./api/
+
+## contracts: rebuild contracts/build/DevUSDC.json (pinned solc from npm) and its Go bindings internal/evm/usdc/usdc.go
+contracts:
+	cd contracts && npm ci --no-audit --no-fund && node compile.mjs
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	node contracts/extract.mjs contracts/build/DevUSDC.json "$$tmp" && \
+	$(GO) tool abigen --v2 --pkg usdc --type USDC --abi "$$tmp/DevUSDC.abi" --bin "$$tmp/DevUSDC.bin" --out internal/evm/usdc/usdc.go && \
+	echo "wrote internal/evm/usdc/usdc.go"
 
 clean:
 	rm -rf bin

@@ -27,6 +27,8 @@ import (
 type apiError struct {
 	status int
 	client.ErrorEnvelope
+	// headers are sent with the answer (Payment-Required on a 402, say).
+	headers http.Header
 }
 
 func (e *apiError) Error() string  { return e.ErrorEnvelope.Error.Error() }
@@ -39,6 +41,9 @@ func (e *apiError) Schema(r huma.Registry) *huma.Schema {
 
 // GetHeaders adds Retry-After to answers that invite a retry, and X-Svc-Limit-Operation to 429s.
 func (e *apiError) GetHeaders() http.Header {
+	if e.headers != nil {
+		return e.headers
+	}
 	switch e.status {
 	case http.StatusServiceUnavailable:
 		return http.Header{"Retry-After": []string{"1"}}

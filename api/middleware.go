@@ -45,7 +45,9 @@ type ctxKey struct{}
 // requestState is what the middleware learns about a request; it is put in the request's context once,
 // by requestID, and filled in by the middleware after it.
 type requestState struct {
-	id        string
+	id string
+	// origin is the scheme and host the request was sent to (http://127.0.0.1:8080), for links to itself.
+	origin    string
 	principal *Principal
 	// seed is the idempotency record's seed on idempotent routes.
 	seed string
@@ -105,7 +107,12 @@ func (s *Server) route(c *gin.Context) *Route {
 // requestID gives every request an id, returned in X-Request-Id and in error bodies.
 func (s *Server) requestID(c *gin.Context) {
 	id := ids.New(ids.Request)
-	c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), ctxKey{}, &requestState{id: id}))
+	scheme := "http"
+	if c.Request.TLS != nil {
+		scheme = "https"
+	}
+	st := &requestState{id: id, origin: scheme + "://" + c.Request.Host}
+	c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), ctxKey{}, st))
 	c.Header(headerRequestID, id)
 	c.Next()
 }

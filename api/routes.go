@@ -161,6 +161,8 @@ func (s *Server) registerRoutes() {
 	// Credits.
 	register(s, Route{Op: client.OpCreditsBalanceRead, Method: http.MethodGet, Path: "/v1/credits/balance", Summary: "The account's credit balance", Tag: "Credits",
 		Auth: authKey, Scope: client.ScopeCreditsRead}, s.balance)
+	register(s, Route{Op: client.OpCreditsX402TopUp, Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Summary: "Buy credits with an x402 payment (402 first, then pay)", Tag: "Credits",
+		Auth: authKey, Scope: client.ScopeCreditsWrite, Idem: true, Lease: TopUpWait + time.Minute}, s.topUp)
 
 	// Projects, usage, audit.
 	register(s, Route{Op: client.OpProjectsList, Method: http.MethodGet, Path: "/v1/projects", Summary: "List projects", Tag: "Projects",

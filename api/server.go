@@ -36,7 +36,9 @@ import (
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/webhook"
+	"github.com/svcplatform/svc/internal/x402"
 )
 
 // Deps are the server's collaborators.
@@ -59,6 +61,11 @@ type Deps struct {
 	// Artifacts is the artifact store the worker saves into; nil means a store on DB with blobs in
 	// .data/artifacts (artifact.DefaultDir).
 	Artifacts *artifact.Store
+	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
+	X402 *x402.Config
+	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
+	// route out.
+	DevFaucet Faucet
 }
 
 // Server serves the API.
@@ -86,6 +93,9 @@ type Server struct {
 	ledger      *ledger.Ledger
 	webhooks    *webhook.Store
 	deliveries  *delivery.Store
+	x402        *x402.Config
+	topups      *topup.Service
+	faucet      Faucet
 
 	engine *gin.Engine
 	huma   huma.API
@@ -114,6 +124,9 @@ func New(d Deps) (*Server, error) {
 		ledger:      ledger.New(d.DB),
 		webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 		deliveries:  delivery.NewStore(d.DB, d.Temporal),
+		x402:        d.X402,
+		faucet:      d.DevFaucet,
+		topups:      topup.NewService(topup.NewStore(d.DB), d.Temporal),
 		routes:      map[string]*Route{},
 	}
 	if s.gateway == nil {
@@ -144,6 +157,7 @@ func New(d Deps) (*Server, error) {
 	})
 	s.huma = humagin.New(s.engine, humaConfig(d.Version))
 	s.registerRoutes()
+	s.registerDev()
 	s.engine.GET("/v1/openapi.json", func(c *gin.Context) { c.JSON(http.StatusOK, s.huma.OpenAPI()) })
 	return s, nil
 }

@@ -17,11 +17,14 @@ import (
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/delivery"
+	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/webhook"
+	"github.com/svcplatform/svc/internal/x402"
 	"github.com/svcplatform/svc/workflows"
 )
 
@@ -41,6 +44,15 @@ type Deps struct {
 	AllowLoopback bool
 	// Artifacts keeps runs' outputs; the API must serve from the same store. Nil keeps none.
 	Artifacts *artifact.Store
+	// Chain is where x402 top-ups settle; nil fails their settlement attempts saying so (retried).
+	Chain *evm.Chain
+	// Facilitator, when set, settles top-ups through an external x402 facilitator; X402 describes what
+	// payments are made in (both only needed with an external facilitator).
+	Facilitator *x402.HTTPFacilitator
+	X402        *x402.Config
+	// Fault injects a test fault into top-up settlement (activities.FaultStallAfterSettle); never in
+	// production.
+	Fault string
 }
 
 // New returns a worker on the svc task queue with every workflow and activity registered; the caller
@@ -83,6 +95,11 @@ func Register(r interface {
 		Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: deps.AllowLoopback, AllowLoopback: deps.AllowLoopback})}
 	r.RegisterActivityWithOptions(dlv.DeliverWebhook, activity.RegisterOptions{Name: workflows.ActivityDeliverWebhook})
 	r.RegisterActivityWithOptions(dlv.FinishDelivery, activity.RegisterOptions{Name: workflows.ActivityFinishDelivery})
+
+	r.RegisterWorkflowWithOptions(workflows.TopUpWorkflow, workflow.RegisterOptions{Name: workflows.TopUpWorkflowName})
+	tops := &activities.TopUps{Store: topup.NewStore(deps.DB), Chain: deps.Chain, Facilitator: deps.Facilitator, X402: deps.X402, Fault: deps.Fault}
+	r.RegisterActivityWithOptions(tops.SettleTopUp, activity.RegisterOptions{Name: workflows.ActivitySettleTopUp})
+	r.RegisterActivityWithOptions(tops.CreditTopUp, activity.RegisterOptions{Name: workflows.ActivityCreditTopUp})
 }
 
 // StartDispatcher runs the webhook dispatcher (see internal/delivery) beside a worker, starting delivery

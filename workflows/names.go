@@ -14,6 +14,8 @@ const (
 	ApprovalWorkflowName = "ApprovalWorkflow"
 	// DeliveryWorkflowName delivers one event to one webhook endpoint (workflow id delivery/<deliveryId>).
 	DeliveryWorkflowName = "DeliveryWorkflow"
+	// TopUpWorkflowName settles and credits one x402 credit top-up (workflow id topup/<topUpId>).
+	TopUpWorkflowName = "TopUpWorkflow"
 )
 
 // Signal names.
@@ -45,6 +47,11 @@ const (
 	ActivityDeliverWebhook = "DeliverWebhook"
 	// ActivityFinishDelivery records a delivery's final status.
 	ActivityFinishDelivery = "FinishDelivery"
+	// ActivitySettleTopUp makes sure a top-up's payment is on chain: it reconciles from the chain first
+	// and sends the transferWithAuthorization only when the authorization is unused.
+	ActivitySettleTopUp = "SettleTopUp"
+	// ActivityCreditTopUp posts a settled top-up's credits with its credits.topped_up event.
+	ActivityCreditTopUp = "CreditTopUp"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its
@@ -69,6 +76,9 @@ func ApprovalWorkflowID(approvalID string) string { return "approval/" + approva
 
 // DeliveryWorkflowID is the workflow id of a webhook delivery.
 func DeliveryWorkflowID(deliveryID string) string { return "delivery/" + deliveryID }
+
+// TopUpWorkflowID is the workflow id of an x402 top-up.
+func TopUpWorkflowID(topUpID string) string { return "topup/" + topUpID }
 
 // ErrorTypeRunMissing is the application error type of a bookkeeping activity whose run row does not
 // exist in the worker's database.

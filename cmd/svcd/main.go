@@ -26,6 +26,8 @@ const usage = `svcd — the svc daemon
 
 Usage:
   svcd dev                       everything in one process on embedded defaults (make run)
+  svcd dev faucet --to ADDRESS --usdc N [--eth 1] [--rpc URL]
+                                 mint dev USDC and send ETH on the running dev chain; prints one JSON line
   svcd api                       the HTTP API (needs DATABASE_URL, TEMPORAL_ADDRESS, SVC_ENCRYPTION_KEY)
   svcd worker                    the Temporal worker (needs DATABASE_URL, TEMPORAL_ADDRESS)
   svcd migrate                   apply database migrations
@@ -78,6 +80,9 @@ func (e usageError) Error() string { return e.msg }
 func dispatch(ctx context.Context, cfg app.Config, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "dev":
+		if len(args) > 1 && args[1] == "faucet" {
+			return devFaucet(ctx, args[2:], stdout, stderr)
+		}
 		return app.Dev(ctx, cfg, stderr)
 	case "api":
 		return app.API(ctx, cfg)

@@ -60,6 +60,11 @@ func Dev(ctx context.Context, cfg Config, progress io.Writer) error {
 	}()
 	cfg.Temporal.Address, cfg.Temporal.Namespace = dev.FrontendAddress(), dev.Namespace()
 	fmt.Fprintf(progress, "temporal: frontend %s, Web UI %s\n", dev.FrontendAddress(), dev.UIAddress())
+	stopChain, err := startDevChain(ctx, &cfg, log, progress)
+	if err != nil {
+		return err
+	}
+	defer stopChain()
 	return serve(ctx, cfg, db, log, progress, KeyFileOrCreate, true)
 }
 
@@ -160,6 +165,13 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		if err != nil {
 			return err
 		}
+		if deps.Chain, deps.Facilitator, deps.X402, err = cfg.Chain.workerChain(ctx); err != nil {
+			return fmt.Errorf("worker: %w", err)
+		}
+		if deps.Chain != nil {
+			defer deps.Chain.Close()
+		}
+		deps.Fault = cfg.Chain.Fault
 		w := worker.New(tc, deps, sdkworker.Options{})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
@@ -217,9 +229,13 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	if services != nil {
 		fmt.Fprintf(progress, "api: %d external service(s) from %s\n", len(services.Services), or(cfg.ServicesFile, "services.yaml"))
 	}
+	x402cfg, err := cfg.Chain.X402()
+	if err != nil {
+		return err
+	}
 	srv, err := api.New(api.Deps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
-		Artifacts: cfg.Artifacts(db)})
+		Artifacts: cfg.Artifacts(db), X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode)})
 	if err != nil {
 		return err
 	}

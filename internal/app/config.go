@@ -54,6 +54,8 @@ type Config struct {
 	ArtifactDir string
 	// ArtifactMaxBytes caps one artifact (SVC_ARTIFACT_MAX_BYTES, default 100 MiB).
 	ArtifactMaxBytes int64
+	// Chain is where x402 top-ups are paid (SVC_CHAIN_RPC_URL and friends; see ChainConfig).
+	Chain ChainConfig
 	// Version is the build, set by main.
 	Version string
 }
@@ -95,6 +97,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("SVC_ARTIFACT_MAX_BYTES must be positive, got %d", maxBytes)
 	}
 	cfg.ArtifactMaxBytes = int64(maxBytes)
+	if cfg.Chain, err = chainFromEnv(getenv); err != nil {
+		return Config{}, err
+	}
 	return cfg, nil
 }
 

@@ -19,6 +19,8 @@ const (
 	Event      = "evt"
 	Request    = "req"
 	AuditEvent = "aud"
+	TopUp      = "tu"
+	Receipt    = "rcpt"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

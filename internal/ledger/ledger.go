@@ -79,9 +79,10 @@ func (l *Ledger) Grant(ctx context.Context, db bun.IDB, accountID string, millic
 	return l.credit(ctx, db, KindGrant, BookGrants, accountID, millicredits, reference)
 }
 
-// TopUp adds purchased credits (an x402 payment, say).
-func (l *Ledger) TopUp(ctx context.Context, accountID string, millicredits int64, reference string) error {
-	return l.credit(ctx, l.db, KindTopUp, BookPurchases, accountID, millicredits, reference)
+// TopUp adds purchased credits (an x402 payment, say) from the platform's purchases book. db may be a
+// transaction the caller is in.
+func (l *Ledger) TopUp(ctx context.Context, db bun.IDB, accountID string, millicredits int64, reference string) error {
+	return l.credit(ctx, db, KindTopUp, BookPurchases, accountID, millicredits, reference)
 }
 
 func (l *Ledger) credit(ctx context.Context, db bun.IDB, kind, from, accountID string, millicredits int64, reference string) error {

@@ -123,8 +123,8 @@ func TestHoldSettleReleaseAndRetries(t *testing.T) {
 	b, _ = l.Balance(ctx, "acct_l")
 	require.Zero(t, b.Available)
 
-	require.NoError(t, l.TopUp(ctx, "acct_l", 100_000, "rcpt_1"))
-	require.NoError(t, l.TopUp(ctx, "acct_l", 100_000, "rcpt_1"))
+	require.NoError(t, l.TopUp(ctx, db, "acct_l", 100_000, "rcpt_1"))
+	require.NoError(t, l.TopUp(ctx, db, "acct_l", 100_000, "rcpt_1"))
 	b, _ = l.Balance(ctx, "acct_l")
 	require.EqualValues(t, 100_000, b.Available)
 	requireBalanced(t, db)

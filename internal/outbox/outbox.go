@@ -27,10 +27,12 @@ const (
 	ApprovalExpired   = "approval.expired"
 	// WebhookDisabled: an endpoint was disabled by its deliveries (410 Gone, or failing for 5 days).
 	WebhookDisabled = "webhook.disabled"
+	// CreditsToppedUp: an x402 top-up was settled on chain and its credits posted.
+	CreditsToppedUp = "credits.topped_up"
 )
 
 // Types lists every event type, in documentation order.
-var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled}
+var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {

@@ -11,12 +11,14 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
 	sdkclient "go.temporal.io/sdk/client"
@@ -27,9 +29,13 @@ import (
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/delivery"
+	"github.com/svcplatform/svc/internal/devchain"
+	"github.com/svcplatform/svc/internal/evm"
+	"github.com/svcplatform/svc/internal/evm/usdc"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
+	"github.com/svcplatform/svc/internal/x402"
 	svctemporal "github.com/svcplatform/svc/temporal"
 	"github.com/svcplatform/svc/worker"
 )
@@ -54,7 +60,11 @@ type Env struct {
 	TemporalAddress string
 	Namespace       string
 	EncryptionKey   string
-	deps            api.Deps
+	// Chain is the dev chain of an environment made with Options.Chain (in memory, on a free port), with
+	// X402 the top-up configuration pointing at it; nil otherwise.
+	Chain *devchain.Chain
+	X402  *x402.Config
+	deps  api.Deps
 }
 
 // Options adjust the platform a test gets.
@@ -71,6 +81,8 @@ type Options struct {
 	// WebhookRetryScale shortens webhook retry waits by this factor (0 < scale < 1); 0 keeps the
 	// contract's schedule.
 	WebhookRetryScale float64
+	// Chain starts a dev chain (with the dev USDC) and turns x402 top-ups and POST /dev/faucet on.
+	Chain bool
 }
 
 // New starts a platform for one test and stops it when the test ends.
@@ -94,8 +106,19 @@ func NewWith(t testing.TB, opts Options) *Env {
 
 	artifactDir := t.TempDir()
 	artifacts := artifact.NewStore(db, artifact.NewLocalBlobs(artifactDir), artifact.Options{})
+	wdeps := worker.Deps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts}
+	var chain *devchain.Chain
+	var xc *x402.Config
+	var faucet api.Faucet
+	if opts.Chain {
+		chain, xc, faucet = startChain(t)
+		ch, err := evm.Dial(ctx, chain.RPCURL(), xc.ChainID, xc.Asset, devchain.FacilitatorKey())
+		require.NoError(t, err)
+		t.Cleanup(ch.Close)
+		wdeps.Chain = ch
+	}
 	if !opts.NoWorker {
-		w := worker.New(tc, worker.Deps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts}, sdkworker.Options{})
+		w := worker.New(tc, wdeps, sdkworker.Options{})
 		require.NoError(t, w.Start())
 		t.Cleanup(w.Stop)
 		t.Cleanup(worker.StartDispatcher(tc, db, delivery.DispatcherOptions{RetryScale: opts.WebhookRetryScale}))
@@ -112,12 +135,31 @@ func NewWith(t testing.TB, opts Options) *Env {
 	e := &Env{DB: db, Temporal: tc, Accounts: account.New(db, box.Derive("credit-token")), Box: box,
 		DatabaseURL: testdb.SchemaURL(schemaName), TemporalAddress: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(),
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
-		Artifacts:     artifacts, ArtifactDir: artifactDir,
+		Artifacts:     artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		deps: api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
-			Artifacts: artifacts}}
+			Artifacts: artifacts, X402: xc, DevFaucet: faucet}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e
+}
+
+// startChain starts an in-memory dev chain on a free port for one test.
+func startChain(t testing.TB) (*devchain.Chain, *x402.Config, api.Faucet) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	chain, err := devchain.Start(ctx, devchain.Config{Addr: "127.0.0.1:0"})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = chain.Close() })
+	xc := &x402.Config{Network: devchain.Network, ChainID: big.NewInt(devchain.ChainID), Asset: devchain.USDCAddress,
+		PayTo: devchain.PayTo, Name: usdc.DomainName, Version: usdc.DomainVersion, MaxTimeoutSeconds: 300}
+	require.NoError(t, xc.Validate())
+	url := chain.RPCURL()
+	faucet := func(ctx context.Context, to common.Address, usdcAtomic, wei *big.Int) (api.Funded, error) {
+		res, err := devchain.Fund(ctx, url, to, usdcAtomic, wei)
+		return api.Funded{USDCTx: res.USDCTx, ETHTx: res.ETHTx}, err
+	}
+	return chain, xc, faucet
 }
 
 // startAPI serves one more API process on the environment's database and Temporal.
