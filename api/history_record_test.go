@@ -15,6 +15,7 @@ import (
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/internal/x402"
 )
 
 // TestRecordHistories re-records the workflow histories that workflows' replay tests read. It runs only
@@ -126,4 +127,27 @@ func writeHistory(t *testing.T, env *testenv.Env, workflowID, path string) {
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, append(raw, '\n'), 0o644))
+}
+
+// TestRecordTopUpHistories records the top-up workflow's histories: one credited, one whose payer lacks
+// the USDC. It runs only with SVC_RECORD_HISTORIES=1 (make record-histories).
+func TestRecordTopUpHistories(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := testenv.NewWith(t, testenv.Options{Chain: true})
+	key := env.FirstKey(t)
+	testdata := filepath.Join("..", "workflows", "testdata")
+	for name, usdc := range map[string]float64{"topup_credited.json": 10, "topup_refused.json": 1} {
+		p := newPayer(t, env, usdc)
+		pr := requirements(t, env, key, name, 10)
+		payment, err := x402.Pay(p.key, pr.Accepts[0], nil, time.Now())
+		require.NoError(t, err)
+		r := pay(t, env, key, name, 10, paymentHeader(t, payment))
+		require.Contains(t, []int{http.StatusOK, http.StatusPaymentRequired}, r.Status, "%s", r.Raw)
+		var id string
+		require.NoError(t, env.DB.NewRaw("SELECT id FROM topups WHERE payer = lower(?)", p.addr.Hex()).Scan(context.Background(), &id))
+		require.Eventually(t, func() bool { return workflowClosed(env, "topup/"+id) }, 10*time.Second, 20*time.Millisecond)
+		writeHistory(t, env, "topup/"+id, filepath.Join(testdata, name))
+	}
 }

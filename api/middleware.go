@@ -49,8 +49,9 @@ type requestState struct {
 	// origin is the scheme and host the request was sent to (http://127.0.0.1:8080), for links to itself.
 	origin    string
 	principal *Principal
-	// seed is the idempotency record's seed on idempotent routes.
-	seed string
+	// seed is the idempotency record's seed on idempotent routes, idemKey the request's Idempotency-Key.
+	seed    string
+	idemKey string
 	// charged is what the request charged, in millicredits, for its audit event and usage.
 	charged int64
 	// withAnswer are statements to commit together with the idempotent answer (see commitWithAnswer), and
@@ -267,7 +268,7 @@ func (s *Server) idempotent(c *gin.Context) {
 		replay(c, claim.Replay)
 		return
 	}
-	stateFrom(c.Request.Context()).seed = claim.Seed
+	stateFrom(c.Request.Context()).seed, stateFrom(c.Request.Context()).idemKey = claim.Seed, req.Key
 	before := c.Writer.Header().Clone()
 	w := &capture{ResponseWriter: c.Writer}
 	c.Writer = w

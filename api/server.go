@@ -5,6 +5,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -63,6 +64,8 @@ type Deps struct {
 	Artifacts *artifact.Store
 	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
 	X402 *x402.Config
+	// TopUpWait is how long a paid top-up waits for its settlement (default TopUpWait).
+	TopUpWait time.Duration
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet
@@ -96,6 +99,7 @@ type Server struct {
 	x402        *x402.Config
 	topups      *topup.Service
 	faucet      Faucet
+	topUpWait   time.Duration
 
 	engine *gin.Engine
 	huma   huma.API
@@ -126,6 +130,7 @@ func New(d Deps) (*Server, error) {
 		deliveries:  delivery.NewStore(d.DB, d.Temporal),
 		x402:        d.X402,
 		faucet:      d.DevFaucet,
+		topUpWait:   cmp.Or(d.TopUpWait, TopUpWait),
 		topups:      topup.NewService(topup.NewStore(d.DB), d.Temporal),
 		routes:      map[string]*Route{},
 	}

@@ -20,7 +20,7 @@ import (
 )
 
 // TopUpWait is how long a paid top-up request waits for its settlement before answering 503 (retry
-// with the same payment to get the outcome).
+// with the same Idempotency-Key to get the outcome), unless Deps.TopUpWait says otherwise.
 const TopUpWait = 60 * time.Second
 
 // reasonPaymentMissing is the 402's reason when the request carries no payment.
@@ -58,6 +58,15 @@ func (s *Server) topUp(ctx context.Context, in *topUpInput) (*topUpOutput, error
 		return nil, err
 	}
 	want := s.x402.Requirements(amount)
+	prior, err := s.topups.Store.ForKey(ctx, principalFrom(ctx).Scope.AccountID, stateFrom(ctx).idemKey)
+	if err != nil {
+		return nil, err
+	}
+	if prior != nil {
+		// This Idempotency-Key already paid: answer that payment's outcome (waiting for its settlement),
+		// never ask for or take another one.
+		return s.settleTopUp(ctx, prior, want)
+	}
 	header, legacy := in.PaymentSignature, false
 	if header == "" && in.LegacyPayment != "" {
 		header, legacy = in.LegacyPayment, true
@@ -99,6 +108,7 @@ func (s *Server) reserveTopUp(ctx context.Context, p x402.PaymentPayload, a x402
 		Network: s.x402.Network, ChainID: chainID, Asset: asset, PayTo: s.x402.PayTo.Hex(), Payer: a.From.Hex(),
 		Nonce: hexutil.Encode(a.Nonce[:]), Value: a.Value.String(), ValidAfter: a.ValidAfter.String(),
 		ValidBefore: a.ValidBefore.String(), Signature: hexutil.Encode(a.Signature), X402Version: p.X402Version,
+		IdempotencyKey: stateFrom(ctx).idemKey,
 	}
 	stored, _, err := s.topups.Store.Reserve(ctx, t)
 	if err != nil {
@@ -113,7 +123,7 @@ func (s *Server) reserveTopUp(ctx context.Context, p x402.PaymentPayload, a x402
 
 // settleTopUp waits for the top-up's workflow and answers its outcome.
 func (s *Server) settleTopUp(ctx context.Context, t *schema.TopUp, want x402.PaymentRequirements) (*topUpOutput, error) {
-	done, err := s.topups.Await(ctx, t, TopUpWait)
+	done, err := s.topups.Await(ctx, t, s.topUpWait)
 	if errors.Is(err, topup.ErrPending) {
 		return nil, svcerr.New(svcerr.Unavailable, "the payment is being settled on chain; retry with the same Idempotency-Key and payment to get the outcome (do not pay again)").
 			WithDetails("topUpId", t.ID)

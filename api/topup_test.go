@@ -15,12 +15,14 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
+	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/internal/x402"
+	"github.com/svcplatform/svc/worker"
 )
 
 const topUpPath = "/v1/credits/x402/top-up"
@@ -273,4 +275,47 @@ func TestTopUpBadInput(t *testing.T) {
 	ok := env.Do(t, testenv.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": 500},
 		Headers: map[string]string{"Idempotency-Key": "max"}})
 	require.Equal(t, http.StatusPaymentRequired, ok.Status, "500 is allowed: %s", ok.Raw)
+}
+
+// TestTopUpRetryAfterTimeoutNeverPaysTwice: while a paid top-up cannot settle (no worker), the request
+// answers 503 and every retry with its Idempotency-Key (with no payment, or with a new one) gets that
+// top-up's state, never a fresh 402; once a worker runs, a retry gets the credit, paid and credited once.
+func TestTopUpRetryAfterTimeoutNeverPaysTwice(t *testing.T) {
+	t.Parallel()
+	env := testenv.NewWith(t, testenv.Options{Chain: true, NoWorker: true, TopUpWait: 300 * time.Millisecond})
+	key := env.FirstKey(t)
+	p := newPayer(t, env, 50)
+	want := requirements(t, env, key, "slow", 10).Accepts[0]
+	first, err := x402.Pay(p.key, want, nil, time.Now())
+	require.NoError(t, err)
+	r := pay(t, env, key, "slow", 10, paymentHeader(t, first))
+	require.Equal(t, http.StatusServiceUnavailable, r.Status, "%s", r.Raw)
+	require.NotEmpty(t, r.Body["error"].(map[string]any)["details"].(map[string]any)["topUpId"])
+
+	unpaid := env.Do(t, testenv.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": 10},
+		Headers: map[string]string{"Idempotency-Key": "slow"}})
+	require.Equal(t, http.StatusServiceUnavailable, unpaid.Status, "a retry is not asked to pay again: %s", unpaid.Raw)
+	second, err := x402.Pay(p.key, want, nil, time.Now())
+	require.NoError(t, err)
+	r = pay(t, env, key, "slow", 10, paymentHeader(t, second))
+	require.Equal(t, http.StatusServiceUnavailable, r.Status, "a second payment on the same key is not taken: %s", r.Raw)
+
+	ch, err := evm.Dial(context.Background(), env.Chain.RPCURL(), big.NewInt(devchain.ChainID), devchain.USDCAddress, devchain.FacilitatorKey())
+	require.NoError(t, err)
+	t.Cleanup(ch.Close)
+	w := worker.New(env.Temporal, worker.Deps{DB: env.DB, Chain: ch}, sdkworker.Options{})
+	require.NoError(t, w.Start())
+	t.Cleanup(w.Stop)
+	var done *testenv.Response
+	require.Eventually(t, func() bool {
+		done = env.Do(t, testenv.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": 10},
+			Headers: map[string]string{"Idempotency-Key": "slow"}})
+		return done.Status != http.StatusServiceUnavailable
+	}, 30*time.Second, 50*time.Millisecond)
+	require.Equal(t, http.StatusOK, done.Status, "%s", done.Raw)
+	require.EqualValues(t, 1000, balanceCredits(t, env, key))
+	require.Equal(t, big.NewInt(40_000_000), usdcBalance(t, env, p.addr), "paid once")
+	var rows int
+	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM topups").Scan(context.Background(), &rows))
+	require.Equal(t, 1, rows, "the second payment was never reserved")
 }

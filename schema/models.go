@@ -263,6 +263,7 @@ type TopUp struct {
 	ValidBefore    string     `bun:"valid_before,type:numeric"`
 	Signature      string     `bun:"signature"`
 	X402Version    int        `bun:"x402_version"`
+	IdempotencyKey string     `bun:"idempotency_key"`
 	Status         string     `bun:"status"`
 	TxHash         *string    `bun:"tx_hash"`
 	FailureReason  *string    `bun:"failure_reason"`

@@ -49,8 +49,10 @@ var settleOptions = workflow.ActivityOptions{
 	},
 }
 
-// creditOptions retry the ledger posting until it commits; it is idempotent.
-var creditOptions = workflow.ActivityOptions{
+// creditOptions retry the ledger posting until it commits; it is idempotent. It is a local activity:
+// one database transaction, run by the worker that holds the workflow task, without a round trip
+// through the task queue.
+var creditOptions = workflow.LocalActivityOptions{
 	StartToCloseTimeout: 10 * time.Second,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second,
@@ -70,8 +72,8 @@ func TopUpWorkflow(ctx workflow.Context, p TopUpParams) (TopUpResult, error) {
 		upsertStatus(ctx, TopUpFailed)
 		return TopUpResult{Status: TopUpFailed, Reason: s.Reason, Message: s.Message}, nil
 	}
-	cctx := workflow.WithActivityOptions(ctx, creditOptions)
-	if err := workflow.ExecuteActivity(cctx, ActivityCreditTopUp, p.TopUpID).Get(ctx, nil); err != nil {
+	cctx := workflow.WithLocalActivityOptions(ctx, creditOptions)
+	if err := workflow.ExecuteLocalActivity(cctx, ActivityCreditTopUp, p.TopUpID).Get(ctx, nil); err != nil {
 		return TopUpResult{}, fmt.Errorf("credit top-up %s: %w", p.TopUpID, err)
 	}
 	upsertStatus(ctx, TopUpCredited)

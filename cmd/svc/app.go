@@ -169,6 +169,8 @@ func (a *app) group(group string, args []string) int {
 		return a.projectsArchive(rest)
 	case "credits balance":
 		return a.creditsBalance(rest)
+	case "credits top-up":
+		return a.creditsTopUp(rest)
 	case "connections list":
 		return a.connectionsList(rest)
 	case "connections create":

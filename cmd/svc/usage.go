@@ -51,6 +51,7 @@ Commands:
   usage                show requests and charged credits by day, project and operation
   audit                list audit events (one per authenticated request), newest first
   credits balance      show the account's available and held credits
+  credits top-up       buy credits with a USDC payment (x402) signed with a local key
   connections list     list protected connections (upstream credentials; secrets are never shown)
   connections create   store an upstream credential
   connections get      show a connection
@@ -333,9 +334,10 @@ token.
 
 ` + globalFlagsHelp,
 
-	"credits": `Usage: svc credits <balance> [flags]
+	"credits": `Usage: svc credits <balance|top-up> [flags]
 
   credits balance   show the account's available and held credits
+  credits top-up    buy credits with a USDC payment (x402) signed with a local key
 
 Run "svc credits <command> --help" for details.`,
 

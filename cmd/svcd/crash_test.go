@@ -146,14 +146,16 @@ type workerProcess struct {
 	log *testenv.Buffer
 }
 
-// startWorker runs `svcd worker` against the test's database schema and Temporal server.
-func startWorker(t *testing.T, svcd string, env *testenv.Env, servicesFile, dataDir string) *workerProcess {
+// startWorker runs `svcd worker` against the test's database schema and Temporal server, with extra
+// environment variables (NAME=value) on top.
+func startWorker(t *testing.T, svcd string, env *testenv.Env, servicesFile, dataDir string, extra ...string) *workerProcess {
 	t.Helper()
 	log := &testenv.Buffer{}
 	cmd := exec.Command(svcd, "worker")
 	cmd.Env = append(os.Environ(),
 		"DATABASE_URL="+env.DatabaseURL, "TEMPORAL_ADDRESS="+env.TemporalAddress, "TEMPORAL_NAMESPACE="+env.Namespace,
 		"SVC_ENCRYPTION_KEY="+env.EncryptionKey, "SVC_SERVICES_FILE="+servicesFile, "SVC_DATA_DIR="+dataDir)
+	cmd.Env = append(cmd.Env, extra...)
 	cmd.Stdout, cmd.Stderr = log, log
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {
@@ -163,12 +165,36 @@ func startWorker(t *testing.T, svcd string, env *testenv.Env, servicesFile, data
 	return &workerProcess{cmd: cmd, log: log}
 }
 
-// buildSvcd builds this command into a temporary directory.
+// binDir holds the svcd binary the crash tests share (built once per test run; see TestMain).
+var binDir string
+
+// built builds svcd once for all crash tests.
+var built = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(binDir, "svcd")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %w: %s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "svcd-crash-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildSvcd returns this command built into a temporary directory.
 func buildSvcd(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "svcd")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
+	bin, err := built()
+	require.NoError(t, err)
 	return bin
 }
 

@@ -55,6 +55,9 @@ type Config struct {
 // Chain is a running dev chain. Close it to stop the node and flush its state.
 type Chain struct {
 	stack      *node.Node
+	backend    *eth.Ethereum
+	beacon     *catalyst.SimulatedBeacon
+	producer   *producer
 	rpcURL     string
 	restoreLog func()
 }
@@ -93,28 +96,28 @@ func startNode(cfg Config, gen *core.Genesis) (*Chain, error) {
 	if err := stack.Start(); err != nil {
 		return nil, errors.Join(fmt.Errorf("devchain: start node: %w", err), c.Close())
 	}
+	c.producer = startProducer(c.beacon, c.backend.TxPool(), c.backend.ChainDb())
 	c.rpcURL = stack.HTTPEndpoint()
 	return c, nil
 }
 
-// attachServices registers the Ethereum service, the log-filter API and the
-// simulated beacon on the (not yet started) node.
+// attachServices registers the Ethereum service and the log-filter API on
+// the (not yet started) node and creates the simulated beacon that seals its
+// blocks.
 func (c *Chain) attachServices(gen *core.Genesis) error {
 	backend, err := eth.New(c.stack, ethConfig(gen))
 	if err != nil {
 		return fmt.Errorf("open chain: %w", err)
 	}
+	c.backend = backend
 	fs := filters.NewFilterSystem(backend.APIBackend, filters.Config{})
 	c.stack.RegisterAPIs([]rpc.API{{Namespace: "eth", Service: filters.NewFilterAPI(fs)}})
-	// Period 0: a block is sealed as soon as a transaction enters the pool.
-	// The on-demand loop lives in the beacon's API object, so the APIs must
-	// be registered (they are reachable in-process only, not over HTTP).
+	// Period 0: the beacon seals only when asked (by the producer).
 	beacon, err := catalyst.NewSimulatedBeacon(0, common.Address{}, backend)
 	if err != nil {
 		return fmt.Errorf("create block producer: %w", err)
 	}
-	catalyst.RegisterSimulatedBeaconAPIs(c.stack, beacon)
-	c.stack.RegisterLifecycle(beacon)
+	c.beacon = beacon
 	return nil
 }
 
@@ -198,6 +201,10 @@ func (c *Chain) Client() *ethclient.Client { return ethclient.NewClient(c.stack.
 
 // Close stops the chain, flushing its state to the data directory.
 func (c *Chain) Close() error {
+	if c.producer != nil {
+		c.producer.close()
+		c.producer = nil
+	}
 	err := c.stack.Close()
 	if errors.Is(err, node.ErrNodeStopped) {
 		err = nil

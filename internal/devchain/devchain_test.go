@@ -307,7 +307,8 @@ const crashDirEnv = "DEVCHAIN_CRASH_DIR"
 var crashAmount = big.NewInt(42_000_000)
 
 // TestStateSurvivesKill funds an address in a child process, SIGKILLs it
-// (no Close, no flush) and checks the next Start still has the state.
+// (no Close, so no state flush on shutdown) and checks the next Start still
+// has the state: archive-mode hash state is written through on every block.
 func TestStateSurvivesKill(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -318,6 +319,7 @@ func TestStateSurvivesKill(t *testing.T) {
 	require.NoError(t, err)
 	cmd.Stderr = os.Stderr
 	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }) // if the test fails early
 	line, err := bufio.NewReader(out).ReadString('\n')
 	require.NoError(t, err)
 	require.Equal(t, "funded\n", line)
@@ -341,6 +343,9 @@ func TestCrashChild(t *testing.T) {
 	to := common.HexToAddress(os.Getenv("DEVCHAIN_CRASH_TO"))
 	_, err = Fund(t.Context(), chain.RPCURL(), to, crashAmount, crashAmount)
 	require.NoError(t, err)
+	// The producer syncs after sealing, but that may still be under way when
+	// the receipt is visible; sync here so the kill cannot race it.
+	require.NoError(t, chain.backend.ChainDb().SyncKeyValue())
 	fmt.Println("funded")
 	<-t.Context().Done() // the parent kills the process
 }

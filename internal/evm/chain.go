@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,7 @@ type Chain struct {
 	abi     *usdc.USDC
 	key     *ecdsa.PrivateKey
 	mu      sync.Mutex // serialises the facilitator's transaction nonces
+	next    uint64     // the nonce after the last one this process sent
 }
 
 // Dial connects to the JSON-RPC endpoint url and checks that it serves chainID. key, when not nil, is
@@ -162,41 +164,63 @@ func (c *Chain) SubmitTransfer(ctx context.Context, a x402.Authorization) (commo
 	if err != nil {
 		return common.Hash{}, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	tx, err := c.signedCall(ctx, data)
+	gas, err := c.rpc.EstimateGas(ctx, ethereum.CallMsg{From: c.Facilitator(), To: &c.token, Data: data})
+	if err != nil {
+		return common.Hash{}, c.revert(err)
+	}
+	return c.send(ctx, data, gas+gas/5)
+}
+
+// send signs and sends a dynamic-fee transaction calling the token with data. Nonces are handed out
+// under a lock and remembered, so concurrent settlements of one process never collide; a nonce the
+// node says is taken (by a transaction this key sent, mined or pooled) is skipped.
+func (c *Chain) send(ctx context.Context, data []byte, gas uint64) (common.Hash, error) {
+	tip, feeCap, err := c.fees(ctx)
 	if err != nil {
 		return common.Hash{}, err
 	}
-	if err := c.rpc.SendTransaction(ctx, tx); err != nil {
-		return common.Hash{}, fmt.Errorf("send transferWithAuthorization: %w", err)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	pending, err := c.rpc.PendingNonceAt(ctx, c.Facilitator())
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("facilitator nonce: %w", err)
 	}
-	return tx.Hash(), nil
+	nonce := max(pending, c.next)
+	for attempt := 0; ; attempt++ {
+		tx, err := types.SignTx(types.NewTx(&types.DynamicFeeTx{ChainID: c.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
+			Gas: gas, To: &c.token, Data: data}), types.LatestSignerForChainID(c.chainID), c.key)
+		if err != nil {
+			return common.Hash{}, fmt.Errorf("sign settlement: %w", err)
+		}
+		err = c.rpc.SendTransaction(ctx, tx)
+		if err == nil {
+			c.next = nonce + 1
+			return tx.Hash(), nil
+		}
+		if attempt >= 8 || !nonceTaken(err) {
+			return common.Hash{}, fmt.Errorf("send transferWithAuthorization: %w", err)
+		}
+		nonce++
+	}
 }
 
-// signedCall builds and signs a dynamic-fee transaction calling the token with data.
-func (c *Chain) signedCall(ctx context.Context, data []byte) (*types.Transaction, error) {
-	from := c.Facilitator()
-	gas, err := c.rpc.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &c.token, Data: data})
-	if err != nil {
-		return nil, c.revert(err)
-	}
-	nonce, err := c.rpc.PendingNonceAt(ctx, from)
-	if err != nil {
-		return nil, fmt.Errorf("facilitator nonce: %w", err)
-	}
-	tip, err := c.rpc.SuggestGasTipCap(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("suggest gas tip: %w", err)
+// nonceTaken reports whether the node refused a transaction because its nonce is used or pooled.
+func nonceTaken(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "nonce too low") || strings.Contains(msg, "replacement transaction underpriced") ||
+		strings.Contains(msg, "already known")
+}
+
+// fees are the tip and fee cap of a settlement: the node's suggested tip over twice the base fee.
+func (c *Chain) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
+	if tip, err = c.rpc.SuggestGasTipCap(ctx); err != nil {
+		return nil, nil, fmt.Errorf("suggest gas tip: %w", err)
 	}
 	head, err := c.rpc.HeaderByNumber(ctx, nil)
 	if err != nil {
-		return nil, fmt.Errorf("read head: %w", err)
+		return nil, nil, fmt.Errorf("read head: %w", err)
 	}
-	feeCap := new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
-	tx := types.NewTx(&types.DynamicFeeTx{ChainID: c.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
-		Gas: gas + gas/5, To: &c.token, Data: data})
-	return types.SignTx(tx, types.LatestSignerForChainID(c.chainID), c.key)
+	return tip, new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2))), nil
 }
 
 // revert turns a failed gas estimate into a *RevertError when the call reverted, decoding the token's
@@ -221,7 +245,7 @@ func (c *Chain) revert(err error) error {
 // called between polls (an activity heartbeat).
 func (c *Chain) WaitMined(ctx context.Context, tx common.Hash, wait time.Duration, beat func()) (*types.Receipt, error) {
 	deadline := time.Now().Add(wait)
-	for delay := 20 * time.Millisecond; ; delay = min(delay*2, time.Second) {
+	for delay := 5 * time.Millisecond; ; delay = min(delay*2, time.Second) {
 		r, err := c.Receipt(ctx, tx)
 		if err != nil || r != nil {
 			return r, err

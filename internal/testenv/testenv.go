@@ -83,6 +83,8 @@ type Options struct {
 	WebhookRetryScale float64
 	// Chain starts a dev chain (with the dev USDC) and turns x402 top-ups and POST /dev/faucet on.
 	Chain bool
+	// TopUpWait is how long a paid top-up waits for its settlement (0: api.TopUpWait).
+	TopUpWait time.Duration
 }
 
 // New starts a platform for one test and stops it when the test ends.
@@ -137,7 +139,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
 		Artifacts:     artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		deps: api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
-			Artifacts: artifacts, X402: xc, DevFaucet: faucet}}
+			Artifacts: artifacts, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e

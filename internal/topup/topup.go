@@ -100,6 +100,21 @@ func (s *Store) Get(ctx context.Context, id string) (*schema.TopUp, error) {
 	return &t, nil
 }
 
+// ForKey returns the account's latest top-up reserved by a request with idempotencyKey that has not
+// failed, or nil: a retry of a request that paid gets that top-up's outcome instead of a new 402.
+func (s *Store) ForKey(ctx context.Context, accountID, idempotencyKey string) (*schema.TopUp, error) {
+	var t schema.TopUp
+	err := s.db.NewSelect().Model(&t).Where("account_id = ? AND idempotency_key = ? AND status <> ?", accountID, idempotencyKey, Failed).
+		Order("created_at DESC").Limit(1).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("find top-up of Idempotency-Key: %w", err)
+	}
+	return &t, nil
+}
+
 // RecordSubmission remembers the hash of a settlement transaction sent for a pending top-up, so a later
 // attempt looks for its receipt before sending another.
 func (s *Store) RecordSubmission(ctx context.Context, id, txHash string) error {

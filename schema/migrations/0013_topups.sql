@@ -3,6 +3,7 @@
 -- authorization, so concurrent copies of one signature find one top-up and credit once. The workflow
 -- topup/<id> settles it on chain (status settled, tx_hash) and then credits the ledger (status credited)
 -- in the transaction that posts the credits; a payment that cannot settle ends failed with a reason.
+-- idempotency_key is the Idempotency-Key of the request that reserved it.
 CREATE TABLE topups (
     id              text PRIMARY KEY,
     account_id      text NOT NULL REFERENCES accounts (id),
@@ -21,6 +22,7 @@ CREATE TABLE topups (
     valid_before    numeric(78) NOT NULL,
     signature       text NOT NULL,
     x402_version    integer NOT NULL,
+    idempotency_key text NOT NULL,
     status          text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'settled', 'credited', 'failed')),
     tx_hash         text,
     failure_reason  text,
@@ -32,3 +34,5 @@ CREATE TABLE topups (
     UNIQUE (chain_id, asset, payer, nonce)
 );
 CREATE INDEX topups_account ON topups (account_id, created_at DESC, id DESC);
+-- A retry of a request that paid finds its top-up by Idempotency-Key, so it is never asked to pay again.
+CREATE INDEX topups_idempotency_key ON topups (account_id, idempotency_key);
