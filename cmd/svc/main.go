@@ -1,5 +1,6 @@
-// Command svc is the command-line client of the svc platform API. It is built only on the Go SDK,
-// package github.com/svcplatform/svc/client.
+// Command svc is the command-line client of the svc platform API. It is built on the Go SDK, package
+// github.com/svcplatform/svc/client; "svc credits top-up" also signs x402 payments locally with
+// internal/x402 (go-ethereum).
 //
 // Run "svc help" for usage. Settings come from flags, then the environment (SVC_API_KEY, SVC_BASE_URL,
 // SVC_PROJECT, SVC_CREDIT_TOKEN, SVC_NOT_INTERACTIVE), then the config file written by "svc login"

@@ -96,7 +96,7 @@ func startNode(cfg Config, gen *core.Genesis) (*Chain, error) {
 	if err := stack.Start(); err != nil {
 		return nil, errors.Join(fmt.Errorf("devchain: start node: %w", err), c.Close())
 	}
-	c.producer = startProducer(c.beacon, c.backend.TxPool(), c.backend.ChainDb())
+	c.producer = startProducer(c.beacon, c.backend.TxPool(), c.backend.ChainDb(), c.backend.BlockChain())
 	c.rpcURL = stack.HTTPEndpoint()
 	return c, nil
 }

@@ -349,3 +349,33 @@ func TestCrashChild(t *testing.T) {
 	fmt.Println("funded")
 	<-t.Context().Done() // the parent kills the process
 }
+
+// TestBurstKeepsChainTimeNearTheClock: 40 transfers sent back to back are all mined, and the chain's
+// time stays within maxDrift seconds of the wall clock (blocks batch transactions instead of running
+// ahead of real time, which would expire authorizations early).
+func TestBurstKeepsChainTimeNearTheClock(t *testing.T) {
+	t.Parallel()
+	client := dial(t, startChain(t, ""))
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	to := newAddress(t)
+	var hashes []common.Hash
+	deployerMu.Lock()
+	for range 40 {
+		h, err := sendTx(ctx, client, DeployerKey(), txCall{to: &to, value: big.NewInt(1)})
+		if err != nil {
+			deployerMu.Unlock()
+			require.NoError(t, err)
+		}
+		hashes = append(hashes, h)
+	}
+	deployerMu.Unlock()
+	for _, h := range hashes {
+		_, err := waitReceipt(ctx, client, h)
+		require.NoError(t, err)
+	}
+	head, err := client.HeaderByNumber(ctx, nil)
+	require.NoError(t, err)
+	require.LessOrEqual(t, int64(head.Time), time.Now().Unix()+maxDrift, "chain time ran ahead of the clock")
+	require.Equal(t, big.NewInt(40), ethBalance(t, client, to))
+}

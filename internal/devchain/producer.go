@@ -2,6 +2,7 @@ package devchain
 
 import (
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/txpool"
@@ -9,6 +10,12 @@ import (
 	"github.com/ethereum/go-ethereum/ethdb"
 	"github.com/ethereum/go-ethereum/log"
 )
+
+// maxDrift is how far (in seconds) block timestamps may run ahead of the wall clock. Every block is at
+// least a second after its parent, so a burst of one block per transaction would push chain time ahead
+// of real time and expire authorizations early (x402 validBefore); past this drift the producer waits
+// for the clock and seals every transaction pending by then into one block.
+const maxDrift = 2
 
 // maxSealRounds bounds the blocks sealed for one wake-up while transactions
 // stay pending (e.g. a fee cap below the base fee, which falls with every
@@ -24,6 +31,7 @@ type producer struct {
 	beacon *catalyst.SimulatedBeacon
 	pool   *txpool.TxPool
 	db     ethdb.KeyValueSyncer
+	chain  *core.BlockChain
 	kick   chan struct{} // one pending wake-up at most
 	stop   chan struct{}
 	wg     sync.WaitGroup
@@ -31,8 +39,8 @@ type producer struct {
 
 // startProducer subscribes to new pool transactions and starts sealing; it
 // also seals anything already pending.
-func startProducer(beacon *catalyst.SimulatedBeacon, pool *txpool.TxPool, db ethdb.KeyValueSyncer) *producer {
-	p := &producer{beacon: beacon, pool: pool, db: db, kick: make(chan struct{}, 1), stop: make(chan struct{})}
+func startProducer(beacon *catalyst.SimulatedBeacon, pool *txpool.TxPool, db ethdb.KeyValueSyncer, chain *core.BlockChain) *producer {
+	p := &producer{beacon: beacon, pool: pool, db: db, chain: chain, kick: make(chan struct{}, 1), stop: make(chan struct{})}
 	txs := make(chan core.NewTxsEvent)
 	sub := pool.SubscribeTransactions(txs, false)
 	p.wake()
@@ -99,11 +107,18 @@ func (p *producer) sealPending() {
 		select {
 		case <-p.stop:
 			return
-		default:
+		case <-time.After(p.clockWait()):
 			p.beacon.Commit()
 			sealed = true
 		}
 	}
+}
+
+// clockWait is how long to wait before sealing so the next block's timestamp (at least its parent's
+// plus one second) stays within maxDrift of the wall clock; zero when it already does.
+func (p *producer) clockWait() time.Duration {
+	next := int64(p.chain.CurrentBlock().Time) + 1
+	return max(0, time.Until(time.Unix(next-maxDrift, 0)))
 }
 
 // sync flushes the database's write-ahead log to disk. geth writes without
