@@ -102,7 +102,9 @@ func waitReceipt(ctx context.Context, client *ethclient.Client, hash common.Hash
 		case err == nil && receipt.Status != types.ReceiptStatusSuccessful:
 			return receipt, fmt.Errorf("transaction %s failed (status 0) in block %s", hash, receipt.BlockNumber)
 		case err == nil:
-			return receipt, nil
+			// The receipt can be served a moment before the head moves to its block: wait for the head, so a
+			// read right after (a balance, say) sees the transaction.
+			return receipt, waitHead(ctx, client, receipt.BlockNumber.Uint64())
 		case !errors.Is(err, ethereum.NotFound) && !strings.Contains(err.Error(), txIndexingMsg):
 			return nil, fmt.Errorf("receipt of %s: %w", hash, err)
 		}
@@ -120,4 +122,19 @@ func orZero(v *big.Int) *big.Int {
 		return new(big.Int)
 	}
 	return v
+}
+
+// waitHead polls until the chain's head is at least block.
+func waitHead(ctx context.Context, client *ethclient.Client, block uint64) error {
+	for {
+		head, err := client.BlockNumber(ctx)
+		if err == nil && head >= block {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("wait for block %d: %w", block, ctx.Err())
+		case <-time.After(receiptPoll):
+		}
+	}
 }

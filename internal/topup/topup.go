@@ -131,7 +131,7 @@ func (s *Store) RecordSubmission(ctx context.Context, id, txHash string) error {
 func (s *Store) MarkSettled(ctx context.Context, id, txHash string) error {
 	_, err := s.db.NewUpdate().Model((*schema.TopUp)(nil)).
 		Set("status = ?, tx_hash = ?, settled_at = now(), updated_at = now()", Settled, txHash).
-		Where("id = ? AND status IN (?)", id, bun.In([]string{Pending, Failed})).Exec(ctx)
+		Where("id = ? AND status IN (?)", id, bun.List([]string{Pending, Failed})).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("mark top-up %s settled: %w", id, err)
 	}
