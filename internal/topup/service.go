@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/internal/ledger"
@@ -59,12 +60,19 @@ func (s *Service) Await(ctx context.Context, t *schema.TopUp, wait time.Duration
 	defer cancel()
 	var res workflows.TopUpResult
 	if err := run.Get(wctx, &res); err != nil {
-		if wctx.Err() != nil && ctx.Err() == nil {
+		if ctx.Err() == nil && waitEnded(wctx, err) {
 			return nil, ErrPending
 		}
 		return nil, fmt.Errorf("await top-up %s: %w", t.ID, err)
 	}
 	return s.Store.Get(ctx, t.ID)
+}
+
+// waitEnded reports whether err is the wait running out: the context's own error, or the server's
+// deadline answer to the long poll, which may arrive just before the context notices.
+func waitEnded(wctx context.Context, err error) bool {
+	var deadline *serviceerror.DeadlineExceeded
+	return wctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &deadline)
 }
 
 // formatCents renders cents as dollars ("25.50").
