@@ -37,12 +37,12 @@ type txCall struct {
 	gas   uint64
 }
 
-// sendTx signs call with key as an EIP-1559 transaction at the sender's
-// pending nonce and submits it. Callers sending from the same account in
-// parallel must serialise (see deployerMu).
+// sendTx signs call with key as an EIP-1559 transaction at the sender's pending nonce and submits it.
+// Callers sending from the same account in parallel must serialise (see deployerMu). Right after a block
+// the pool can report a nonce its transactions already used: a nonce the node reports taken is skipped.
 func sendTx(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey, call txCall) (common.Hash, error) {
 	from := crypto.PubkeyToAddress(key.PublicKey)
-	nonce, err := client.PendingNonceAt(ctx, from)
+	pending, err := client.PendingNonceAt(ctx, from)
 	if err != nil {
 		return common.Hash{}, fmt.Errorf("nonce of %s: %w", from, err)
 	}
@@ -54,17 +54,31 @@ func sendTx(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey
 	if err != nil {
 		return common.Hash{}, err
 	}
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(ChainID)), &types.DynamicFeeTx{
-		ChainID: big.NewInt(ChainID), Nonce: nonce, GasTipCap: defaultTip, GasFeeCap: feeCap,
-		Gas: gas, To: call.to, Value: orZero(call.value), Data: call.data,
-	})
-	if err != nil {
-		return common.Hash{}, fmt.Errorf("sign transaction: %w", err)
+	nonce := pending
+	for attempt := 0; ; attempt++ {
+		tx, err := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(ChainID)), &types.DynamicFeeTx{
+			ChainID: big.NewInt(ChainID), Nonce: nonce, GasTipCap: defaultTip, GasFeeCap: feeCap,
+			Gas: gas, To: call.to, Value: orZero(call.value), Data: call.data,
+		})
+		if err != nil {
+			return common.Hash{}, fmt.Errorf("sign transaction: %w", err)
+		}
+		err = client.SendTransaction(ctx, tx)
+		if err == nil {
+			return tx.Hash(), nil
+		}
+		if attempt >= 8 || !nonceTaken(err) {
+			return common.Hash{}, fmt.Errorf("send transaction: %w", err)
+		}
+		nonce++
 	}
-	if err := client.SendTransaction(ctx, tx); err != nil {
-		return common.Hash{}, fmt.Errorf("send transaction: %w", err)
-	}
-	return tx.Hash(), nil
+}
+
+// nonceTaken reports whether the node refused a transaction because its nonce is used or pooled.
+func nonceTaken(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "nonce too low") || strings.Contains(msg, "already known") ||
+		strings.Contains(msg, "replacement transaction underpriced")
 }
 
 // gasFor is call's gas limit: its own, or the node's estimate (which fails
