@@ -85,6 +85,8 @@ type Options struct {
 	Chain bool
 	// TopUpWait is how long a paid top-up waits for its settlement (0: api.TopUpWait).
 	TopUpWait time.Duration
+	// FacilitatorURL makes the worker settle top-ups through this external x402 facilitator.
+	FacilitatorURL string
 }
 
 // New starts a platform for one test and stops it when the test ends.
@@ -118,6 +120,9 @@ func NewWith(t testing.TB, opts Options) *Env {
 		require.NoError(t, err)
 		t.Cleanup(ch.Close)
 		wdeps.Chain = ch
+		if opts.FacilitatorURL != "" {
+			wdeps.Facilitator, wdeps.X402 = &x402.HTTPFacilitator{BaseURL: opts.FacilitatorURL}, xc
+		}
 	}
 	if !opts.NoWorker {
 		w := worker.New(tc, wdeps, sdkworker.Options{})
