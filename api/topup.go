@@ -151,7 +151,7 @@ func (s *Server) topUpAnswer(ctx context.Context, t *schema.TopUp) (*topUpOutput
 	ev := topup.EventData(t)
 	return &topUpOutput{PaymentResponse: settled, Receipt: t.ReceiptID, Body: client.TopUpResult{OK: true,
 		CreditedUSD: ev.CreditedUSD, CreditedCredits: ev.CreditedCredits, ReceiptID: t.ReceiptID, TopUpID: t.ID,
-		Network: t.Network, Payer: t.Payer, Transaction: tx,
+		Network: t.Network, Payer: ev.Payer, Transaction: tx,
 		Balance: client.Balance{Credits: credits(b.Available), HeldCredits: credits(b.Held), UpdatedAt: b.UpdatedAt.UTC()}}}, nil
 }
 

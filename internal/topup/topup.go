@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/internal/ids"
@@ -196,7 +197,7 @@ type Event struct {
 // EventData is the event a credited top-up records.
 func EventData(t *schema.TopUp) Event {
 	e := Event{TopUpID: t.ID, ReceiptID: t.ReceiptID, CreditedUSD: float64(t.AmountCents) / 100,
-		CreditedCredits: float64(t.Millicredits) / 1000, Network: t.Network, Payer: t.Payer}
+		CreditedCredits: float64(t.Millicredits) / 1000, Network: t.Network, Payer: common.HexToAddress(t.Payer).Hex()}
 	if t.TxHash != nil {
 		e.Transaction = *t.TxHash
 	}
