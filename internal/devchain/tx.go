@@ -15,6 +15,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/svcplatform/svc/internal/evm"
 )
 
 // receiptPoll is how often waitReceipt asks for a receipt; blocks are sealed
@@ -54,31 +56,13 @@ func sendTx(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey
 	if err != nil {
 		return common.Hash{}, err
 	}
-	nonce := pending
-	for attempt := 0; ; attempt++ {
-		tx, err := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(ChainID)), &types.DynamicFeeTx{
-			ChainID: big.NewInt(ChainID), Nonce: nonce, GasTipCap: defaultTip, GasFeeCap: feeCap,
-			Gas: gas, To: call.to, Value: orZero(call.value), Data: call.data,
-		})
-		if err != nil {
-			return common.Hash{}, fmt.Errorf("sign transaction: %w", err)
-		}
-		err = client.SendTransaction(ctx, tx)
-		if err == nil {
-			return tx.Hash(), nil
-		}
-		if attempt >= 8 || !nonceTaken(err) {
-			return common.Hash{}, fmt.Errorf("send transaction: %w", err)
-		}
-		nonce++
+	tx, err := evm.Send(ctx, client, key, big.NewInt(ChainID), pending, types.DynamicFeeTx{
+		GasTipCap: defaultTip, GasFeeCap: feeCap, Gas: gas, To: call.to, Value: orZero(call.value), Data: call.data,
+	})
+	if err != nil {
+		return common.Hash{}, err
 	}
-}
-
-// nonceTaken reports whether the node refused a transaction because its nonce is used or pooled.
-func nonceTaken(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "nonce too low") || strings.Contains(msg, "already known") ||
-		strings.Contains(msg, "replacement transaction underpriced")
+	return tx.Hash(), nil
 }
 
 // gasFor is call's gas limit: its own, or the node's estimate (which fails

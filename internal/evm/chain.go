@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 	"sync"
 	"time"
 
@@ -185,30 +184,13 @@ func (c *Chain) send(ctx context.Context, data []byte, gas uint64) (common.Hash,
 	if err != nil {
 		return common.Hash{}, fmt.Errorf("facilitator nonce: %w", err)
 	}
-	nonce := max(pending, c.next)
-	for attempt := 0; ; attempt++ {
-		tx, err := types.SignTx(types.NewTx(&types.DynamicFeeTx{ChainID: c.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
-			Gas: gas, To: &c.token, Data: data}), types.LatestSignerForChainID(c.chainID), c.key)
-		if err != nil {
-			return common.Hash{}, fmt.Errorf("sign settlement: %w", err)
-		}
-		err = c.rpc.SendTransaction(ctx, tx)
-		if err == nil {
-			c.next = nonce + 1
-			return tx.Hash(), nil
-		}
-		if attempt >= 8 || !nonceTaken(err) {
-			return common.Hash{}, fmt.Errorf("send transferWithAuthorization: %w", err)
-		}
-		nonce++
+	tx, err := Send(ctx, c.rpc, c.key, c.chainID, max(pending, c.next),
+		types.DynamicFeeTx{GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &c.token, Data: data})
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("transferWithAuthorization: %w", err)
 	}
-}
-
-// nonceTaken reports whether the node refused a transaction because its nonce is used or pooled.
-func nonceTaken(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "nonce too low") || strings.Contains(msg, "replacement transaction underpriced") ||
-		strings.Contains(msg, "already known")
+	c.next = tx.Nonce() + 1
+	return tx.Hash(), nil
 }
 
 // fees are the tip and fee cap of a settlement: the node's suggested tip over twice the base fee.
