@@ -5,11 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -27,6 +24,7 @@ import (
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm/usdc"
 	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/internal/testnode"
 	"github.com/svcplatform/svc/internal/x402"
 )
 
@@ -86,14 +84,17 @@ func (r interopResult) dump() string {
 // network table has no entry for chain 1337, so the packages cannot pay svc's dev chain with v1.
 func TestX402InteropFetchPaysTopUp(t *testing.T) {
 	t.Parallel()
-	requireNodeAndNPM(t)
+	testnode.Require(t, "this test pays svc with the reference x402 JavaScript client")
+	// The paying script sits next to the packages: ESM resolves packages from the script's directory.
+	dir := t.TempDir()
+	require.NoError(t, testnode.CopyFile(filepath.Join(dir, "x402_topup.mjs"), filepath.Join("testdata", "x402_topup.mjs")))
 	// npm install is most of the test's time: run it while the platform starts. It stops with the test
 	// (t.Context), and the test waits for it before its temporary directory is removed.
-	dir := t.TempDir()
 	installed, done := make(chan interopInstall, 1), make(chan struct{})
 	go func() {
 		defer close(done)
-		installed <- installInteropPackages(t.Context(), dir)
+		took, err := testnode.Install(t.Context(), dir, interopNodePackages...)
+		installed <- interopInstall{took: took, err: err}
 	}()
 	t.Cleanup(func() { <-done })
 
@@ -120,7 +121,7 @@ func TestX402InteropFetchPaysTopUp(t *testing.T) {
 
 	idem := "x402-interop-" + randomHex(t, 8)
 	started := time.Now()
-	res := runInteropTopUp(t, inst.dir,
+	res := runInteropTopUp(t, dir,
 		"SVC_URL="+env.URL,
 		"SVC_KEY="+key,
 		"PAYER_KEY="+hexutil.Encode(crypto.FromECDSA(p.key)),
@@ -232,85 +233,22 @@ func usdcBalanceAt(ec *ethclient.Client, who common.Address) (*big.Int, error) {
 	return binding.UnpackBalanceOf(out)
 }
 
-// interopInstall is the outcome of installInteropPackages.
+// interopInstall is the outcome of the test's npm install.
 type interopInstall struct {
-	dir  string
 	took time.Duration
 	err  error
 }
 
-// installInteropPackages installs the pinned reference packages into dir with npm and copies the
-// paying script next to them (ESM resolves packages from the script's directory). It returns errors
-// instead of failing the test, so it can run on another goroutine.
-func installInteropPackages(ctx context.Context, dir string) interopInstall {
-	started := time.Now()
-	manifest := `{"name":"x402-fetch-interop-test","private":true,"type":"module"}`
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(manifest), 0o644); err != nil {
-		return interopInstall{err: err}
-	}
-	script, err := os.ReadFile(filepath.Join("testdata", "x402_topup.mjs"))
-	if err != nil {
-		return interopInstall{err: err}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "x402_topup.mjs"), script, 0o644); err != nil {
-		return interopInstall{err: err}
-	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
-	// --prefer-offline: the versions are exact, so npm's cache needs no revalidation; --ignore-scripts:
-	// only the packages' JavaScript is needed, no install hooks run.
-	args := append([]string{"install", "--no-audit", "--no-fund", "--loglevel=error", "--save-exact",
-		"--prefer-offline", "--ignore-scripts"}, interopNodePackages...)
-	cmd := exec.CommandContext(ctx, "npm", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return interopInstall{err: fmt.Errorf("npm %s: %w\n%s", strings.Join(args, " "), err, out)}
-	}
-	return interopInstall{dir: dir, took: time.Since(started)}
-}
-
-// runInteropTopUp runs testdata/x402_topup.mjs in dir with extra environment and parses its one line
-// of output.
+// runInteropTopUp runs testdata/x402_topup.mjs (copied into dir) with extra environment and parses its
+// one line of output.
 func runInteropTopUp(t *testing.T, dir string, env ...string) interopResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "x402_topup.mjs")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node x402_topup.mjs: %v\nstdout: %s\nstderr: %s", err, stdout, stderr.String())
-	}
+	stdout := testnode.Run(t, dir, "x402_topup.mjs", env...)
 	var res interopResult
 	if err := json.Unmarshal(stdout, &res); err != nil {
-		t.Fatalf("x402_topup.mjs output %q: %v\nstderr: %s", stdout, err, stderr.String())
+		t.Fatalf("x402_topup.mjs output %q: %v", stdout, err)
 	}
 	return res
-}
-
-// requireNodeAndNPM fails the test (never skips it) unless Node.js 20+ and npm are installed.
-func requireNodeAndNPM(t *testing.T) {
-	t.Helper()
-	const hint = "this test pays svc with the reference x402 JavaScript client and needs Node.js 20+ and npm: " +
-		"install them (e.g. apt-get install nodejs npm, or from https://nodejs.org)"
-	for _, bin := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(bin); err != nil {
-			t.Fatalf("%s not found on PATH: %s", bin, hint)
-		}
-	}
-	out, err := exec.Command("node", "--version").Output()
-	if err != nil {
-		t.Fatalf("node --version: %v: %s", err, hint)
-	}
-	version := strings.TrimSpace(string(out))
-	major, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(version, "v"), ".", 2)[0])
-	if err != nil || major < 20 {
-		t.Fatalf("node %s is too old: %s", version, hint)
-	}
 }
 
 // randomHex is n random bytes in hex.

@@ -1,15 +1,12 @@
 package client_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,16 +14,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/testnode"
 )
 
-// installNodeHint says what to install when the interop test cannot run. stripe requires Node.js 20+.
-const installNodeHint = "install Node.js 20+ and npm (Debian/Ubuntu: apt-get install nodejs npm, or https://nodejs.org)"
+// interopNeedsNode says why the interop test needs Node.js 20+ and npm.
+const interopNeedsNode = "the webhook interop test verifies signatures with the standardwebhooks and stripe npm packages " +
+	"(stripe requires Node.js 20+)"
 
 // npmInstallTimeout bounds the npm install of the interop test.
 const npmInstallTimeout = 3 * time.Minute
 
 // interopScript verifies each case read from stdin with the standardwebhooks and stripe packages and
-// prints one result per case as JSON.
+// prints one result per case as JSON. It is CommonJS, so it runs as verify.cjs.
 const interopScript = `'use strict';
 const { Webhook } = require('standardwebhooks');
 const StripeLib = require('stripe');
@@ -80,63 +79,22 @@ type interopResult struct {
 	Stripe   interopVerdict `json:"stripe"`
 }
 
-// requireNode fails the test (it never skips) unless node 20+ and npm are on PATH; it returns their paths.
-func requireNode(t *testing.T) (node, npm string) {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("webhook interop test needs node on PATH (%v): %s", err, installNodeHint)
-	}
-	npm, err = exec.LookPath("npm")
-	if err != nil {
-		t.Fatalf("webhook interop test needs npm on PATH (%v): %s", err, installNodeHint)
-	}
-	out, err := exec.Command(node, "--version").Output()
-	if err != nil {
-		t.Fatalf("node --version failed (%v): %s", err, installNodeHint)
-	}
-	v := strings.TrimPrefix(strings.TrimSpace(string(out)), "v")
-	major, err := strconv.Atoi(strings.SplitN(v, ".", 2)[0])
-	if err != nil || major < 20 {
-		t.Fatalf("node %q is too old or unrecognised: %s", v, installNodeHint)
-	}
-	return node, npm
-}
-
-// installInteropPackages installs standardwebhooks and stripe into a fresh temporary directory, once per
-// test, and returns it.
-func installInteropPackages(t *testing.T, npm string) string {
-	t.Helper()
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"svc-webhook-interop","private":true}`), 0o600))
-	ctx, cancel := context.WithTimeout(context.Background(), npmInstallTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--silent", "standardwebhooks", "stripe")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	start := time.Now()
-	err := cmd.Run()
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		t.Fatalf("npm install standardwebhooks stripe did not finish within %s (is the npm registry reachable?): %s", npmInstallTimeout, out.String())
-	}
-	if err != nil {
-		t.Fatalf("npm install standardwebhooks stripe failed (%v; is the npm registry reachable? else %s): %s", err, installNodeHint, out.String())
-	}
-	t.Logf("npm install standardwebhooks stripe took %s", time.Since(start).Round(time.Millisecond))
-	return dir
-}
-
 // TestWebhookInteropNode: the reference JavaScript verifiers, standardwebhooks' Webhook.verify and
 // stripe's webhooks.constructEvent, accept what SignWebhook produces (one secret, and a rotation checked
 // with each secret) and reject a tampered body or a wrong secret. Missing node or npm fails the test.
 func TestWebhookInteropNode(t *testing.T) {
 	t.Parallel()
-	node, npm := requireNode(t)
-	dir := installInteropPackages(t, npm)
-	script := filepath.Join(dir, "verify.js")
-	require.NoError(t, os.WriteFile(script, []byte(interopScript), 0o600))
+	testnode.Require(t, interopNeedsNode)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(t.Context(), npmInstallTimeout)
+	defer cancel()
+	took, err := testnode.Install(ctx, dir, "standardwebhooks", "stripe")
+	if errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("npm install standardwebhooks stripe did not finish within %s (is the npm registry reachable?): %v", npmInstallTimeout, err)
+	}
+	require.NoError(t, err, "npm install standardwebhooks stripe (is the npm registry reachable?)")
+	t.Logf("npm install standardwebhooks stripe took %s", took.Round(time.Millisecond))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "verify.cjs"), []byte(interopScript), 0o600))
 
 	older, newer, stranger := newSecret(t), newSecret(t), newSecret(t)
 	body := `{"id":"evt_interop","type":"run.succeeded","createdAt":"2024-05-01T12:00:00Z","data":{"id":"run_1","note":"héllo ✓"}}`
@@ -181,15 +139,7 @@ func TestWebhookInteropNode(t *testing.T) {
 
 	input, err := json.Marshal(cases)
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, script)
-	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(input)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "node verify.js: %s", stderr.String())
+	out := testnode.RunWithInput(t, dir, "verify.cjs", input)
 
 	var results []interopResult
 	require.NoError(t, json.Unmarshal(out, &results), "node output: %s", out)

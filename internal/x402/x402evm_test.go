@@ -1,18 +1,15 @@
 package x402
 
 import (
-	"context"
 	"encoding/json"
 	"math/big"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/svcplatform/svc/internal/testnode"
 )
 
 // Reference client packages the cross-implementation test signs with
@@ -89,64 +86,21 @@ func verifyNodePayment(t *testing.T, cfg Config, want PaymentRequirements, p Pay
 // directory with npm and copies the signing script there.
 func installX402Packages(t *testing.T) string {
 	t.Helper()
-	requireNode(t)
+	testnode.Require(t, "this test signs payments with the reference x402 client packages (@x402/evm, viem)")
 	dir := t.TempDir()
-	manifest := `{"name":"x402-interop-test","private":true,"type":"module"}`
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(manifest), 0o644); err != nil {
+	if err := testnode.CopyFile(filepath.Join(dir, "sign.mjs"), filepath.Join("testdata", "x402evm_sign.mjs")); err != nil {
 		t.Fatal(err)
 	}
-	script, err := os.ReadFile(filepath.Join("testdata", "x402evm_sign.mjs"))
-	if err != nil {
+	if _, err := testnode.Install(t.Context(), dir, x402NodePackages...); err != nil {
 		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "sign.mjs"), script, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	args := append([]string{"install", "--no-audit", "--no-fund", "--loglevel=error", "--save-exact"}, x402NodePackages...)
-	cmd := exec.CommandContext(ctx, "npm", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install %v: %v\n%s", x402NodePackages, err, out)
 	}
 	return dir
-}
-
-// requireNode fails the test unless Node.js 20+ and npm are installed.
-func requireNode(t *testing.T) {
-	t.Helper()
-	const hint = "this test needs Node.js 20+ and npm: install them (e.g. apt-get install nodejs npm, or from nodejs.org)"
-	for _, bin := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(bin); err != nil {
-			t.Fatalf("%s not found: %s", bin, hint)
-		}
-	}
-	out, err := exec.Command("node", "--version").Output()
-	if err != nil {
-		t.Fatalf("node --version: %v: %s", err, hint)
-	}
-	major, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(strings.TrimSpace(string(out)), "v"), ".", 2)[0])
-	if err != nil || major < 20 {
-		t.Fatalf("node %s is too old: %s", strings.TrimSpace(string(out)), hint)
-	}
 }
 
 // runSigner runs the signing script with extra environment and parses its output.
 func runSigner(t *testing.T, dir string, env ...string) nodeSigned {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "sign.mjs")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node sign.mjs: %v\n%s", err, stderr.String())
-	}
+	stdout := testnode.Run(t, dir, "sign.mjs", env...)
 	var out nodeSigned
 	if err := json.Unmarshal(stdout, &out); err != nil {
 		t.Fatalf("signer output %q: %v", stdout, err)
