@@ -111,11 +111,17 @@ func (a *TopUps) reconcile(ctx context.Context, t *schema.TopUp, auth x402.Autho
 	return a.settled(ctx, t, tx)
 }
 
-// awaitSent waits for a transaction an earlier attempt sent, while the node still knows it.
+// awaitSent waits for a transaction an earlier attempt sent, while the node still knows it and it has not
+// failed; a dropped or reverted one is sent again (the new attempt's simulation gives the definite reason
+// when it cannot succeed).
 func (a *TopUps) awaitSent(ctx context.Context, t *schema.TopUp, auth x402.Authorization, tx common.Hash) (workflows.TopUpSettlement, bool, error) {
+	r, err := a.Chain.Receipt(ctx, tx)
+	if err != nil || (r != nil && r.Status != types.ReceiptStatusSuccessful) {
+		return workflows.TopUpSettlement{}, false, err
+	}
 	known, err := a.Chain.Known(ctx, tx)
 	if err != nil || !known {
-		return workflows.TopUpSettlement{}, false, err // dropped: send again
+		return workflows.TopUpSettlement{}, false, err
 	}
 	return a.mined(ctx, t, auth, tx)
 }

@@ -13,12 +13,14 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
+	"github.com/svcplatform/svc/internal/evm/usdc"
 	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/internal/x402"
@@ -318,4 +320,51 @@ func TestTopUpRetryAfterTimeoutNeverPaysTwice(t *testing.T) {
 	var rows int
 	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM topups").Scan(context.Background(), &rows))
 	require.Equal(t, 1, rows, "the second payment was never reserved")
+}
+
+// TestTopUpResendsAfterARevertedSettlement: a settlement transaction an earlier attempt sent that
+// reverted (here: a reverting call recorded as the top-up's transaction) does not stall the top-up; the
+// next attempt sends the transfer again and the top-up is credited once.
+func TestTopUpResendsAfterARevertedSettlement(t *testing.T) {
+	t.Parallel()
+	env := testenv.NewWith(t, testenv.Options{Chain: true, NoWorker: true, TopUpWait: 300 * time.Millisecond})
+	key := env.FirstKey(t)
+	p := newPayer(t, env, 10)
+	payment, err := x402.Pay(p.key, requirements(t, env, key, "rev", 10).Accepts[0], nil, time.Now())
+	require.NoError(t, err)
+	require.Equal(t, http.StatusServiceUnavailable, pay(t, env, key, "rev", 10, paymentHeader(t, payment)).Status)
+
+	// A call the token reverts (mint from a key that does not own it), mined with status 0.
+	ctx := context.Background()
+	client := env.Chain.Client()
+	defer client.Close()
+	nonce, err := client.PendingNonceAt(ctx, devchain.FacilitatorAddress)
+	require.NoError(t, err)
+	token := devchain.USDCAddress
+	data := usdc.NewUSDC().PackMint(p.addr, big.NewInt(1))
+	tx, err := evm.Send(ctx, client, devchain.FacilitatorKey(), big.NewInt(devchain.ChainID), nonce,
+		types.DynamicFeeTx{GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9), Gas: 100_000, To: &token, Data: data})
+	require.NoError(t, err)
+	ch, err := evm.Dial(ctx, env.Chain.RPCURL(), big.NewInt(devchain.ChainID), devchain.USDCAddress, devchain.FacilitatorKey())
+	require.NoError(t, err)
+	t.Cleanup(ch.Close)
+	r, err := ch.WaitMined(ctx, tx.Hash(), 10*time.Second, nil)
+	require.NoError(t, err)
+	require.NotNil(t, r)
+	require.EqualValues(t, 0, r.Status, "the recorded transaction reverted")
+	_, err = env.DB.NewRaw("UPDATE topups SET tx_hash = ?", tx.Hash().Hex()).Exec(ctx)
+	require.NoError(t, err)
+
+	w := worker.New(env.Temporal, worker.Deps{DB: env.DB, Chain: ch}, sdkworker.Options{})
+	require.NoError(t, w.Start())
+	t.Cleanup(w.Stop)
+	var done *testenv.Response
+	require.Eventually(t, func() bool {
+		done = pay(t, env, key, "rev", 10, paymentHeader(t, payment))
+		return done.Status != http.StatusServiceUnavailable
+	}, 30*time.Second, 50*time.Millisecond)
+	require.Equal(t, http.StatusOK, done.Status, "%s", done.Raw)
+	require.NotEqual(t, tx.Hash().Hex(), done.Body["transaction"], "the transfer was sent again")
+	require.EqualValues(t, 1000, balanceCredits(t, env, key))
+	require.Zero(t, usdcBalance(t, env, p.addr).Sign(), "paid once")
 }
