@@ -89,7 +89,8 @@ func finished(t *schema.TopUp) (workflows.TopUpSettlement, bool) {
 	case topup.Settled, topup.Credited:
 		return workflows.TopUpSettlement{Settled: true, TxHash: *t.TxHash}, true
 	case topup.Failed:
-		return workflows.TopUpSettlement{Reason: deref(t.FailureReason), Message: deref(t.FailureMessage)}, true
+		reason, message := topup.Failure(t)
+		return workflows.TopUpSettlement{Reason: reason, Message: message}, true
 	}
 	return workflows.TopUpSettlement{}, false
 }
@@ -255,11 +256,4 @@ func paymentOf(t *schema.TopUp, want x402.PaymentRequirements) x402.PaymentPaylo
 func usdcString(atomic *big.Int) string {
 	q, r := new(big.Int).QuoRem(atomic, big.NewInt(1_000_000), new(big.Int))
 	return fmt.Sprintf("%s.%06s", q, r.String())
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
@@ -81,16 +82,10 @@ func (s *Server) fund(ctx context.Context, in *faucetInput) (*faucetOutput, erro
 	return out, nil
 }
 
-// decimalUnits converts a decimal amount to integer units of 10^-decimals, refusing finer amounts.
+// decimalUnits converts a JSON number to integer units of 10^-decimals, refusing finer amounts. It
+// reads the shortest decimal that converts back to v: the JSON number 0.1 is 0.1, not its binary
+// neighbour.
 func decimalUnits(v float64, decimals int) (*big.Int, bool) {
-	// The shortest decimal that reads back as v: the JSON number 0.1 is 0.1, not its binary neighbour.
-	r, ok := new(big.Rat).SetString(strconv.FormatFloat(v, 'f', -1, 64))
-	if !ok || r.Sign() < 0 {
-		return nil, false
-	}
-	r.Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)))
-	if !r.IsInt() {
-		return nil, false
-	}
-	return r.Num(), true
+	n, err := evm.ParseUnits(strconv.FormatFloat(v, 'f', -1, 64), decimals)
+	return n, err == nil
 }

@@ -132,7 +132,7 @@ func (s *Server) settleTopUp(ctx context.Context, t *schema.TopUp, want x402.Pay
 		return nil, err
 	}
 	if done.Status == topup.Failed {
-		reason, msg := deref(done.FailureReason), deref(done.FailureMessage)
+		reason, msg := topup.Failure(done)
 		return nil, s.paymentRequired(ctx, want, reason, "", "the payment could not be settled: "+msg)
 	}
 	return s.topUpAnswer(ctx, done)
@@ -143,7 +143,7 @@ func (s *Server) topUpAnswer(ctx context.Context, t *schema.TopUp) (*topUpOutput
 	if err != nil {
 		return nil, err
 	}
-	tx := deref(t.TxHash)
+	tx := topup.Transaction(t)
 	settled, err := x402.SettlementSucceeded(t.Network, common.HexToHash(tx), common.HexToAddress(t.Payer)).Header()
 	if err != nil {
 		return nil, err
@@ -182,11 +182,4 @@ func topUpCents(usd float64) (int64, error) {
 		return 0, svcerr.Invalid("amountUsd", "amountUsd must be between 5 and 500")
 	}
 	return int64(cents), nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

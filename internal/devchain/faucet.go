@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/evm/usdc"
 )
 
@@ -28,9 +28,6 @@ var deployerMu sync.Mutex
 
 // usdcABI packs calls to the dev USDC.
 var usdcABI = usdc.NewUSDC()
-
-// maxUint256 is the largest amount a uint256 parameter or balance can hold.
-var maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 
 // FundResult names the faucet's transactions; a zero hash means that part
 // was skipped because its amount was zero.
@@ -68,9 +65,9 @@ func checkFund(to common.Address, usdcAtomic, wei *big.Int) error {
 	switch {
 	case to == (common.Address{}):
 		return errors.New("recipient is the zero address")
-	case usdcAtomic.Sign() < 0 || usdcAtomic.Cmp(maxUint256) > 0:
+	case usdcAtomic.Sign() < 0 || usdcAtomic.Cmp(evm.MaxUint256) > 0:
 		return fmt.Errorf("USDC amount %s out of range", usdcAtomic)
-	case wei.Sign() < 0 || wei.Cmp(maxUint256) > 0:
+	case wei.Sign() < 0 || wei.Cmp(evm.MaxUint256) > 0:
 		return fmt.Errorf("ETH amount %s wei out of range", wei)
 	case usdcAtomic.Sign() == 0 && wei.Sign() == 0:
 		return errors.New("nothing to send: both amounts are zero")
@@ -147,7 +144,7 @@ func submitFunding(ctx context.Context, client *ethclient.Client, to common.Addr
 // ParseUSDC converts a positive decimal USD amount ("25", "25.5", "0.000001")
 // to atomic dev USDC units (6 decimals).
 func ParseUSDC(s string) (*big.Int, error) {
-	v, err := parseUnits(s, usdc.Decimals)
+	v, err := evm.ParseUnits(s, usdc.Decimals)
 	if err != nil {
 		return nil, fmt.Errorf("USDC amount: %w", err)
 	}
@@ -159,39 +156,9 @@ func ParseUSDC(s string) (*big.Int, error) {
 
 // ParseETH converts a non-negative decimal ether amount ("1", "0.5") to wei.
 func ParseETH(s string) (*big.Int, error) {
-	v, err := parseUnits(s, etherDecimals)
+	v, err := evm.ParseUnits(s, etherDecimals)
 	if err != nil {
 		return nil, fmt.Errorf("ETH amount: %w", err)
 	}
 	return v, nil
-}
-
-// parseUnits converts a plain decimal string with at most decimals fraction
-// digits to base units. Signs, exponents and separators are refused.
-func parseUnits(s string, decimals int) (*big.Int, error) {
-	whole, frac, hasPoint := strings.Cut(s, ".")
-	if !isDigits(whole) || (hasPoint && !isDigits(frac)) {
-		return nil, fmt.Errorf("%q is not a plain decimal number", s)
-	}
-	if len(frac) > decimals {
-		return nil, fmt.Errorf("%q has more than %d decimals", s, decimals)
-	}
-	v, ok := new(big.Int).SetString(whole+frac+strings.Repeat("0", decimals-len(frac)), 10)
-	if !ok || v.Cmp(maxUint256) > 0 {
-		return nil, fmt.Errorf("%q is too large", s)
-	}
-	return v, nil
-}
-
-// isDigits reports whether s is a non-empty run of ASCII digits.
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -3,11 +3,8 @@ package devchain
 import (
 	"context"
 	"crypto/ecdsa"
-	"errors"
 	"fmt"
 	"math/big"
-	"strings"
-	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -18,14 +15,6 @@ import (
 
 	"github.com/svcplatform/svc/internal/evm"
 )
-
-// receiptPoll is how often waitReceipt asks for a receipt; blocks are sealed
-// within milliseconds of a transaction arriving.
-const receiptPoll = 10 * time.Millisecond
-
-// txIndexingMsg is geth's answer to a receipt query while it is still
-// indexing transactions after start-up; it means "ask again".
-const txIndexingMsg = "transaction indexing is in progress"
 
 // defaultTip is the priority fee the dev accounts pay (the node accepts 1 wei).
 var defaultTip = big.NewInt(params.GWei)
@@ -89,29 +78,14 @@ func feeCap(ctx context.Context, client *ethclient.Client) (*big.Int, error) {
 	return new(big.Int).Add(new(big.Int).Mul(baseFee, big.NewInt(2)), defaultTip), nil
 }
 
-// waitReceipt polls for the receipt of hash until ctx ends, and fails when
-// the transaction reverted.
+// waitReceipt waits for the receipt of hash (and for the head to reach its block) until ctx ends, and
+// fails when the transaction reverted.
 func waitReceipt(ctx context.Context, client *ethclient.Client, hash common.Hash) (*types.Receipt, error) {
-	tick := time.NewTicker(receiptPoll)
-	defer tick.Stop()
-	for {
-		receipt, err := client.TransactionReceipt(ctx, hash)
-		switch {
-		case err == nil && receipt.Status != types.ReceiptStatusSuccessful:
-			return receipt, fmt.Errorf("transaction %s failed (status 0) in block %s", hash, receipt.BlockNumber)
-		case err == nil:
-			// The receipt can be served a moment before the head moves to its block: wait for the head, so a
-			// read right after (a balance, say) sees the transaction.
-			return receipt, waitHead(ctx, client, receipt.BlockNumber.Uint64())
-		case !errors.Is(err, ethereum.NotFound) && !strings.Contains(err.Error(), txIndexingMsg):
-			return nil, fmt.Errorf("receipt of %s: %w", hash, err)
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for receipt of %s: %w", hash, ctx.Err())
-		case <-tick.C:
-		}
+	receipt, err := evm.WaitReceipt(ctx, client, hash, nil)
+	if err == nil && receipt.Status != types.ReceiptStatusSuccessful {
+		return receipt, fmt.Errorf("transaction %s failed (status 0) in block %s", hash, receipt.BlockNumber)
 	}
+	return receipt, err
 }
 
 // orZero returns v, or zero when v is nil.
@@ -120,19 +94,4 @@ func orZero(v *big.Int) *big.Int {
 		return new(big.Int)
 	}
 	return v
-}
-
-// waitHead polls until the chain's head is at least block.
-func waitHead(ctx context.Context, client *ethclient.Client, block uint64) error {
-	for {
-		head, err := client.BlockNumber(ctx)
-		if err == nil && head >= block {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("wait for block %d: %w", block, ctx.Err())
-		case <-time.After(receiptPoll):
-		}
-	}
 }

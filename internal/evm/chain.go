@@ -120,14 +120,7 @@ func (c *Chain) FindAuthorization(ctx context.Context, authorizer common.Address
 
 // Receipt returns a transaction's receipt, or nil when the chain has none (yet).
 func (c *Chain) Receipt(ctx context.Context, tx common.Hash) (*types.Receipt, error) {
-	r, err := c.rpc.TransactionReceipt(ctx, tx)
-	if errors.Is(err, ethereum.NotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("receipt of %s: %w", tx, err)
-	}
-	return r, nil
+	return Receipt(ctx, c.rpc, tx)
 }
 
 // Known reports whether the node knows the transaction (pending or mined).
@@ -223,27 +216,16 @@ func (c *Chain) revert(err error) error {
 	return &RevertError{Reason: reason}
 }
 
-// WaitMined polls for tx's receipt until it appears or wait passes (nil receipt, no error); beat is
-// called between polls (an activity heartbeat).
+// WaitMined waits up to wait for tx's receipt (see WaitReceipt); a nil receipt and no error when wait
+// passes first. beat is called between polls (an activity heartbeat).
 func (c *Chain) WaitMined(ctx context.Context, tx common.Hash, wait time.Duration, beat func()) (*types.Receipt, error) {
-	deadline := time.Now().Add(wait)
-	for delay := 5 * time.Millisecond; ; delay = min(delay*2, time.Second) {
-		r, err := c.Receipt(ctx, tx)
-		if err != nil || r != nil {
-			return r, err
-		}
-		if time.Now().After(deadline) {
-			return nil, nil
-		}
-		if beat != nil {
-			beat()
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(delay):
-		}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	r, err := WaitReceipt(wctx, c.rpc, tx, beat)
+	if err != nil && wctx.Err() != nil && ctx.Err() == nil {
+		return nil, nil
 	}
+	return r, err
 }
 
 // transferWithVRS is the signature of the (v, r, s) overload of transferWithAuthorization.

@@ -44,3 +44,37 @@ func nonceTaken(err error) bool {
 	return strings.Contains(msg, "nonce too low") || strings.Contains(msg, "already known") ||
 		strings.Contains(msg, "replacement transaction underpriced")
 }
+
+// MaxUint256 is the largest amount a uint256 parameter or balance can hold.
+var MaxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+
+// ParseUnits converts a plain decimal string ("25", "0.5") with at most decimals fraction digits to
+// integer base units (USDC: 6 decimals, ether: 18). Signs, exponents, separators and amounts above
+// MaxUint256 are refused.
+func ParseUnits(s string, decimals int) (*big.Int, error) {
+	whole, frac, hasPoint := strings.Cut(s, ".")
+	if !isDigits(whole) || (hasPoint && !isDigits(frac)) {
+		return nil, fmt.Errorf("%q is not a plain decimal number", s)
+	}
+	if len(frac) > decimals {
+		return nil, fmt.Errorf("%q has more than %d decimals", s, decimals)
+	}
+	v, ok := new(big.Int).SetString(whole+frac+strings.Repeat("0", decimals-len(frac)), 10)
+	if !ok || v.Cmp(MaxUint256) > 0 {
+		return nil, fmt.Errorf("%q is too large", s)
+	}
+	return v, nil
+}
+
+// isDigits reports whether s is a non-empty run of ASCII digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

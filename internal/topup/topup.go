@@ -70,13 +70,12 @@ func NewStore(db *bun.DB) *Store { return &Store{db: db, ledger: ledger.New(db)}
 func (s *Store) Reserve(ctx context.Context, t *schema.TopUp) (*schema.TopUp, bool, error) {
 	t.Asset, t.PayTo, t.Payer, t.Nonce = strings.ToLower(t.Asset), strings.ToLower(t.PayTo), strings.ToLower(t.Payer), strings.ToLower(t.Nonce)
 	t.ReceiptID, t.Status = ReceiptID(t.ID), Pending
-	res, err := s.db.NewInsert().Model(t).On("CONFLICT DO NOTHING").Exec(ctx)
+	res, err := s.db.NewInsert().Model(t).On("CONFLICT DO NOTHING").Returning("*").Exec(ctx)
 	if err != nil {
 		return nil, false, fmt.Errorf("reserve top-up: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
-		stored, err := s.Get(ctx, t.ID)
-		return stored, true, err
+		return t, true, nil
 	}
 	var existing schema.TopUp
 	err = s.db.NewSelect().Model(&existing).
@@ -198,8 +197,25 @@ type Event struct {
 func EventData(t *schema.TopUp) Event {
 	e := Event{TopUpID: t.ID, ReceiptID: t.ReceiptID, CreditedUSD: float64(t.AmountCents) / 100,
 		CreditedCredits: float64(t.Millicredits) / 1000, Network: t.Network, Payer: common.HexToAddress(t.Payer).Hex()}
-	if t.TxHash != nil {
-		e.Transaction = *t.TxHash
-	}
+	e.Transaction = Transaction(t)
 	return e
+}
+
+// Transaction is the hash of a top-up's settlement transaction, "" before one is known.
+func Transaction(t *schema.TopUp) string {
+	if t.TxHash == nil {
+		return ""
+	}
+	return *t.TxHash
+}
+
+// Failure is why a failed top-up's payment could not settle: a machine reason and a message.
+func Failure(t *schema.TopUp) (reason, message string) {
+	if t.FailureReason != nil {
+		reason = *t.FailureReason
+	}
+	if t.FailureMessage != nil {
+		message = *t.FailureMessage
+	}
+	return reason, message
 }
