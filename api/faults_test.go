@@ -113,7 +113,7 @@ func TestIdempotencyIsPerCaller(t *testing.T) {
 	childSecret := child.Body["apiKey"].(map[string]any)["secret"].(string)
 
 	mine := mk(root, "shared", map[string]any{"name": "x"})
-	require.Equal(t, http.StatusCreated, mine.Status)
+	require.Equal(t, http.StatusCreated, mine.Status, "%s", mine.Raw)
 	theirs := mk(childSecret, "shared", map[string]any{"name": "x"})
 	require.Equal(t, http.StatusUnprocessableEntity, theirs.Status, "%s", theirs.Raw)
 	require.NotContains(t, string(theirs.Raw), mine.Body["apiKey"].(map[string]any)["secret"])
@@ -127,7 +127,7 @@ func TestIdempotencyIsPerCaller(t *testing.T) {
 	// Nor run a service it may not use by borrowing the root's idempotency key.
 	run := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: root,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "r"}})
-	require.Equal(t, http.StatusCreated, run.Status)
+	require.Equal(t, http.StatusCreated, run.Status, "%s", run.Raw)
 	borrowed := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: childSecret,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "r"}})
 	require.Equal(t, http.StatusUnprocessableEntity, borrowed.Status, "%s", borrowed.Raw)
