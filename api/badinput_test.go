@@ -16,6 +16,15 @@ func errorOf(r *testenv.Response) map[string]any {
 	return e
 }
 
+// tamperLast changes a secret's last character to another one, so its checksum no longer matches.
+func tamperLast(secret string) string {
+	last := byte('x')
+	if secret[len(secret)-1] == last {
+		last = 'y'
+	}
+	return secret[:len(secret)-1] + string(last)
+}
+
 func countRows(t *testing.T, env *testenv.Env, table string) int {
 	t.Helper()
 	n, err := env.DB.NewSelect().Table(table).Count(context.Background())
@@ -71,7 +80,7 @@ func TestBadInput(t *testing.T) {
 		}, 400, "invalid_request", "Idempotency-Key"},
 		{"non-ASCII idempotency key", func() *testenv.Response { return post("/v1/api-keys", root, "clé", map[string]any{}) }, 400, "invalid_request", "Idempotency-Key"},
 		{"malformed API key", func() *testenv.Response { return post("/v1/api-keys", "svc_sk_nope", "a9", map[string]any{}) }, 401, "unauthenticated", ""},
-		{"checksum mismatch", func() *testenv.Response { return post("/v1/api-keys", root[:len(root)-1]+"x", "a10", map[string]any{}) }, 401, "unauthenticated", ""},
+		{"checksum mismatch", func() *testenv.Response { return post("/v1/api-keys", tamperLast(root), "a10", map[string]any{}) }, 401, "unauthenticated", ""},
 		{"no credentials", func() *testenv.Response { return post("/v1/api-keys", "", "a11", map[string]any{}) }, 401, "unauthenticated", ""},
 		{"unknown run service", func() *testenv.Response {
 			return post("/v1/runs", root, "r1", map[string]any{"serviceId": "nope", "operationId": "echo"})

@@ -7,8 +7,11 @@ package pgnotify
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -126,14 +129,65 @@ func (c *Cache[V]) Listen(ctx context.Context, db *bun.DB, channel string) {
 		_ = ln.Close()
 	}()
 	for ctx.Err() == nil {
-		if err := ln.Listen(ctx, channel); err != nil {
+		if err := c.listen(ctx, db, ln, channel); err != nil {
 			c.stopServing()
-			c.log.Warn(c.name+" cache: cannot listen for changes; reading the database", "channel", channel, "err", err)
-			wait(ctx, time.Second)
+			if ctx.Err() == nil {
+				c.log.Warn(c.name+" cache: cannot listen for changes; reading the database", "channel", channel, "err", err)
+				wait(ctx, time.Second)
+			}
 			continue
 		}
 		c.listening.Store(true)
 		c.receive(ctx, ln, channel)
+	}
+}
+
+// probeTimeout bounds the wait for a listener's own probe notification.
+const probeTimeout = 10 * time.Second
+
+// probePrefix starts the payload of the notification a cache sends itself to learn that its LISTEN is
+// in force; every cache ignores such payloads otherwise.
+const probePrefix = "pgnotify-probe:"
+
+// listen subscribes to channel and returns once PostgreSQL has the subscription in force. The driver
+// only sends LISTEN; it does not wait for the server. So the cache notifies itself with a probe until
+// one comes back: a change committed after that probe reaches this listener, and anything committed
+// before it is what the next read from the database sees.
+func (c *Cache[V]) listen(ctx context.Context, db *bun.DB, ln *pgdriver.Listener, channel string) error {
+	if err := ln.Listen(ctx, channel); err != nil {
+		return err
+	}
+	var nonce [12]byte
+	_, _ = rand.Read(nonce[:])
+	probe := probePrefix + hex.EncodeToString(nonce[:])
+	ctx, confirmed := context.WithCancel(ctx)
+	defer confirmed()
+	go c.sendProbes(ctx, db, channel, probe)
+	deadline := time.Now().Add(probeTimeout)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return fmt.Errorf("the listener's probe did not come back within %s", probeTimeout)
+		}
+		_, payload, err := ln.ReceiveTimeout(ctx, left)
+		if err != nil {
+			return fmt.Errorf("wait for the listener's probe: %w", err)
+		}
+		if payload == probe {
+			return nil
+		}
+		c.Drop(payload)
+	}
+}
+
+// sendProbes notifies channel with probe until ctx ends, at growing intervals: a probe committed before
+// the server has taken the LISTEN is never delivered, so one is not enough.
+func (c *Cache[V]) sendProbes(ctx context.Context, db *bun.DB, channel, probe string) {
+	for interval := 10 * time.Millisecond; ctx.Err() == nil; interval = min(2*interval, time.Second) {
+		if err := Notify(ctx, db, channel, probe); err != nil && ctx.Err() == nil {
+			c.log.Warn(c.name+" cache: cannot send the listener's probe", "channel", channel, "err", err)
+		}
+		wait(ctx, interval)
 	}
 }
 
@@ -148,7 +202,9 @@ func (c *Cache[V]) receive(ctx context.Context, ln *pgdriver.Listener, channel s
 			}
 			return
 		}
-		c.Drop(group)
+		if !strings.HasPrefix(group, probePrefix) {
+			c.Drop(group)
+		}
 	}
 }
 

@@ -89,6 +89,10 @@ type Options struct {
 	FacilitatorURL string
 }
 
+// workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
+// still running then (a call to a hanging upstream, say) has its context cancelled.
+const workerStopTimeout = 10 * time.Second
+
 // New starts a platform for one test and stops it when the test ends.
 func New(t testing.TB) *Env { return NewWith(t, Options{}) }
 
@@ -125,7 +129,9 @@ func NewWith(t testing.TB, opts Options) *Env {
 		}
 	}
 	if !opts.NoWorker {
-		w := worker.New(tc, wdeps, sdkworker.Options{})
+		// Stop waits for the tasks in flight (a run writing its output artifact, say), so nothing writes
+		// into the test's directories or schema after the test has ended.
+		w := worker.New(tc, wdeps, sdkworker.Options{WorkerStopTimeout: workerStopTimeout})
 		require.NoError(t, w.Start())
 		t.Cleanup(w.Stop)
 		t.Cleanup(worker.StartDispatcher(tc, db, delivery.DispatcherOptions{RetryScale: opts.WebhookRetryScale}))
