@@ -1,12 +1,13 @@
 // Package ledger keeps account credits as a double-entry ledger in integer millicredits (1 credit =
 // 1000). Every movement is a transaction whose postings sum to zero across books; an account's
 // available credits are kept in credit_balances, whose CHECK constraint makes a negative balance
-// impossible, and its held credits are the sum of its open holds. Every transaction carries a reference unique per account and kind, so a retried
-// grant, hold, charge or top-up posts once.
+// impossible, and its held credits are the sum of its open holds. Every transaction carries a reference
+// unique per account and kind, so a retried grant, hold, charge or top-up posts once.
 //
 // A call whose price is known only afterwards (a managed service reports what it charged) is paid in
 // two steps: Hold reserves the most it may cost, refusing with insufficient_credits before the call is
-// made; Settle charges what it did cost and frees the rest; Release frees all of it.
+// made; Settle charges what it did cost and frees the rest; Release frees all of it. Leases do the same
+// for the many calls of a busy account from one hold (see Leases).
 package ledger
 
 import (
@@ -59,12 +60,19 @@ type Balance struct {
 	UpdatedAt time.Time `bun:"updated_at"`
 }
 
-// Balance returns the account's credits; an account that never had any has zero.
+// Balance returns the account's credits; an account that never had any has zero. The credits of this
+// or another process's leases that no call has charged count as available (they are the account's to
+// spend); held are the exact holds of calls and runs in flight.
 func (l *Ledger) Balance(ctx context.Context, accountID string) (Balance, error) {
 	var b Balance
-	err := l.db.NewRaw(`SELECT b.available, b.updated_at,
-		(SELECT coalesce(sum(h.millicredits), 0) FROM credit_holds h WHERE h.account_id = b.account_id AND h.status = 'held') AS held
-		FROM credit_balances b WHERE b.account_id = ?`, accountID).Scan(ctx, &b)
+	err := l.db.NewRaw(`SELECT b.available + coalesce(h.leased, 0) - coalesce(c.charged, 0) AS available,
+			coalesce(h.held, 0) AS held, b.updated_at
+		FROM credit_balances b,
+		LATERAL (SELECT sum(millicredits) FILTER (WHERE NOT lease) AS held, sum(millicredits) FILTER (WHERE lease) AS leased
+			FROM credit_holds WHERE account_id = b.account_id AND status = 'held') h,
+		LATERAL (SELECT sum(lc.millicredits) AS charged FROM credit_holds lh JOIN credit_lease_charges lc ON lc.hold_id = lh.id
+			WHERE lh.account_id = b.account_id AND lh.status = 'held' AND lh.lease) c
+		WHERE b.account_id = ?`, accountID).Scan(ctx, &b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Balance{UpdatedAt: time.Now().UTC()}, nil
 	}
@@ -125,13 +133,13 @@ func (l *Ledger) Hold(ctx context.Context, accountID string, millicredits int64,
 	err := l.holds.hold(h, reference, l.holdBatch, func(r *holdRequest) error {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second) // may run for another caller
 		defer cancel()
-		return l.holdOne(ctx, r.hold, r.reference)
+		return l.holdOne(ctx, r.hold, r.reference, false)
 	})
 	return h, err
 }
 
-// holdOne posts one hold in one statement.
-func (l *Ledger) holdOne(ctx context.Context, h Hold, reference string) error {
+// holdOne posts one hold (or, with lease, a lease's hold) in one statement.
+func (l *Ledger) holdOne(ctx context.Context, h Hold, reference string, lease bool) error {
 	accountID, millicredits := h.AccountID, h.Millicredits
 	txID := ids.Derive("ltx", accountID, KindHold, reference)
 	_, err := l.db.NewRaw(`WITH t AS (
@@ -139,10 +147,10 @@ func (l *Ledger) holdOne(ctx context.Context, h Hold, reference string) error {
 			ON CONFLICT (account_id, kind, reference) DO NOTHING RETURNING id),
 		p AS (INSERT INTO ledger_postings (transaction_id, book, millicredits)
 			SELECT t.id, v.book, v.amount FROM t, (VALUES (?3, -?4::bigint), (?5, ?4::bigint)) AS v (book, amount)),
-		h AS (INSERT INTO credit_holds (id, account_id, millicredits, reference) SELECT ?6, ?1, ?4, ?2 FROM t)
+		h AS (INSERT INTO credit_holds (id, account_id, millicredits, reference, lease) SELECT ?6, ?1, ?4, ?2, ?7 FROM t)
 		UPDATE credit_balances SET available = available - ?4, updated_at = now()
 		WHERE account_id = ?1 AND EXISTS (SELECT 1 FROM t)`,
-		txID, accountID, reference, BookAvailable, millicredits, BookHeld, h.ID).Exec(ctx)
+		txID, accountID, reference, BookAvailable, millicredits, BookHeld, h.ID, lease).Exec(ctx)
 	if isCheckViolation(err) {
 		return insufficient(millicredits)
 	}
@@ -164,14 +172,18 @@ const (
 	runPrefix    = "run/"
 )
 
-// ReleaseStale releases holds still open after their call must have ended: invocation holds older than
-// invokeAge (longer than any call may last) and run holds older than runAge (longer than a run's
-// attempts may last), left by a process that died mid-call. It returns how many it released.
+// ReleaseStale releases holds still open after their call must have ended: invocation holds and
+// leases older than invokeAge (longer than any call may last, plus a lease's MaxAge) and run holds
+// older than runAge (longer than a run's attempts may last), left by a process that died mid-call. A
+// lease's charges are posted as it closes. It returns how many holds it closed.
 func (l *Ledger) ReleaseStale(ctx context.Context, invokeAge, runAge time.Duration) (int, error) {
-	var holds []Hold
-	err := l.db.NewRaw(`SELECT id, account_id, millicredits FROM credit_holds
+	var holds []struct {
+		Hold
+		Lease bool `bun:"lease"`
+	}
+	err := l.db.NewRaw(`SELECT id, account_id, millicredits, lease FROM credit_holds
 		WHERE status = 'held' AND (
-			(reference LIKE ? AND created_at < now() - make_interval(secs => ?)) OR
+			((lease OR reference LIKE ?) AND created_at < now() - make_interval(secs => ?)) OR
 			(reference LIKE ? AND created_at < now() - make_interval(secs => ?)))
 		ORDER BY created_at LIMIT 500`,
 		invokePrefix+"%", invokeAge.Seconds(), runPrefix+"%", runAge.Seconds()).Scan(ctx, &holds)
@@ -179,7 +191,12 @@ func (l *Ledger) ReleaseStale(ctx context.Context, invokeAge, runAge time.Durati
 		return 0, fmt.Errorf("find stale holds: %w", err)
 	}
 	for _, h := range holds {
-		if err := l.Release(ctx, h); err != nil {
+		if h.Lease {
+			_, err = l.closeLease(ctx, h.Hold)
+		} else {
+			err = l.Release(ctx, h.Hold)
+		}
+		if err != nil {
 			return 0, err
 		}
 	}
@@ -221,7 +238,7 @@ func (l *Ledger) Settle(ctx context.Context, h Hold, charged int64) (int64, erro
 // something else (the idempotent answer that reports the charge, say), and the millicredits it charges.
 func (l *Ledger) SettleQuery(h Hold, charged int64) (*bun.RawQuery, int64) {
 	charged = Chargeable(h, charged)
-	return l.closeQuery(h, KindSettle, "settled", charged), charged
+	return closeQuery(l.db, h, KindSettle, HoldSettled, charged), charged
 }
 
 // Chargeable is what settling the hold for a reported charge takes: the charge, capped to the hold.
@@ -229,7 +246,7 @@ func Chargeable(h Hold, reported int64) int64 { return max(0, min(reported, h.Mi
 
 // Release frees a hold whose call did not happen or failed without a charge.
 func (l *Ledger) Release(ctx context.Context, h Hold) error {
-	if _, err := l.closeQuery(h, KindRelease, "released", 0).Exec(ctx); err != nil {
+	if _, err := closeQuery(l.db, h, KindRelease, HoldReleased, 0).Exec(ctx); err != nil {
 		return fmt.Errorf("release hold: %w", err)
 	}
 	return nil
@@ -237,10 +254,11 @@ func (l *Ledger) Release(ctx context.Context, h Hold) error {
 
 // closeQuery ends a hold in one statement: the hold is marked, the transaction and its postings (held
 // out; revenue for the charge; the rest back to available) are recorded, and the available balance gets
-// the rest back. A hold charged in full leaves the balance row alone (no lock on it).
-func (l *Ledger) closeQuery(h Hold, kind, status string, charged int64) *bun.RawQuery {
+// the rest back. A hold charged in full leaves the balance row alone (no lock on it). db may be a
+// transaction.
+func closeQuery(db bun.IDB, h Hold, kind, status string, charged int64) *bun.RawQuery {
 	txID := ids.Derive("ltx", h.AccountID, kind, h.ID)
-	return l.db.NewRaw(`WITH c AS (
+	return db.NewRaw(`WITH c AS (
 			UPDATE credit_holds SET status = ?0, charged = ?1, closed_at = now() WHERE id = ?2 AND status = 'held' RETURNING id),
 		t AS (INSERT INTO ledger_transactions (id, account_id, kind, reference)
 			SELECT ?3, ?4, ?5, ?2 FROM c ON CONFLICT (account_id, kind, reference) DO NOTHING RETURNING id),

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sync"
 	"testing"
@@ -22,11 +23,16 @@ func newLedger(t *testing.T) (*Ledger, *bun.DB) {
 	return New(db), db
 }
 
-// requireBalanced checks that every transaction's postings sum to zero and that the account books
-// agree with credit_balances.
-func requireBalanced(t *testing.T, db *bun.DB) {
+// requireBalanced checks that every transaction's postings sum to zero; that the account books agree
+// with credit_balances and the open holds; that Balance counts the uncharged part of open leases as
+// available and only exact holds as held; and that every closed lease posted exactly its charges.
+// It reads everything in one snapshot, since leases may be closing meanwhile.
+func requireBalanced(t *testing.T, pool *bun.DB) {
 	t.Helper()
 	ctx := context.Background()
+	db, err := pool.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	require.NoError(t, err)
+	defer func() { _ = db.Rollback() }()
 	var unbalanced int
 	require.NoError(t, db.NewRaw(`SELECT count(*) FROM (SELECT transaction_id FROM ledger_postings
 		GROUP BY transaction_id HAVING sum(millicredits) <> 0) u`).Scan(ctx, &unbalanced))
@@ -39,10 +45,33 @@ func requireBalanced(t *testing.T, db *bun.DB) {
 		coalesce(sum(p.millicredits) FILTER (WHERE p.book = 'account:available'), 0) AS available,
 		coalesce(sum(p.millicredits) FILTER (WHERE p.book = 'account:held'), 0) AS held
 		FROM ledger_postings p JOIN ledger_transactions t ON t.id = p.transaction_id WHERE t.account_id = 'acct_l'`).Scan(ctx, &books))
+	var open struct {
+		Exact   int64 `bun:"exact"`
+		Leased  int64 `bun:"leased"`
+		Pending int64 `bun:"pending"`
+		Row     int64 `bun:"row"`
+	}
+	require.NoError(t, db.NewRaw(`SELECT
+		(SELECT coalesce(sum(millicredits), 0) FROM credit_holds WHERE account_id = 'acct_l' AND status = 'held' AND NOT lease) AS exact,
+		(SELECT coalesce(sum(millicredits), 0) FROM credit_holds WHERE account_id = 'acct_l' AND status = 'held' AND lease) AS leased,
+		(SELECT coalesce(sum(c.millicredits), 0) FROM credit_lease_charges c JOIN credit_holds h ON h.id = c.hold_id
+			WHERE h.account_id = 'acct_l' AND h.status = 'held') AS pending,
+		(SELECT available FROM credit_balances WHERE account_id = 'acct_l') AS row`).Scan(ctx, &open))
+	require.Equal(t, books.Available, open.Row, "available book and balance row disagree")
+	require.Equal(t, books.Held, open.Exact+open.Leased, "held book and open holds disagree")
 	b, err := New(db).Balance(ctx, "acct_l")
 	require.NoError(t, err)
-	require.Equal(t, books.Available, b.Available, "available book and balance disagree")
-	require.Equal(t, books.Held, b.Held, "held book and open holds disagree")
+	require.Equal(t, books.Available+open.Leased-open.Pending, b.Available, "Balance's available is not the book's plus what open leases have not charged")
+	require.Equal(t, open.Exact, b.Held, "Balance's held is not the open exact holds")
+
+	var misposted int
+	require.NoError(t, db.NewRaw(`SELECT count(*) FROM credit_holds h
+		LEFT JOIN LATERAL (SELECT coalesce(sum(millicredits), 0) AS lines FROM credit_lease_charges WHERE hold_id = h.id) c ON true
+		LEFT JOIN LATERAL (SELECT coalesce(sum(p.millicredits), 0) AS revenue FROM ledger_transactions t
+			JOIN ledger_postings p ON p.transaction_id = t.id AND p.book = 'platform:revenue'
+			WHERE t.account_id = h.account_id AND t.reference = h.id) r ON true
+		WHERE h.lease AND h.status <> 'held' AND (h.charged <> c.lines OR r.revenue <> c.lines)`).Scan(ctx, &misposted))
+	require.Zero(t, misposted, "a closed lease did not post exactly its charges")
 }
 
 func TestConcurrentHoldsNeverOverdraw(t *testing.T) {
