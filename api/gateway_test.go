@@ -15,6 +15,7 @@ import (
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/testenv"
 )
 
@@ -53,6 +54,16 @@ func gatewayEnv(t *testing.T, upstreamURL string) *testenv.Env {
 
 func gatewayEnvLogging(t *testing.T, upstreamURL string, logTo *testenv.Buffer) *testenv.Env {
 	t.Helper()
+	opts := testenv.Options{Gateway: imagegenCatalog(t, upstreamURL)}
+	if logTo != nil {
+		opts.Log = logTo
+	}
+	return testenv.NewWith(t, opts)
+}
+
+// imagegenCatalog registers the upstream as the generation service "imagegen" (1 credit a call).
+func imagegenCatalog(t *testing.T, upstreamURL string) *gateway.Catalog {
+	t.Helper()
 	cat, err := gateway.Parse([]byte(fmt.Sprintf(`
 services:
   - id: imagegen
@@ -68,11 +79,7 @@ services:
         credits: 1
 `, upstreamURL)))
 	require.NoError(t, err)
-	opts := testenv.Options{Gateway: cat}
-	if logTo != nil {
-		opts.Log = logTo
-	}
-	return testenv.NewWith(t, opts)
+	return cat
 }
 
 // TestInvokeChargesExactlyWhatIsAffordable: 50 concurrent invocations against a balance that covers 10:
@@ -92,34 +99,19 @@ func TestInvokeChargesExactlyWhatIsAffordable(t *testing.T) {
 
 	createConnection(t, env, key)
 
-	var ok, refused atomic.Int64
-	var wg sync.WaitGroup
-	for i := range 50 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
-				Body:    map[string]any{"operationId": "generate", "input": map[string]any{"prompt": "a cat"}},
-				Headers: map[string]string{"Idempotency-Key": fmt.Sprintf("inv-%d", i)}})
-			switch r.Status {
-			case http.StatusOK:
-				ok.Add(1)
-				require.Equal(t, "1", r.Header.Get("X-Svc-Credits-Charged"))
-				require.True(t, strings.HasPrefix(r.Header.Get("X-Svc-Upstream-Request-Id"), "up-"))
-				require.EqualValues(t, 200, r.Body["status"])
-				require.EqualValues(t, 1, r.Body["chargedCredits"])
-				require.NotContains(t, string(r.Raw), upstreamSecret)
-			case http.StatusPaymentRequired:
-				refused.Add(1)
-				require.Equal(t, "insufficient_credits", r.ErrorCode())
-			default:
-				t.Errorf("unexpected %d: %s", r.Status, r.Raw)
-			}
-		}()
+	answers := invokeConcurrently(t, env, key, 50)
+	ok, refused := countPaid(t, answers)
+	for _, r := range answers {
+		if r.Status == http.StatusOK {
+			require.Equal(t, "1", r.Header.Get("X-Svc-Credits-Charged"))
+			require.True(t, strings.HasPrefix(r.Header.Get("X-Svc-Upstream-Request-Id"), "up-"))
+			require.EqualValues(t, 200, r.Body["status"])
+			require.EqualValues(t, 1, r.Body["chargedCredits"])
+			require.NotContains(t, string(r.Raw), upstreamSecret)
+		}
 	}
-	wg.Wait()
-	require.EqualValues(t, 10, ok.Load())
-	require.EqualValues(t, 40, refused.Load())
+	require.Equal(t, 10, ok)
+	require.Equal(t, 40, refused)
 	require.EqualValues(t, 10, calls.Load(), "refused calls never reached the service")
 	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
 	require.EqualValues(t, 0, bal.Body["balance"].(map[string]any)["credits"])
@@ -191,6 +183,85 @@ func createConnection(t *testing.T, env *testenv.Env, key string) {
 		Headers: map[string]string{"Idempotency-Key": "conn"}})
 	require.Equal(t, http.StatusCreated, conn.Status, "%s", conn.Raw)
 	require.NotContains(t, string(conn.Raw), upstreamSecret, "the secret is never answered")
+}
+
+// TestInvokeFromLeasesChargesExactlyWhatIsAffordable: with a balance large enough for the API to pay
+// calls from a credit lease (see ledger.Leases), 200 concurrent invocations against credits for 100:
+// exactly 100 succeed and reach the service, the rest answer 402 without reaching it, and the balance
+// ends at exactly 0.
+func TestInvokeFromLeasesChargesExactlyWhatIsAffordable(t *testing.T) {
+	t.Parallel()
+	up, calls := generationUpstream(t)
+	env := gatewayEnv(t, up.URL)
+	key := fundedKey(t, env, 100)
+	createConnection(t, env, key)
+
+	ok, refused := countPaid(t, invokeConcurrently(t, env, key, 200))
+	require.Equal(t, 100, ok)
+	require.Equal(t, 100, refused)
+	require.EqualValues(t, 100, calls.Load(), "refused calls never reached the service")
+	var leases int
+	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM credit_holds WHERE lease").Scan(context.Background(), &leases))
+	require.Positive(t, leases, "no call was paid from a lease")
+	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
+	require.EqualValues(t, 0, bal.Body["balance"].(map[string]any)["credits"], "%s", bal.Raw)
+	require.EqualValues(t, 0, bal.Body["balance"].(map[string]any)["heldCredits"], "%s", bal.Raw)
+}
+
+// TestInvokeBalanceIsExactWhileLeased: right after one call paid from a lease, the balance shows that
+// call's charge and nothing held, although the lease has set more aside.
+func TestInvokeBalanceIsExactWhileLeased(t *testing.T) {
+	t.Parallel()
+	up, _ := generationUpstream(t)
+	env := testenv.NewWith(t, testenv.Options{Gateway: imagegenCatalog(t, up.URL), CreditLeases: ledger.LeaseOptions{MaxAge: time.Hour}})
+	key := fundedKey(t, env, 1000)
+	createConnection(t, env, key)
+	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+		Body: map[string]any{"operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "one"}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
+	var open int
+	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM credit_holds WHERE lease AND status = 'held'").Scan(context.Background(), &open))
+	require.Equal(t, 1, open, "the call was not paid from a lease still open")
+	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
+	require.EqualValues(t, 999, bal.Body["balance"].(map[string]any)["credits"], "%s", bal.Raw)
+	require.EqualValues(t, 0, bal.Body["balance"].(map[string]any)["heldCredits"], "%s", bal.Raw)
+}
+
+// invokeConcurrently sends n invocations of imagegen's generate at once, each with an Idempotency-Key of
+// its own, and returns their answers.
+func invokeConcurrently(t *testing.T, env *testenv.Env, key string, n int) []*testenv.Response {
+	t.Helper()
+	answers := make([]*testenv.Response, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i] = env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+				Body:    map[string]any{"operationId": "generate", "input": map[string]any{"prompt": "a cat"}},
+				Headers: map[string]string{"Idempotency-Key": fmt.Sprintf("inv-%d", i)}})
+		}()
+	}
+	wg.Wait()
+	return answers
+}
+
+// countPaid counts the answers that succeeded and those refused with 402 insufficient_credits; any other
+// answer fails the test.
+func countPaid(t *testing.T, answers []*testenv.Response) (ok, refused int) {
+	t.Helper()
+	for _, r := range answers {
+		switch r.Status {
+		case http.StatusOK:
+			ok++
+		case http.StatusPaymentRequired:
+			require.Equal(t, "insufficient_credits", r.ErrorCode(), "%s", r.Raw)
+			refused++
+		default:
+			t.Errorf("unexpected %d: %s", r.Status, r.Raw)
+		}
+	}
+	return ok, refused
 }
 
 // fundedKey is the first key of a new account holding the given credits.

@@ -53,7 +53,7 @@ func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, er
 	if err != nil {
 		return nil, err
 	}
-	hold, err := s.holdFor(ctx, p.Scope.AccountID, op.Millicredits)
+	reserved, err := s.reserveCredits(ctx, p.Scope.AccountID, op.Millicredits)
 	if err != nil {
 		s.releaseDaily(ctx, daily, op.Millicredits)
 		return nil, err
@@ -61,11 +61,11 @@ func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, er
 	res, err := s.invoker.Invoke(ctx, gateway.InvokeRequest{Service: svc, Operation: op, Input: input, Credential: cred,
 		RequestID: requestIDFrom(ctx), IdempotencyKey: newID(ctx, "inv")})
 	if err != nil {
-		s.releaseHold(ctx, hold)
+		s.finishCredits(ctx, reserved, 0, false)
 		s.releaseDaily(ctx, daily, op.Millicredits)
 		return nil, err
 	}
-	charged, err := s.settleCharge(ctx, hold, res)
+	charged, err := s.charge(ctx, reserved, res)
 	if err != nil {
 		return nil, err
 	}
@@ -94,45 +94,43 @@ func (s *Server) invocable(serviceID, operationID string) (gateway.Service, gate
 	return svc, op, nil
 }
 
-// holdFor reserves an invocation's price under a reference of its own for this attempt: a retried
-// request (after a failed attempt released its hold) holds again. A hold left behind by an attempt that
-// died is released by the ledger's sweep (see Ledger.ReleaseStale).
-func (s *Server) holdFor(ctx context.Context, accountID string, price int64) (*ledger.Hold, error) {
+// reserveCredits sets an invocation's price aside for this attempt, from this process's lease on the
+// account's credits or as an exact hold (see ledger.Leases): a retried request, after a failed attempt
+// gave its credits back, pays again. Credits an attempt that died left reserved are freed by the
+// ledger's sweep (see Ledger.ReleaseStale).
+func (s *Server) reserveCredits(ctx context.Context, accountID string, price int64) (*ledger.Reservation, error) {
 	if price == 0 {
 		return nil, nil
 	}
-	h, err := s.ledger.Hold(ctx, accountID, price, ledger.InvokeReference(newID(ctx, "inv"), ids.New("att")))
-	if err != nil {
-		return nil, err
-	}
-	return &h, nil
+	return s.credits.Reserve(ctx, accountID, price, ledger.InvokeReference(newID(ctx, "inv"), ids.New("att")))
 }
 
-func (s *Server) releaseHold(ctx context.Context, h *ledger.Hold) {
-	if h == nil {
+// finishCredits ends a reservation once its charge has committed, or gives it back when it did not.
+func (s *Server) finishCredits(ctx context.Context, r *ledger.Reservation, charged int64, committed bool) {
+	if r == nil {
 		return
 	}
-	if err := s.ledger.Release(context.WithoutCancel(ctx), *h); err != nil {
-		s.log.Error("release credit hold", "hold", h.ID, "err", err)
+	if err := s.credits.Finish(context.WithoutCancel(ctx), r, charged, committed); err != nil {
+		s.log.Error("give back reserved credits", "requestId", requestIDFrom(ctx), "err", err)
 	}
 }
 
-// settleCharge charges what the service reported (nothing when it reported nothing), at most the held
+// charge charges what the service reported (nothing when it reported nothing), at most the reserved
 // price. The charge commits together with the answer that reports it (see commitWithAnswer).
-func (s *Server) settleCharge(ctx context.Context, h *ledger.Hold, res gateway.InvokeResult) (int64, error) {
-	if h == nil {
+func (s *Server) charge(ctx context.Context, r *ledger.Reservation, res gateway.InvokeResult) (int64, error) {
+	if r == nil {
 		if res.ChargedMillicredits > 0 {
 			s.log.Warn("a free operation reported a charge; not charged", "requestId", requestIDFrom(ctx))
 		}
 		return 0, nil
 	}
-	q, charged := s.ledger.SettleQuery(*h, res.ChargedMillicredits)
-	release := func(ctx context.Context) { s.releaseHold(ctx, h) }
-	if err := s.commitWithAnswer(context.WithoutCancel(ctx), q, release); err != nil {
-		return 0, fmt.Errorf("settle the invocation's charge: %w", err)
+	q, charged := s.credits.ChargeQuery(r, res.ChargedMillicredits)
+	finish := func(ctx context.Context, committed bool) { s.finishCredits(ctx, r, charged, committed) }
+	if err := s.commitWithAnswer(context.WithoutCancel(ctx), q, finish); err != nil {
+		return 0, fmt.Errorf("charge the invocation: %w", err)
 	}
 	if charged < res.ChargedMillicredits {
-		s.log.Warn("service reported more than its price; capped", "requestId", requestIDFrom(ctx), "hold", h.ID)
+		s.log.Warn("service reported more than its price; capped", "requestId", requestIDFrom(ctx))
 	}
 	return charged, nil
 }

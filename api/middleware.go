@@ -55,9 +55,9 @@ type requestState struct {
 	// charged is what the request charged, in millicredits, for its audit event and usage.
 	charged int64
 	// withAnswer are statements to commit together with the idempotent answer (see commitWithAnswer), and
-	// undo what to do when they cannot commit.
-	withAnswer []idempotency.Statement
-	undo       []func(context.Context)
+	// afterAnswer what to do once they have committed or failed to.
+	withAnswer  []idempotency.Statement
+	afterAnswer []func(ctx context.Context, committed bool)
 }
 
 func stateFrom(ctx context.Context) *requestState {
@@ -334,18 +334,25 @@ func readBody(c *gin.Context) ([]byte, error) {
 // did through the seed.
 func (s *Server) record(c *gin.Context, r *Route, req idempotency.Request, seed string, w *capture) error {
 	ctx := context.WithoutCancel(c.Request.Context())
-	also := stateFrom(ctx).withAnswer
+	st := stateFrom(ctx)
+	also := st.withAnswer
 	status := w.Status()
+	committed := true
 	var err error
 	if storable(status) {
 		err = s.idem.Complete(ctx, req, seed, idempotency.Response{Status: status, Header: storedHeaders(w.Header()), Body: w.buf.Bytes()}, r.Seal, also...)
+		committed = err == nil
 	} else {
 		if len(also) > 0 {
-			if _, err := s.db.ExecContext(ctx, idempotency.Batch(also...)); err != nil {
-				s.log.Error("commit with a failed answer", "requestId", requestIDFrom(ctx), "err", err)
+			if _, xerr := s.db.ExecContext(ctx, idempotency.Batch(also...)); xerr != nil {
+				committed = false
+				s.log.Error("commit with a failed answer", "requestId", requestIDFrom(ctx), "err", xerr)
 			}
 		}
 		err = s.idem.Unlock(ctx, req, seed)
+	}
+	for _, after := range st.afterAnswer {
+		after(ctx, committed)
 	}
 	if err == nil {
 		return nil
@@ -353,9 +360,6 @@ func (s *Server) record(c *gin.Context, r *Route, req idempotency.Request, seed 
 	s.log.Error("record idempotent answer", "requestId", requestIDFrom(ctx), "err", err)
 	if len(also) == 0 || !storable(status) {
 		return nil
-	}
-	for _, undo := range stateFrom(ctx).undo {
-		undo(ctx)
 	}
 	if uerr := s.idem.Unlock(ctx, req, seed); uerr != nil {
 		s.log.Error("unlock idempotency key", "requestId", requestIDFrom(ctx), "err", uerr)
@@ -365,17 +369,26 @@ func (s *Server) record(c *gin.Context, r *Route, req idempotency.Request, seed 
 
 // commitWithAnswer commits q with the answer on idempotent routes, so the stored answer a retry replays
 // and the effect it reports (a charge, say) commit together, in the same round trip; elsewhere it runs
-// q at once. undo (may be nil) runs when q cannot commit with the answer (to release a hold, say).
-func (s *Server) commitWithAnswer(ctx context.Context, q *bun.RawQuery, undo func(context.Context)) error {
+// q at once. q may be nil (nothing to commit). after (may be nil) runs once q has committed or failed
+// to (to give reserved credits back, say).
+func (s *Server) commitWithAnswer(ctx context.Context, q *bun.RawQuery, after func(ctx context.Context, committed bool)) error {
 	st := stateFrom(ctx)
 	if st.seed != "" {
-		st.withAnswer = append(st.withAnswer, q)
-		if undo != nil {
-			st.undo = append(st.undo, undo)
+		if q != nil {
+			st.withAnswer = append(st.withAnswer, q)
+		}
+		if after != nil {
+			st.afterAnswer = append(st.afterAnswer, after)
 		}
 		return nil
 	}
-	_, err := q.Exec(ctx)
+	var err error
+	if q != nil {
+		_, err = q.Exec(ctx)
+	}
+	if after != nil {
+		after(ctx, err == nil)
+	}
 	return err
 }
 

@@ -52,6 +52,9 @@ type Deps struct {
 	Version string
 	// Idempotency tunes idempotency records (defaults: 1 min lease, 24 h retention).
 	Idempotency idempotency.Options
+	// CreditLeases tunes how invocations of busy accounts are paid from credit leases (see
+	// ledger.LeaseOptions for the defaults); Log defaults to Logger.
+	CreditLeases ledger.LeaseOptions
 	// Gateway are the external services of services.yaml; nil means none.
 	Gateway *gateway.Catalog
 	// AllowLoopback lets invocations reach services on loopback addresses (dev mode).
@@ -94,12 +97,14 @@ type Server struct {
 	gateway     *gateway.Catalog
 	invoker     *gateway.Invoker
 	ledger      *ledger.Ledger
-	webhooks    *webhook.Store
-	deliveries  *delivery.Store
-	x402        *x402.Config
-	topups      *topup.Service
-	faucet      Faucet
-	topUpWait   time.Duration
+	// credits pays for invocations, from leases on busy accounts (see ledger.Leases).
+	credits    *ledger.Leases
+	webhooks   *webhook.Store
+	deliveries *delivery.Store
+	x402       *x402.Config
+	topups     *topup.Service
+	faucet     Faucet
+	topUpWait  time.Duration
 
 	engine *gin.Engine
 	huma   huma.API
@@ -146,6 +151,9 @@ func New(d Deps) (*Server, error) {
 	}
 	s.catalog = cat
 	s.runs.WithCatalog(cat)
+	leases := d.CreditLeases
+	leases.Log = cmp.Or(leases.Log, d.Logger)
+	s.credits = ledger.NewLeases(s.ledger, leases)
 	s.keyCache = apikey.NewCache(s.keys, time.Minute, 10000, d.Logger)
 	s.engine = gin.New()
 	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {
@@ -206,6 +214,9 @@ func (s *Server) Close() {
 	if err := s.limiter.Close(ctx); err != nil {
 		s.log.Warn("return unused limit leases", "err", err)
 	}
+	if err := s.credits.Close(ctx); err != nil {
+		s.log.Warn("close credit leases; the stale-hold sweep will", "err", err)
+	}
 	s.audit.Close()
 	s.invoker.Close()
 }
@@ -223,7 +234,8 @@ func (s *Server) Start(ctx context.Context) {
 }
 
 // Ages after which an open hold's call must have ended: an invocation lasts at most the longest service
-// timeout; a run's attempts (six, each up to that timeout, with backoff) well under three hours.
+// timeout (a credit lease admits calls for seconds, then waits for them); a run's attempts (six, each up
+// to that timeout, with backoff) well under three hours.
 const (
 	staleInvokeHold = gateway.MaxTimeout + 5*time.Minute
 	staleRunHold    = 3 * time.Hour

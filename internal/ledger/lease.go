@@ -84,6 +84,7 @@ type leaseAccount struct {
 
 // lease is one hold in the database paying for many calls.
 type lease struct {
+	account *leaseAccount
 	hold    Hold
 	free    int64 // millicredits no call has reserved
 	calls   int   // calls reserved and not yet finished
@@ -98,7 +99,6 @@ type Reservation struct {
 	reference string
 	lease     *lease
 	hold      Hold
-	account   string
 }
 
 // Leased reports whether the reservation is a part of a lease (rather than an exact hold).
@@ -129,11 +129,7 @@ func (s *Leases) Reserve(ctx context.Context, accountID string, price int64, ref
 				return nil, ctx.Err()
 			}
 		case ask:
-			granted, err := s.ask(ctx, accountID, price)
-			if err != nil {
-				return nil, err
-			}
-			if granted {
+			if s.ask(ctx, accountID, price) {
 				continue
 			}
 		}
@@ -150,7 +146,7 @@ func (s *Leases) fromLease(accountID string, price int64, reference string) (r *
 	if l := a.current; l != nil && !l.retired && l.free >= price {
 		l.free -= price
 		l.calls++
-		return &Reservation{price: price, reference: reference, lease: l, account: accountID}, nil, false
+		return &Reservation{price: price, reference: reference, lease: l}, nil, false
 	}
 	if a.asking != nil {
 		return nil, a.asking, false
@@ -159,7 +155,7 @@ func (s *Leases) fromLease(accountID string, price int64, reference string) (r *
 		return nil, nil, false
 	}
 	if a.current != nil {
-		s.retire(a, a.current) // it cannot fund this call
+		s.retire(a.current) // it cannot fund this call
 	}
 	a.asking = make(chan struct{})
 	return nil, nil, true
@@ -175,31 +171,48 @@ func (s *Leases) account(accountID string) *leaseAccount {
 }
 
 // ask asks the database for a lease sized for price and installs it; false when the account's
-// available credits are too few for one.
-func (s *Leases) ask(ctx context.Context, accountID string, price int64) (bool, error) {
+// available credits are too few for one (or the database failed: the call then tries an exact hold).
+// Either way the account pays with exact holds for MaxAge.
+func (s *Leases) ask(ctx context.Context, accountID string, price int64) bool {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second) // others wait for it too
 	defer cancel()
 	h, granted, err := s.ledger.openLease(ctx, accountID, price, s.opts)
+	if err != nil {
+		s.opts.Log.Warn("take a credit lease; paying with exact holds", "accountId", accountID, "err", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.account(accountID)
 	close(a.asking)
 	a.asking = nil
-	if err != nil || !granted {
+	if !granted {
 		a.noLease = time.Now().Add(s.opts.MaxAge)
-		return false, err
+		time.AfterFunc(s.opts.MaxAge, func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.forget(a)
+		})
+		return false
 	}
-	l := &lease{hold: h, free: h.Millicredits, closed: make(chan struct{})}
+	l := &lease{account: a, hold: h, free: h.Millicredits, closed: make(chan struct{})}
 	a.current, a.open[l] = l, true
 	l.timer = time.AfterFunc(s.opts.MaxAge, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.retire(a, l)
+		s.retire(l)
 	})
 	if s.stopped {
-		s.retire(a, l)
+		s.retire(l)
 	}
-	return true, nil
+	return true
+}
+
+// forget drops the account's entry once it has no lease open or asked for and no refusal to remember.
+// Call it with s.mu held.
+func (s *Leases) forget(a *leaseAccount) {
+	if len(a.open) == 0 && a.asking == nil && !time.Now().Before(a.noLease) && s.accounts[a.id] == a {
+		delete(s.accounts, a.id)
+	}
 }
 
 // exact pays for the call with a hold of its own. When the account cannot afford it, the leases this
@@ -213,7 +226,7 @@ func (s *Leases) exact(ctx context.Context, accountID string, price int64, refer
 	if err != nil {
 		return nil, err
 	}
-	return &Reservation{price: price, reference: reference, hold: h, account: accountID}, nil
+	return &Reservation{price: price, reference: reference, hold: h}, nil
 }
 
 // closeAll retires the account's leases in this process and waits until they have closed (their calls
@@ -224,7 +237,7 @@ func (s *Leases) closeAll(ctx context.Context, accountID string) bool {
 	var waits []chan struct{}
 	if a != nil {
 		for l := range a.open {
-			s.retire(a, l)
+			s.retire(l)
 			waits = append(waits, l.closed)
 		}
 	}
@@ -243,9 +256,9 @@ func (s *Leases) closeAll(ctx context.Context, accountID string) bool {
 }
 
 // retire stops l admitting calls and closes it once its calls have finished. Call it with s.mu held.
-func (s *Leases) retire(a *leaseAccount, l *lease) {
-	if a.current == l {
-		a.current = nil
+func (s *Leases) retire(l *lease) {
+	if l.account.current == l {
+		l.account.current = nil
 	}
 	if l.retired {
 		return
@@ -253,12 +266,12 @@ func (s *Leases) retire(a *leaseAccount, l *lease) {
 	l.retired = true
 	l.timer.Stop()
 	if l.calls == 0 {
-		s.close(a, l)
+		s.close(l)
 	}
 }
 
 // close posts l's charges and frees the rest, in the background. Call it with s.mu held.
-func (s *Leases) close(a *leaseAccount, l *lease) {
+func (s *Leases) close(l *lease) {
 	s.closing.Add(1)
 	go func() {
 		defer s.closing.Done()
@@ -268,10 +281,8 @@ func (s *Leases) close(a *leaseAccount, l *lease) {
 			s.opts.Log.Error("close a credit lease; the stale-hold sweep will", "hold", l.hold.ID, "err", err)
 		}
 		s.mu.Lock()
-		delete(a.open, l)
-		if len(a.open) == 0 && a.asking == nil && !time.Now().Before(a.noLease) {
-			delete(s.accounts, a.id)
-		}
+		delete(l.account.open, l)
+		s.forget(l.account)
 		s.mu.Unlock()
 		close(l.closed)
 	}()
@@ -295,7 +306,9 @@ func (s *Leases) ChargeQuery(r *Reservation, reported int64) (*bun.RawQuery, int
 }
 
 // Finish ends a reservation once its charge has committed (committed, with what it charged) or did not
-// (nothing was charged; an exact hold is released).
+// (an exact hold is released). A lease reuses what a committed call did not charge; the credits of a
+// call whose commit failed come back when the lease closes (the commit may have happened all the same,
+// its answer lost), from the charges it finds.
 func (s *Leases) Finish(ctx context.Context, r *Reservation, charged int64, committed bool) error {
 	if r.lease == nil {
 		if committed {
@@ -303,19 +316,15 @@ func (s *Leases) Finish(ctx context.Context, r *Reservation, charged int64, comm
 		}
 		return s.ledger.Release(context.WithoutCancel(ctx), r.hold)
 	}
-	if !committed {
-		charged = 0
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l := r.lease
 	l.calls--
-	if !l.retired {
+	if !l.retired && committed {
 		l.free += r.price - charged
-		return nil
 	}
-	if l.calls == 0 {
-		s.close(s.account(r.account), l)
+	if l.retired && l.calls == 0 {
+		s.close(l)
 	}
 	return nil
 }
@@ -327,7 +336,7 @@ func (s *Leases) Close(ctx context.Context) error {
 	s.stopped = true
 	for _, a := range s.accounts {
 		for l := range a.open {
-			s.retire(a, l)
+			s.retire(l)
 		}
 	}
 	s.mu.Unlock()

@@ -33,6 +33,14 @@ func pay(ctx context.Context, t *testing.T, s *Leases, price, reported int64, re
 	return charged, err
 }
 
+// fundedLeases returns a ledger whose account acct_l holds millicredits, and Leases on it.
+func fundedLeases(t *testing.T, millicredits int64, opts LeaseOptions) (*Ledger, *bun.DB, *Leases) {
+	t.Helper()
+	l, db := newLedger(t)
+	require.NoError(t, l.Grant(context.Background(), db, "acct_l", millicredits, "start"))
+	return l, db, NewLeases(l, opts)
+}
+
 func countLeases(t *testing.T, db *bun.DB) int {
 	t.Helper()
 	n, err := db.NewSelect().Table("credit_holds").Where("lease").Count(context.Background())
@@ -46,9 +54,7 @@ func countLeases(t *testing.T, db *bun.DB) int {
 func TestLeasesPayForManyCallsWithFewHolds(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	l, db := newLedger(t)
-	require.NoError(t, l.Grant(ctx, db, "acct_l", 1_000_000, "start"))
-	s := NewLeases(l, LeaseOptions{MaxAge: time.Minute})
+	l, db, s := fundedLeases(t, 1_000_000, LeaseOptions{MaxAge: time.Minute})
 	var total atomic.Int64
 	var wg sync.WaitGroup
 	for i := range 200 {
@@ -84,6 +90,7 @@ func TestLeasesPayForManyCallsWithFewHolds(t *testing.T) {
 	require.NoError(t, db.NewRaw("SELECT count(*) FROM credit_holds WHERE status = 'held'").Scan(ctx, &open))
 	require.Equal(t, total.Load(), revenue, "closed leases posted exactly the calls' charges")
 	require.Zero(t, open, "every lease closed")
+	require.Zero(t, s.trackedAccounts(), "closed leases are forgotten")
 	requireBalanced(t, db)
 
 	r, err := s.Reserve(ctx, "acct_l", 1000, "after-close")
@@ -98,9 +105,7 @@ func TestLeasesPayForManyCallsWithFewHolds(t *testing.T) {
 func TestLeasesAdmitExactlyWhatIsAffordable(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	l, db := newLedger(t)
-	require.NoError(t, l.Grant(ctx, db, "acct_l", 200_000, "start"))
-	s := NewLeases(l, LeaseOptions{})
+	l, db, s := fundedLeases(t, 200_000, LeaseOptions{})
 	var ok, refused atomic.Int64
 	var wg sync.WaitGroup
 	for i := range 400 {
@@ -135,12 +140,12 @@ func TestLeasesAdmitExactlyWhatIsAffordable(t *testing.T) {
 func TestLeaseIsNotTakenFromALowBalance(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	l, db := newLedger(t)
-	require.NoError(t, l.Grant(ctx, db, "acct_l", 31_000, "start")) // 31 calls: a quarter is under 8
-	s := NewLeases(l, LeaseOptions{})
+	l, db, s := fundedLeases(t, 31_000, LeaseOptions{MaxAge: 50 * time.Millisecond}) // 31 calls: a quarter is under 8
 	r, err := s.Reserve(ctx, "acct_l", 1000, "only")
 	require.NoError(t, err)
 	require.False(t, r.Leased())
+	require.Eventually(t, func() bool { return s.trackedAccounts() == 0 }, 10*time.Second, 10*time.Millisecond,
+		"an account refused a lease is remembered for ever")
 	b, err := l.Balance(ctx, "acct_l")
 	require.NoError(t, err)
 	require.Equal(t, Balance{Available: 30_000, Held: 1000, UpdatedAt: b.UpdatedAt}, b)
@@ -160,9 +165,7 @@ func TestLeaseIsNotTakenFromALowBalance(t *testing.T) {
 func TestLeaseChargeAfterItClosedFails(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	l, db := newLedger(t)
-	require.NoError(t, l.Grant(ctx, db, "acct_l", 1_000_000, "start"))
-	s := NewLeases(l, LeaseOptions{MaxAge: time.Minute})
+	l, db, s := fundedLeases(t, 1_000_000, LeaseOptions{MaxAge: time.Minute})
 	r, err := s.Reserve(ctx, "acct_l", 1000, "late")
 	require.NoError(t, err)
 	require.True(t, r.Leased())
@@ -186,9 +189,7 @@ func TestLeaseChargeAfterItClosedFails(t *testing.T) {
 func TestLeaseCloseWaitsForAChargeInFlight(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	l, db := newLedger(t)
-	require.NoError(t, l.Grant(ctx, db, "acct_l", 1_000_000, "start"))
-	s := NewLeases(l, LeaseOptions{MaxAge: time.Minute})
+	l, db, s := fundedLeases(t, 1_000_000, LeaseOptions{MaxAge: time.Minute})
 	r, err := s.Reserve(ctx, "acct_l", 1000, "in-flight")
 	require.NoError(t, err)
 	tx, err := db.BeginTx(ctx, nil)
@@ -221,9 +222,7 @@ func TestLeaseCloseWaitsForAChargeInFlight(t *testing.T) {
 func TestReleaseStaleClosesOldLeases(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	l, db := newLedger(t)
-	require.NoError(t, l.Grant(ctx, db, "acct_l", 1_000_000, "start"))
-	s := NewLeases(l, LeaseOptions{MaxAge: time.Minute}) // "dies" without closing its lease
+	l, db, s := fundedLeases(t, 1_000_000, LeaseOptions{MaxAge: time.Minute}) // "dies" without closing its lease
 	for i := range 3 {
 		_, err := pay(ctx, t, s, 1000, 900, fmt.Sprintf("call-%d", i))
 		require.NoError(t, err)
@@ -254,9 +253,7 @@ func TestReleaseStaleClosesOldLeases(t *testing.T) {
 func TestRefusalWaitsForThisProcessLeases(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	l, db := newLedger(t)
-	require.NoError(t, l.Grant(ctx, db, "acct_l", 32_000, "start")) // a lease of 8 calls at 1000
-	s := NewLeases(l, LeaseOptions{MaxAge: time.Minute})
+	l, db, s := fundedLeases(t, 32_000, LeaseOptions{MaxAge: time.Minute}) // a lease of 8 calls at 1000
 	waiting := make(chan struct{})
 	s.waitingForLeases = func() { close(waiting) }
 
@@ -289,4 +286,10 @@ func TestRefusalWaitsForThisProcessLeases(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 1000, b.Available)
 	requireBalanced(t, db)
+}
+
+func (s *Leases) trackedAccounts() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.accounts)
 }

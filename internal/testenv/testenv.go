@@ -33,6 +33,7 @@ import (
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/evm/usdc"
 	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
 	"github.com/svcplatform/svc/internal/x402"
@@ -87,6 +88,8 @@ type Options struct {
 	TopUpWait time.Duration
 	// FacilitatorURL makes the worker settle top-ups through this external x402 facilitator.
 	FacilitatorURL string
+	// CreditLeases tunes the API's credit leases (see ledger.LeaseOptions).
+	CreditLeases ledger.LeaseOptions
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -150,7 +153,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
 		Artifacts:     artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		deps: api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
-			Artifacts: artifacts, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait}}
+			Artifacts: artifacts, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e
