@@ -292,10 +292,10 @@ func (s *Leases) close(l *lease) {
 // together with the answer that reports it, and the millicredits it charges. It is nil when a leased
 // call charges nothing. A charge to a lease that has closed fails rather than being lost.
 func (s *Leases) ChargeQuery(r *Reservation, reported int64) (*bun.RawQuery, int64) {
-	charged := max(0, min(reported, r.price))
 	if r.lease == nil {
-		return s.ledger.SettleQuery(r.hold, charged)
+		return s.ledger.SettleQuery(r.hold, reported)
 	}
+	charged := capCharge(reported, r.price)
 	if charged == 0 {
 		return nil, 0
 	}

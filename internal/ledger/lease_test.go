@@ -15,21 +15,26 @@ import (
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
-// pay makes one call through the leases: reserve, charge what the call reported (committed on its
-// own, as the API commits it with the answer), finish.
+// pay makes one call through the leases: reserve, then charge.
 func pay(ctx context.Context, t *testing.T, s *Leases, price, reported int64, reference string) (int64, error) {
 	t.Helper()
 	r, err := s.Reserve(ctx, "acct_l", price, reference)
 	if err != nil {
 		return 0, err
 	}
+	return charge(ctx, t, s, r, reported)
+}
+
+// charge charges a reservation what its call reported, committed on its own (as the API commits it
+// with the answer), and finishes the reservation.
+func charge(ctx context.Context, t *testing.T, s *Leases, r *Reservation, reported int64) (int64, error) {
+	t.Helper()
 	q, charged := s.ChargeQuery(r, reported)
-	committed := true
+	var err error
 	if q != nil {
 		_, err = q.Exec(ctx)
-		committed = err == nil
 	}
-	assert.NoError(t, s.Finish(ctx, r, charged, committed)) // may run on a goroutine of its own
+	assert.NoError(t, s.Finish(ctx, r, charged, err == nil)) // may run on a goroutine of its own
 	return charged, err
 }
 
@@ -149,10 +154,8 @@ func TestLeaseIsNotTakenFromALowBalance(t *testing.T) {
 	b, err := l.Balance(ctx, "acct_l")
 	require.NoError(t, err)
 	require.Equal(t, Balance{Available: 30_000, Held: 1000, UpdatedAt: b.UpdatedAt}, b)
-	q, charged := s.ChargeQuery(r, 600)
-	_, err = q.Exec(ctx)
+	_, err = charge(ctx, t, s, r, 600)
 	require.NoError(t, err)
-	require.NoError(t, s.Finish(ctx, r, charged, true))
 	require.Zero(t, countLeases(t, db))
 	b, err = l.Balance(ctx, "acct_l")
 	require.NoError(t, err)
@@ -173,10 +176,8 @@ func TestLeaseChargeAfterItClosedFails(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, charged)
 
-	q, n := s.ChargeQuery(r, 1000)
-	_, err = q.Exec(ctx)
+	_, err = charge(ctx, t, s, r, 1000)
 	require.True(t, isCheckViolation(err), "a charge to a closed lease went through: %v", err)
-	require.NoError(t, s.Finish(ctx, r, n, false))
 	b, err := l.Balance(ctx, "acct_l")
 	require.NoError(t, err)
 	require.EqualValues(t, 1_000_000, b.Available)
@@ -266,9 +267,7 @@ func TestRefusalWaitsForThisProcessLeases(t *testing.T) {
 		r, err := s.Reserve(ctx, "acct_l", 30_000, "big")
 		if err == nil {
 			assert.False(t, r.Leased())
-			q, n := s.ChargeQuery(r, 30_000)
-			_, err = q.Exec(ctx)
-			assert.NoError(t, s.Finish(ctx, r, n, err == nil))
+			_, err = charge(ctx, t, s, r, 30_000)
 		}
 		big <- err
 	}()
@@ -277,10 +276,8 @@ func TestRefusalWaitsForThisProcessLeases(t *testing.T) {
 	case err := <-big:
 		t.Fatalf("the call did not wait for this process's lease to close: %v", err)
 	}
-	q, n := s.ChargeQuery(small, 1000)
-	_, err = q.Exec(ctx)
+	_, err = charge(ctx, t, s, small, 1000)
 	require.NoError(t, err)
-	require.NoError(t, s.Finish(ctx, small, n, true))
 	require.NoError(t, <-big, "the call was refused while this process's lease held the credits it needed")
 	b, err := l.Balance(ctx, "acct_l")
 	require.NoError(t, err)

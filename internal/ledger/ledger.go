@@ -237,12 +237,12 @@ func (l *Ledger) Settle(ctx context.Context, h Hold, charged int64) (int64, erro
 // SettleQuery is Settle as one statement not yet run, for a caller that commits it together with
 // something else (the idempotent answer that reports the charge, say), and the millicredits it charges.
 func (l *Ledger) SettleQuery(h Hold, charged int64) (*bun.RawQuery, int64) {
-	charged = Chargeable(h, charged)
+	charged = capCharge(charged, h.Millicredits)
 	return closeQuery(l.db, h, KindSettle, HoldSettled, charged), charged
 }
 
-// Chargeable is what settling the hold for a reported charge takes: the charge, capped to the hold.
-func Chargeable(h Hold, reported int64) int64 { return max(0, min(reported, h.Millicredits)) }
+// capCharge is what a call that reported a charge pays: the charge, at most the price set aside for it.
+func capCharge(reported, price int64) int64 { return max(0, min(reported, price)) }
 
 // Release frees a hold whose call did not happen or failed without a charge.
 func (l *Ledger) Release(ctx context.Context, h Hold) error {

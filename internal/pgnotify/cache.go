@@ -7,8 +7,6 @@ package pgnotify
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -18,6 +16,8 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/svcplatform/svc/internal/ids"
 )
 
 // Cache is a bounded map of values, each belonging to a group (an account id, say) that notifications
@@ -157,9 +157,7 @@ func (c *Cache[V]) listen(ctx context.Context, db *bun.DB, ln *pgdriver.Listener
 	if err := ln.Listen(ctx, channel); err != nil {
 		return err
 	}
-	var nonce [12]byte
-	_, _ = rand.Read(nonce[:])
-	probe := probePrefix + hex.EncodeToString(nonce[:])
+	probe := probePrefix + ids.New("probe")
 	ctx, confirmed := context.WithCancel(ctx)
 	defer confirmed()
 	go c.sendProbes(ctx, db, channel, probe)
@@ -176,7 +174,7 @@ func (c *Cache[V]) listen(ctx context.Context, db *bun.DB, ln *pgdriver.Listener
 		if payload == probe {
 			return nil
 		}
-		c.Drop(payload)
+		// Other notifications are ignored: the cache keeps nothing until it serves.
 	}
 }
 
