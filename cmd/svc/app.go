@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"time"
 
@@ -103,7 +104,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			a.printUsage(a.stdout, "")
 			return exitOK
 		}
-		return a.usageError("", "%v", err)
+		return a.usageError("", "%s", flagError(fs, args, err))
 	}
 	rest := fs.Args()
 	if len(rest) == 0 {
@@ -125,7 +126,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	case "keys", "runs", "projects", "credits", "connections", "services", "artifacts", "approvals", "webhooks":
 		return a.group(cmd, rest)
 	}
-	return a.usageError("", "unknown command %q", cmd)
+	return a.unknownCommand("", cmd)
 }
 
 // group dispatches "keys <sub>", "runs <sub>", "projects <sub>", "credits <sub>", "connections <sub>",
@@ -220,14 +221,18 @@ func (a *app) group(group string, args []string) int {
 	case "webhooks replay":
 		return a.webhooksReplay(rest)
 	}
-	return a.usageError(group, "unknown command %q", group+" "+sub)
+	return a.unknownCommand(group, sub)
 }
 
 // help prints the usage of a command: "svc help", "svc help keys", "svc help keys create".
 func (a *app) help(args []string) int {
 	name := strings.Join(args, " ")
 	if _, ok := usages[name]; !ok {
-		return a.usageError("", "no help for %q", name)
+		names := make([]string, 0, len(usages))
+		for n := range usages {
+			names = append(names, n)
+		}
+		return a.usageError("", "no help for %q%s", name, didYouMean(name, names, strconv.Quote))
 	}
 	a.printUsage(a.stdout, name)
 	return exitOK
@@ -251,7 +256,7 @@ func (a *app) parse(cmd string, fs *flag.FlagSet, args []string) (pos []string, 
 				a.printUsage(a.stdout, cmd)
 				return nil, exitOK, false
 			}
-			return nil, a.usageError(cmd, "%v", err), false
+			return nil, a.usageError(cmd, "%s", flagError(fs, args, err)), false
 		}
 		rest := fs.Args()
 		consumed := len(args) - len(rest)

@@ -261,7 +261,7 @@ func TestApprovalsCommandsUsageErrors(t *testing.T) {
 		{[]string{"approvals", "reject"}, "approvals reject takes exactly one approval id"},
 		{[]string{"approvals", "approve", "apr_1", "apr_2"}, "approvals approve takes exactly one approval id"},
 		{[]string{"approvals", "reject", "  "}, "approvals reject takes exactly one approval id"},
-		{[]string{"approvals", "approve", "apr_1", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"approvals", "approve", "apr_1", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"approvals", "reject", "apr_1", "--comment"}, "flag needs an argument: -comment"},
 		{[]string{"approvals", "list", "--status", "done"}, "--status must be one of pending, approved, rejected, expired, cancelled"},
 		{[]string{"approvals", "list", "--run", " "}, "--run must not be empty"},

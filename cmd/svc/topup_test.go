@@ -174,9 +174,9 @@ func TestCLICreditsTopUpUsage(t *testing.T) {
 		{[]string{"--private-key-env", "PAYER_KEY"}, "takes exactly one AMOUNT"},
 		{[]string{"25", "30", "--private-key-env", "PAYER_KEY"}, "takes exactly one AMOUNT"},
 		{[]string{"25.001", "--private-key-env", "PAYER_KEY"}, `AMOUNT "25.001" is not an amount`},
-		{[]string{"-5", "--private-key-env", "PAYER_KEY"}, "flag provided but not defined"},
+		{[]string{"-5", "--private-key-env", "PAYER_KEY"}, "unknown flag -5"},
 		{[]string{"ten", "--private-key-env", "PAYER_KEY"}, `AMOUNT "ten" is not an amount`},
-		{[]string{"25", "--private-key", "PAYER_KEY"}, "flag provided but not defined: -private-key"},
+		{[]string{"25", "--private-key", "PAYER_KEY"}, "unknown flag --private-key; did you mean --private-key-env?"},
 	} {
 		r := cli(t, env, "", append([]string{"credits", "top-up"}, c.args...)...)
 		require.Equal(t, exitUsage, r.code, "%v: %s", c.args, r.stderr)

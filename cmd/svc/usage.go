@@ -85,7 +85,7 @@ Settings come from flags, then the environment, then the config file written by 
 ($XDG_CONFIG_HOME/svc/config.json or ~/.config/svc/config.json, mode 0600), then defaults.
 
 Exit codes: 0 success, 1 API error (or a failed run, or an invoked service answering 4xx/5xx),
-2 usage error.
+2 usage error (a mistyped command or flag names the nearest one).
 API errors print "error: <code>: <message> (param) [requestId]" to stderr.`,
 
 	"login": `Usage: svc login [--api-key KEY] [--base-url URL] [--project ID]

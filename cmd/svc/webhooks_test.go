@@ -332,7 +332,7 @@ func TestWebhooksUsageErrors(t *testing.T) {
 		{[]string{"webhooks", "rotate-secret"}, "webhooks rotate-secret takes exactly one webhook id"},
 		{[]string{"webhooks", "rotate-secret", " "}, "webhooks rotate-secret takes exactly one webhook id"},
 		{[]string{"webhooks", "delete"}, "webhooks delete takes exactly one webhook id"},
-		{[]string{"webhooks", "delete", "whk_1", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"webhooks", "delete", "whk_1", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"webhooks", "verify", "--header", "A: b", "--body-file", body}, "--secret-env is required"},
 		{[]string{"webhooks", "verify", "--secret-env", "WH_SECRET", "--body-file", body}, "--header is required"},
 		{verify, "--body-file is required"},
