@@ -1,6 +1,11 @@
 package client
 
-import "time"
+import (
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+)
 
 // Error is the body of every failed response: {"ok": false, "error": {...}}.
 type Error struct {
@@ -11,12 +16,61 @@ type Error struct {
 	Details   map[string]any `json:"details,omitempty" doc:"Structured extra facts, e.g. requiredScope."`
 }
 
-// Error implements the error interface so an *Error can travel as one.
+// Error implements the error interface so an *Error can travel as one: "<code>: <message>", followed by
+// " (<param>)" only when the message does not already name the param (as in "approval apr_1 is already
+// approved", whose param is approvalId), so that nothing is said twice.
 func (e *Error) Error() string {
-	if e.Param != "" {
+	if e.Param != "" && !namesParam(e.Message, e.Param) {
 		return e.Code + ": " + e.Message + " (" + e.Param + ")"
 	}
 	return e.Code + ": " + e.Message
+}
+
+// namesParam reports whether message already names param: the param's words (split at punctuation and
+// camelCase, without a trailing "id") appear together in the message, in any case.
+func namesParam(message, param string) bool {
+	want := words(param)
+	if len(want) > 1 && want[len(want)-1] == "id" {
+		want = want[:len(want)-1]
+	}
+	if len(want) == 0 {
+		return false
+	}
+	have := words(message)
+	for i := 0; i+len(want) <= len(have); i++ {
+		if slices.Equal(have[i:i+len(want)], want) {
+			return true
+		}
+	}
+	return false
+}
+
+// words splits s into lower-case words of letters and digits, also between a lower-case letter and an
+// upper-case one ("approvalId" is "approval", "id").
+func words(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range s {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			cur = append(cur, r)
+		}
+		prevLower = unicode.IsLower(r)
+	}
+	flush()
+	return out
 }
 
 // ErrorEnvelope is the whole failure body.

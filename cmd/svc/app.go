@@ -374,12 +374,10 @@ func (a *app) localError(code, msg string) int {
 	return exitAPI
 }
 
-// printErrorLine prints "error: <code>: <message> (param) [requestId]" to stderr.
+// printErrorLine prints "error: <code>: <message> (param) [requestId]" to stderr, the param only when
+// the message does not already name it (client.Error's Error).
 func (a *app) printErrorLine(e *client.Error) {
-	line := "error: " + e.Code + ": " + e.Message
-	if e.Param != "" {
-		line += " (" + e.Param + ")"
-	}
+	line := "error: " + e.Error()
 	if e.RequestID != "" {
 		line += " [" + e.RequestID + "]"
 	}
@@ -401,7 +399,8 @@ func apiFailure[T any](a *app, r client.Response[T]) int {
 		}
 	}
 	a.printErrorLine(e)
-	if r.Error != nil && r.Error.Code == client.CodeLimitExceeded {
+	// The server's message usually says when to retry; otherwise Retry-After does.
+	if r.Error != nil && r.Error.Code == client.CodeLimitExceeded && !strings.Contains(strings.ToLower(r.Error.Message), "retry") {
 		if ra := r.RetryAfter(); ra > 0 {
 			fmt.Fprintf(a.stderr, "retry after %s (limit %s)\n", ra, r.Header.Get(client.HeaderLimitOperation))
 		}

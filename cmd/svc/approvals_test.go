@@ -236,10 +236,10 @@ func TestCLIApprovals(t *testing.T) {
 	r = svc("approvals", "request", "--service", "managed-workflows", "--operation", "echo", "--expires-in", "169h")
 	require.Equal(t, exitAPI, r.code)
 	require.Contains(t, r.stderr, "error: invalid_request: ")
-	require.Contains(t, r.stderr, "(expiresInSeconds)")
+	require.Contains(t, r.stderr, "expiresInSeconds must be between")
 	r = svc("runs", "create", "--service", "managed-workflows", "--operation", "echo", "--approval-expires-in", "1h")
 	require.Equal(t, exitAPI, r.code, "an expiry without an approval is refused")
-	require.Contains(t, r.stderr, "(approvalExpiresInSeconds)")
+	require.Contains(t, r.stderr, "approvalExpiresInSeconds applies only")
 	r = approver("approvals", "approve", "apr_missing")
 	require.Equal(t, exitAPI, r.code)
 	require.Contains(t, r.stderr, "error: not_found: ")
@@ -375,7 +375,7 @@ func TestApprovalsCommandsSend(t *testing.T) {
 	require.Equal(t, sentRequest{method: http.MethodPost, path: "/v1/approvals/apr_run", idemKey: "k-1",
 		body: map[string]any{"decision": "approve", "comment": "ok by me"}}, got)
 	require.Empty(t, r.stdout)
-	require.Equal(t, "error: conflict: approval apr_run is already expired (approvalId) [req_fake]\n", r.stderr)
+	require.Equal(t, "error: conflict: approval apr_run is already expired [req_fake]\n", r.stderr)
 
 	r = cli(t, env, "", "approvals", "reject", "apr/2")
 	require.Equal(t, exitAPI, r.code)

@@ -962,7 +962,7 @@ func TestAccountingAPIErrorsExitOne(t *testing.T) {
 	}
 	r := cli(t, env, "", "audit", "--cursor", "bogus")
 	require.Equal(t, exitAPI, r.code)
-	require.Contains(t, r.stderr, "error: invalid_request: bad cursor (cursor)")
+	require.Contains(t, r.stderr, "error: invalid_request: bad cursor [req_fake]")
 
 	env["SVC_BASE_URL"] = "http://127.0.0.1:1"
 	r = cli(t, env, "", "credits", "balance")

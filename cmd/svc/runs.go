@@ -251,13 +251,37 @@ func (a *app) waitRun(c *client.Client, first client.Response[client.RunEnvelope
 	}
 	if run.Status != client.RunSucceeded {
 		msg := "run " + run.ID + " " + run.Status
-		if run.Error != nil {
-			msg += ": " + run.Error.Code + ": " + run.Error.Message
+		if reason := runReason(run); reason != "" {
+			msg += ": " + reason
 		}
 		fmt.Fprintln(a.stderr, "error: "+msg)
 		return exitAPI
 	}
 	return exitOK
+}
+
+// runReason is what a finished run's error adds to its status: "<code>: <message>", without the code
+// when it is the status and without the message when it only says the status again; "" when the error
+// adds nothing (a cancelled run's "cancelled: the run was cancelled").
+func runReason(r client.Run) string {
+	if r.Error == nil {
+		return ""
+	}
+	code, msg := r.Error.Code, r.Error.Message
+	if code == r.Status {
+		code = ""
+	}
+	switch strings.TrimSuffix(strings.ToLower(strings.TrimSpace(msg)), ".") {
+	case "", r.Status, "run " + r.Status, "the run was " + r.Status, "the run " + r.Status:
+		msg = ""
+	}
+	switch {
+	case code != "" && msg != "":
+		return code + ": " + msg
+	case code != "":
+		return code
+	}
+	return msg
 }
 
 // progress is where hints go, as waitRun's status changes do: stdout, or stderr in --json mode, where
@@ -292,8 +316,8 @@ func (a *app) printRun(r client.Run, replayed bool) {
 	if r.Output != nil {
 		fmt.Fprintf(tw, "Output:\t%s\n", compactJSON(r.Output))
 	}
-	if r.Error != nil {
-		fmt.Fprintf(tw, "Error:\t%s: %s\n", r.Error.Code, r.Error.Message)
+	if reason := runReason(r); reason != "" {
+		fmt.Fprintf(tw, "Error:\t%s\n", reason)
 	}
 	_ = tw.Flush()
 }

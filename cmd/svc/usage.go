@@ -86,7 +86,8 @@ Settings come from flags, then the environment, then the config file written by 
 
 Exit codes: 0 success, 1 API error (or a failed run, or an invoked service answering 4xx/5xx),
 2 usage error (a mistyped command or flag names the nearest one).
-API errors print "error: <code>: <message> (param) [requestId]" to stderr.`,
+API errors print "error: <code>: <message> (param) [requestId]" to stderr; the param (the request
+field at fault) only when the message does not already name it.`,
 
 	"login": `Usage: svc login [--api-key KEY] [--base-url URL] [--project ID]
 
