@@ -123,6 +123,10 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return a.usageReport(rest)
 	case "audit":
 		return a.auditList(rest)
+	case "capabilities":
+		return a.capabilities(rest)
+	case "pricing":
+		return a.pricing(rest)
 	case "keys", "runs", "projects", "credits", "connections", "services", "artifacts", "approvals", "webhooks":
 		return a.group(cmd, rest)
 	}
@@ -188,6 +192,8 @@ func (a *app) group(group string, args []string) int {
 		return a.connectionsRename(rest)
 	case "connections delete":
 		return a.connectionsDelete(rest)
+	case "services list":
+		return a.servicesList(rest)
 	case "services invoke":
 		return a.servicesInvoke(rest)
 	case "artifacts list":

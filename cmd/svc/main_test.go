@@ -1518,7 +1518,7 @@ func TestServicesInvokeErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"services"}, "Usage: svc services"},
-		{[]string{"services", "list"}, `unknown command "services list"`},
+		{[]string{"services", "bogus"}, `unknown command "services bogus"`},
 		{[]string{"services", "invoke", "--operation", "forecast"}, "exactly one service id"},
 		{[]string{"services", "invoke", "a", "b", "--operation", "forecast"}, "exactly one service id"},
 		{[]string{"services", "invoke", "weather"}, "--operation is required"},

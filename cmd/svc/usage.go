@@ -60,7 +60,10 @@ Commands:
   connections enable   resume using a disabled connection
   connections rename   change a connection's name
   connections delete   delete a connection
+  services list        list the managed services the key may use
   services invoke      call an operation of an external managed service
+  capabilities [ID]    list the operations of the services the key may use, or of one service
+  pricing              show the public price of every operation in credits
   artifacts list       list the files and outputs runs produced
   artifacts download   download an artifact, verified against its SHA-256
   approvals list       list approvals, by status, service and run
@@ -447,8 +450,9 @@ Deletes the connection ID and its secret (scope connections:write).
 
 ` + globalFlagsHelp,
 
-	"services": `Usage: svc services <invoke> [flags]
+	"services": `Usage: svc services <list|invoke> [flags]
 
+  services list     list the managed services the key may use
   services invoke   call an operation of an external managed service
 
 Run "svc services <command> --help" for details.`,
