@@ -19,9 +19,10 @@ import (
 func requireSaidOnce(t *testing.T, stderr string) {
 	t.Helper()
 	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
-		f := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_')
-		})
+		f := strings.Fields(strings.ToLower(line))
+		for i := range f {
+			f[i] = strings.Trim(f[i], `:;,.()[]"'`)
+		}
 		for i := 1; i < len(f); i++ {
 			require.NotEqual(t, f[i-1], f[i], "%q says %q twice", line, f[i])
 		}

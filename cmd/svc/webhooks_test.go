@@ -160,7 +160,8 @@ func TestCLIWebhooks(t *testing.T) {
 		require.Equal(t, exitAPI, r.code, "%v: %s", c.args, r.stdout)
 		require.Empty(t, r.stdout, c.args)
 		require.Contains(t, r.stderr, "error: invalid_request: ", c.args)
-		require.Contains(t, r.stderr, "("+c.param+")", c.args)
+		require.Contains(t, r.stderr, c.param, "the line names the field (once: %v)", c.args)
+		requireSaidOnce(t, r.stderr)
 		require.Contains(t, r.stderr, c.want, c.args)
 	}
 	r = svc("--json", "webhooks", "create", "--url", "ftp://x", "--event", "run.succeeded")
