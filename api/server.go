@@ -171,6 +171,7 @@ func New(d Deps) (*Server, error) {
 	s.huma = humagin.New(s.engine, humaConfig(d.Version))
 	s.registerRoutes()
 	s.registerDev()
+	s.registerDocs()
 	s.engine.GET("/v1/openapi.json", func(c *gin.Context) { c.JSON(http.StatusOK, s.huma.OpenAPI()) })
 	return s, nil
 }
@@ -179,7 +180,7 @@ func humaConfig(version string) huma.Config {
 	cfg := huma.DefaultConfig("svc platform API", client.APIVersion+" ("+version+")")
 	cfg.CreateHooks = nil // no $schema links in bodies: the envelope is the contract
 	cfg.OpenAPIPath = "/openapi"
-	cfg.DocsPath = "/docs"
+	cfg.DocsPath = "" // served from the binary by registerDocs, not from a CDN
 	cfg.Info.Description = "Durable managed services: API keys, catalog, runs and more. Envelopes: " +
 		"{ok: true, ...} on success, {ok: false, error: {code, message, requestId, param?, details?}} on failure."
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
