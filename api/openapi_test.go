@@ -119,3 +119,25 @@ func TestOpenAPIServersLicenseAndServiceAccess(t *testing.T) {
 		}
 	}
 }
+
+// TestHostRootPublicRoutes pins where the public routes live: OpenAPI and the docs at the host root (health
+// too, tested with a real Temporal elsewhere); pricing only under /v1 (seed 000 writes host-root routes as {host_url}/..., and lists
+// /pricing, like every other relative path, under {base_url}). /pricing at the root is a 404 envelope.
+func TestHostRootPublicRoutes(t *testing.T) {
+	t.Parallel()
+	s := newBareServer(t)
+	h := s.Handler()
+	for _, path := range []string{"/openapi.json", "/v1/openapi.json", "/docs", "/v1/pricing", "/v1/pricing?service=managed-workflows"} {
+		require.Equal(t, http.StatusOK, get(t, h, path).Code, path)
+	}
+	root := get(t, h, "/pricing")
+	require.Equal(t, http.StatusNotFound, root.Code)
+	var env struct {
+		OK    bool `json:"ok"`
+		Error struct{ Code string } `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(root.Body.Bytes(), &env))
+	require.False(t, env.OK)
+	require.Equal(t, "not_found", env.Error.Code)
+	require.NotContains(t, fetchJSON(t, h, "/openapi.json")["paths"], "/pricing")
+}
