@@ -133,7 +133,7 @@ func TestHostRootPublicRoutes(t *testing.T) {
 	root := get(t, h, "/pricing")
 	require.Equal(t, http.StatusNotFound, root.Code)
 	var env struct {
-		OK    bool `json:"ok"`
+		OK    bool                  `json:"ok"`
 		Error struct{ Code string } `json:"error"`
 	}
 	require.NoError(t, json.Unmarshal(root.Body.Bytes(), &env))
