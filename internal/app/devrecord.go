@@ -154,3 +154,13 @@ func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
+
+// RunningDevChainRPC is the JSON-RPC URL of the dev chain of the running svcd dev recorded at
+// DevRecordPath(getenv), or "" when none runs (svcd dev faucet then uses its default).
+func RunningDevChainRPC(getenv func(string) string) string {
+	rec, err := runningDevRecord(DevRecordPath(getenv))
+	if err != nil {
+		return ""
+	}
+	return rec.ChainRPCURL
+}
