@@ -6,7 +6,7 @@ LDFLAGS   := -s -w -X main.version=$(VERSION)
 STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 WORKFLOWCHECK := go.temporal.io/sdk/contrib/tools/workflowcheck@v0.6.0
 
-.PHONY: run build test test-db lint bench record-histories clean contracts
+.PHONY: run build test test-db lint bench record-histories clean contracts docs-viewer
 
 ## run: build and start PostgreSQL (found or private), Temporal + Web UI, the worker and the API
 run: build
@@ -49,6 +49,10 @@ contracts:
 	node contracts/extract.mjs contracts/build/DevUSDC.json "$$tmp" && \
 	$(GO) tool abigen --v2 --pkg usdc --type USDC --abi "$$tmp/DevUSDC.abi" --bin "$$tmp/DevUSDC.bin" --out internal/evm/usdc/usdc.go && \
 	echo "wrote internal/evm/usdc/usdc.go"
+
+## docs-viewer: re-fetch the pinned Redoc bundle /docs serves from the binary (api/docsui; commit the result)
+docs-viewer:
+	api/docsui/fetch.sh
 
 clean:
 	rm -rf bin

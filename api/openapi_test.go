@@ -85,3 +85,59 @@ func TestOpenAPIDocumentCoversEveryRoute(t *testing.T) {
 	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
 	require.Contains(t, schemas, "ErrorEnvelope")
 }
+
+// TestOpenAPIServersLicenseAndServiceAccess: the document names its server (relative: the host serving it)
+// and its license, and marks every operation that checks service access, whether the service id is in the
+// path or in the body.
+func TestOpenAPIServersLicenseAndServiceAccess(t *testing.T) {
+	t.Parallel()
+	s := newBareServer(t)
+	doc := fetchJSON(t, s.Handler(), "/openapi.json")
+	servers, _ := doc["servers"].([]any)
+	require.Len(t, servers, 1)
+	require.Equal(t, "/", servers[0].(map[string]any)["url"])
+	license, _ := doc["info"].(map[string]any)["license"].(map[string]any)
+	require.Equal(t, api.APILicense, license["name"])
+	require.Equal(t, api.APILicenseID, license["identifier"])
+
+	paths := doc["paths"].(map[string]any)
+	access := func(method, path string) any {
+		return paths[path].(map[string]any)[method].(map[string]any)["x-svc-service-access"]
+	}
+	require.Equal(t, "body:serviceId", access("post", "/v1/runs"))
+	require.Equal(t, "body:serviceId", access("post", "/v1/approvals/service-actions"))
+	require.Equal(t, "path:serviceId", access("post", "/v1/services/{serviceId}/invoke"))
+	for _, r := range s.Routes() {
+		got := access(strings.ToLower(r.Method), r.Path)
+		switch {
+		case r.ServiceParam != "":
+			require.Equal(t, "path:"+r.ServiceParam, got, "%s %s", r.Method, r.Path)
+		case r.ServiceBody != "":
+			require.Equal(t, "body:"+r.ServiceBody, got, "%s %s", r.Method, r.Path)
+		default:
+			require.Nil(t, got, "%s %s", r.Method, r.Path)
+		}
+	}
+}
+
+// TestHostRootPublicRoutes pins where the public routes live: OpenAPI and the docs at the host root (health
+// too, tested with a real Temporal elsewhere); pricing only under /v1 (seed 000 writes host-root routes as {host_url}/..., and lists
+// /pricing, like every other relative path, under {base_url}). /pricing at the root is a 404 envelope.
+func TestHostRootPublicRoutes(t *testing.T) {
+	t.Parallel()
+	s := newBareServer(t)
+	h := s.Handler()
+	for _, path := range []string{"/openapi.json", "/v1/openapi.json", "/docs", "/v1/pricing", "/v1/pricing?service=managed-workflows"} {
+		require.Equal(t, http.StatusOK, get(t, h, path).Code, path)
+	}
+	root := get(t, h, "/pricing")
+	require.Equal(t, http.StatusNotFound, root.Code)
+	var env struct {
+		OK    bool                  `json:"ok"`
+		Error struct{ Code string } `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(root.Body.Bytes(), &env))
+	require.False(t, env.OK)
+	require.Equal(t, "not_found", env.Error.Code)
+	require.NotContains(t, fetchJSON(t, h, "/openapi.json")["paths"], "/pricing")
+}

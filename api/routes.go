@@ -38,6 +38,9 @@ type Route struct {
 	Idem bool
 	// ServiceParam names a path parameter holding a service id the key must be allowed to use.
 	ServiceParam string
+	// ServiceBody names a body field holding a service id the key must be allowed to use (the handler
+	// checks it after decoding the body).
+	ServiceBody string
 	// Lease is how long an idempotent request of this route blocks its key (at least the store's
 	// default): as long as its work may take, so a retry cannot start the same work beside it.
 	Lease time.Duration
@@ -104,9 +107,13 @@ func (r Route) operation() huma.Operation {
 		op.Extensions["x-svc-scope"] = r.Scope
 		op.Description = "Requires scope `" + r.Scope + "`."
 	}
-	if r.ServiceParam != "" {
+	switch {
+	case r.ServiceParam != "":
 		op.Extensions["x-svc-service-access"] = "path:" + r.ServiceParam
 		op.Description += " The key must be allowed to use the service."
+	case r.ServiceBody != "":
+		op.Extensions["x-svc-service-access"] = "body:" + r.ServiceBody
+		op.Description += " The key must be allowed to use the service named by `" + r.ServiceBody + "`."
 	}
 	if r.Auth != authNone {
 		op.Parameters = append(op.Parameters, &huma.Param{Name: "X-Svc-Project", In: "header",
@@ -197,7 +204,7 @@ func (s *Server) registerRoutes() {
 
 	// Runs.
 	register(s, Route{Op: client.OpRunsCreate, Method: http.MethodPost, Path: "/v1/runs", Summary: "Start a durable run", Tag: "Runs",
-		Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusCreated, Qualified: true}, s.createRun)
+		Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusCreated, Qualified: true, ServiceBody: "serviceId"}, s.createRun)
 	register(s, Route{Op: client.OpRunsList, Method: http.MethodGet, Path: "/v1/runs", Summary: "List runs, newest first", Tag: "Runs",
 		Auth: authKey, Scope: client.ScopeRunsRead}, s.listRuns)
 	register(s, Route{Op: client.OpRunsRead, Method: http.MethodGet, Path: "/v1/runs/{runId}", Summary: "Read a run", Tag: "Runs",
@@ -209,7 +216,7 @@ func (s *Server) registerRoutes() {
 	register(s, Route{Op: client.OpApprovalsList, Method: http.MethodGet, Path: "/v1/approvals", Summary: "List approvals, newest first", Tag: "Approvals",
 		Auth: authKey, Scope: client.ScopeApprovalsRead}, s.listApprovals)
 	register(s, Route{Op: client.OpApprovalsCreate, Method: http.MethodPost, Path: "/v1/approvals/service-actions", Summary: "Ask for approval of a service action", Tag: "Approvals",
-		Auth: authKey, Scope: client.ScopeApprovalsWrite, Idem: true, Status: http.StatusCreated}, s.createServiceAction)
+		Auth: authKey, Scope: client.ScopeApprovalsWrite, Idem: true, Status: http.StatusCreated, ServiceBody: "serviceId"}, s.createServiceAction)
 	register(s, Route{Op: client.OpApprovalsDecide, Method: http.MethodPost, Path: "/v1/approvals/{approvalId}", Summary: "Approve or reject a pending approval", Tag: "Approvals",
 		Auth: authKey, Scope: client.ScopeApprovalsWrite, Idem: true}, s.decideApproval)
 

@@ -171,17 +171,29 @@ func New(d Deps) (*Server, error) {
 	s.huma = humagin.New(s.engine, humaConfig(d.Version))
 	s.registerRoutes()
 	s.registerDev()
+	s.registerDocs()
 	s.engine.GET("/v1/openapi.json", func(c *gin.Context) { c.JSON(http.StatusOK, s.huma.OpenAPI()) })
 	return s, nil
 }
+
+// APILicense and APILicenseID name the terms of the API in its OpenAPI document. The repository carries
+// no open-source license, so the API is offered on its operator's terms: an SPDX LicenseRef (a license
+// that is not on the SPDX list), as OpenAPI 3.1's license.identifier allows.
+const (
+	APILicense   = "Proprietary"
+	APILicenseID = "LicenseRef-svc-proprietary"
+)
 
 func humaConfig(version string) huma.Config {
 	cfg := huma.DefaultConfig("svc platform API", client.APIVersion+" ("+version+")")
 	cfg.CreateHooks = nil // no $schema links in bodies: the envelope is the contract
 	cfg.OpenAPIPath = "/openapi"
-	cfg.DocsPath = "/docs"
+	cfg.DocsPath = "" // served from the binary by registerDocs, not from a CDN
 	cfg.Info.Description = "Durable managed services: API keys, catalog, runs and more. Envelopes: " +
 		"{ok: true, ...} on success, {ok: false, error: {code, message, requestId, param?, details?}} on failure."
+	// Relative: the host serving the document (an API behind any address describes itself correctly).
+	cfg.Servers = []*huma.Server{{URL: "/", Description: "The host serving this document (svcd dev: http://127.0.0.1:8080)."}}
+	cfg.Info.License = &huma.License{Name: APILicense, Identifier: APILicenseID}
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		"apiKey":      {Type: "http", Scheme: "bearer", Description: "Authorization: Bearer svc_sk_..."},
 		"creditToken": {Type: "apiKey", In: "header", Name: "X-Svc-Credit-Token", Description: "First-key credit token (JWT) from `svcd accounts create`."},

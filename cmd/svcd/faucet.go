@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/svcplatform/svc/internal/app"
 	"github.com/svcplatform/svc/internal/devchain"
 )
 
@@ -54,16 +56,13 @@ func devFaucet(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // parseFaucetArgs parses and validates the faucet flags; every error is a
 // usageError naming the flag at fault.
 func parseFaucetArgs(args []string, getenv func(string) string, stderr io.Writer) (faucetRequest, error) {
-	rpcDefault := getenv("SVC_CHAIN_RPC_URL")
-	if rpcDefault == "" {
-		rpcDefault = defaultChainRPC
-	}
+	rpcDefault := cmp.Or(getenv("SVC_CHAIN_RPC_URL"), app.RunningDevChainRPC(getenv), defaultChainRPC)
 	fs := flag.NewFlagSet("dev faucet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	to := fs.String("to", "", "recipient address (0x...)")
 	usdcText := fs.String("usdc", "", "dev USDC to mint, in dollars (e.g. 25.5; at most 6 decimals)")
 	ethText := fs.String("eth", "1", "ETH to send (0 to send none)")
-	rpcURL := fs.String("rpc", rpcDefault, "dev chain JSON-RPC URL (default from SVC_CHAIN_RPC_URL)")
+	rpcURL := fs.String("rpc", rpcDefault, "dev chain JSON-RPC URL (default: SVC_CHAIN_RPC_URL, else the running svcd dev's chain)")
 	if err := fs.Parse(args); err != nil {
 		return faucetRequest{}, usageError{err.Error()}
 	}

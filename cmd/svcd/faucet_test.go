@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math/big"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -61,6 +64,19 @@ func TestFaucetDefaults(t *testing.T) {
 	req, err = parseFaucetArgs([]string{"--to", devchain.PayTo.Hex(), "--usdc", "1"}, env, io.Discard)
 	require.NoError(t, err)
 	require.Equal(t, "http://chain.test:9545", req.rpc)
+}
+
+// TestFaucetFindsTheRunningDevChain: without SVC_CHAIN_RPC_URL the faucet pays on the chain of the running
+// svcd dev that recorded itself (which may listen elsewhere than the default).
+func TestFaucetFindsTheRunningDevChain(t *testing.T) {
+	t.Parallel()
+	record := filepath.Join(t.TempDir(), "dev.json")
+	rec := fmt.Sprintf(`{"pid":%d,"chainRpcUrl":"http://127.0.0.1:18545"}`, os.Getpid())
+	require.NoError(t, os.WriteFile(record, []byte(rec), 0o600))
+	env := func(k string) string { return map[string]string{app.DevRecordEnv: record}[k] }
+	req, err := parseFaucetArgs([]string{"--to", devchain.PayTo.Hex(), "--usdc", "1"}, env, io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, "http://127.0.0.1:18545", req.rpc)
 }
 
 func TestDevFaucetFundsAnAddress(t *testing.T) {

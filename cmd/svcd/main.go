@@ -31,6 +31,8 @@ Usage:
   svcd api                       the HTTP API (needs DATABASE_URL, TEMPORAL_ADDRESS, SVC_ENCRYPTION_KEY)
   svcd worker                    the Temporal worker (needs DATABASE_URL, TEMPORAL_ADDRESS)
   svcd migrate                   apply database migrations
+                                 (admin commands without DATABASE_URL use the running svcd dev, which records
+                                 its database and key in ~/.config/svc/dev.json; they never create either)
   svcd accounts create --name NAME [--credits N] [--token-ttl 24h]
                                  create an account; prints {"accountId","creditToken"} as one JSON line
   svcd accounts token --account ACCOUNT_ID [--token-ttl 24h]

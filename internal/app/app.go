@@ -38,12 +38,15 @@ func Dev(ctx context.Context, cfg Config, progress io.Writer) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return fmt.Errorf("create data dir: %w", err)
 	}
-	db, stopPG, err := devDatabase(ctx, cfg, log, progress)
+	db, dbURL, stopPG, err := devDatabase(ctx, cfg, log, progress)
 	if err != nil {
 		return err
 	}
 	defer stopPG()
 	defer db.Close()
+	if _, err := cfg.Box(KeyFileOrCreate); err != nil {
+		return err
+	}
 
 	fmt.Fprintln(progress, "temporal: starting embedded server")
 	dev, err := svctemporal.StartDevServer(ctx, svctemporal.DevServerConfig{
@@ -65,15 +68,19 @@ func Dev(ctx context.Context, cfg Config, progress io.Writer) error {
 		return err
 	}
 	defer stopChain()
+	if err := recordDevSystem(cfg, dbURL, progress); err != nil {
+		return err
+	}
+	defer removeDevRecord(cfg.DevRecord)
 	return serve(ctx, cfg, db, log, progress, KeyFileOrCreate, true)
 }
 
-// devDatabase finds or starts PostgreSQL and applies migrations.
-func devDatabase(ctx context.Context, cfg Config, log *slog.Logger, progress io.Writer) (*bun.DB, func(), error) {
+// devDatabase finds or starts PostgreSQL and applies migrations; it returns the database and its URL.
+func devDatabase(ctx context.Context, cfg Config, log *slog.Logger, progress io.Writer) (*bun.DB, string, func(), error) {
 	res, err := devpg.Ensure(ctx, devpg.Options{DatabaseURL: cfg.DatabaseURL, DataDir: cfg.DataDir, AllowInstall: true,
 		Logger: log, Progress: progress})
 	if err != nil {
-		return nil, nil, fmt.Errorf("postgres: %w", err)
+		return nil, "", nil, fmt.Errorf("postgres: %w", err)
 	}
 	stop := func() {
 		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
@@ -86,9 +93,9 @@ func devDatabase(ctx context.Context, cfg Config, log *slog.Logger, progress io.
 	db, err := openAndMigrate(ctx, res.URL, cfg, progress)
 	if err != nil {
 		stop()
-		return nil, nil, err
+		return nil, "", nil, err
 	}
-	return db, stop, nil
+	return db, res.URL, stop, nil
 }
 
 func openAndMigrate(ctx context.Context, url string, cfg Config, progress io.Writer) (*bun.DB, error) {
@@ -264,54 +271,34 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	return nil
 }
 
-// Migrate applies pending migrations to DATABASE_URL (or, when unset, the dev database).
+// Migrate applies pending migrations to the admin database (see openAdmin).
 func Migrate(ctx context.Context, cfg Config, progress io.Writer) error {
-	db, stop, err := adminDatabase(ctx, cfg, progress)
+	db, _, err := openAdmin(ctx, cfg, true, progress)
 	if err != nil {
 		return err
 	}
-	defer stop()
 	defer db.Close()
 	fmt.Fprintln(progress, "migrations up to date")
 	return nil
 }
 
-// adminDatabase opens the database admin commands work on: DATABASE_URL, or the dev database.
-func adminDatabase(ctx context.Context, cfg Config, progress io.Writer) (*bun.DB, func(), error) {
-	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil && cfg.DatabaseURL == "" {
-		return nil, nil, fmt.Errorf("create data dir: %w", err)
-	}
-	return devDatabase(ctx, cfg, cfg.Logger(), progress)
-}
-
 // CreateAccount creates an account and returns the JSON-line answer of `svcd accounts create`.
 func CreateAccount(ctx context.Context, cfg Config, name string, credits int64, ttl time.Duration, progress io.Writer) (account.Created, error) {
-	db, stop, err := adminDatabase(ctx, cfg, progress)
+	svc, db, err := adminAccounts(ctx, cfg, progress)
 	if err != nil {
 		return account.Created{}, err
 	}
-	defer stop()
 	defer db.Close()
-	box, err := cfg.Box(KeyFileIfPresent)
-	if err != nil {
-		return account.Created{}, err
-	}
-	return account.New(db, box.Derive("credit-token")).Create(ctx, name, credits, ttl)
+	return svc.Create(ctx, name, credits, ttl)
 }
 
 // IssueToken signs a new first-key credit token for an existing account.
 func IssueToken(ctx context.Context, cfg Config, accountID string, ttl time.Duration, progress io.Writer) (string, error) {
-	db, stop, err := adminDatabase(ctx, cfg, progress)
+	svc, db, err := adminAccounts(ctx, cfg, progress)
 	if err != nil {
 		return "", err
 	}
-	defer stop()
 	defer db.Close()
-	box, err := cfg.Box(KeyFileIfPresent)
-	if err != nil {
-		return "", err
-	}
-	svc := account.New(db, box.Derive("credit-token"))
 	exists, err := svc.Exists(ctx, accountID)
 	if err != nil {
 		return "", err
@@ -320,6 +307,20 @@ func IssueToken(ctx context.Context, cfg Config, accountID string, ttl time.Dura
 		return "", fmt.Errorf("no account %q", accountID)
 	}
 	return svc.IssueToken(accountID, ttl)
+}
+
+// adminAccounts is the account service of the admin database, signing with its system's key.
+func adminAccounts(ctx context.Context, cfg Config, progress io.Writer) (*account.Service, *bun.DB, error) {
+	db, target, err := openAdmin(ctx, cfg, false, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	box, err := target.box()
+	if err != nil {
+		_ = db.Close()
+		return nil, nil, err
+	}
+	return account.New(db, box.Derive("credit-token")), db, nil
 }
 
 // redactURL hides a password in a database URL for display.

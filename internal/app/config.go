@@ -56,6 +56,9 @@ type Config struct {
 	ArtifactMaxBytes int64
 	// Chain is where x402 top-ups are paid (SVC_CHAIN_RPC_URL and friends; see ChainConfig).
 	Chain ChainConfig
+	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
+	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
+	DevRecord string
 	// Version is the build, set by main.
 	Version string
 }
@@ -77,6 +80,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		ServicesFile:   getenv("SVC_SERVICES_FILE"),
 		LogLevel:       or(getenv("SVC_LOG_LEVEL"), "info"),
 		LogFormat:      or(getenv("SVC_LOG_FORMAT"), "text"),
+		DevRecord:      DevRecordPath(getenv),
 	}
 	var err error
 	if cfg.DBMaxConns, err = intVar(getenv, "SVC_DB_MAX_CONNS", 20); err != nil {
@@ -151,23 +155,20 @@ type KeyMode int
 const (
 	// KeyRequired: only SVC_ENCRYPTION_KEY (svcd api: every replica must share one key).
 	KeyRequired KeyMode = iota
-	// KeyFileOrCreate: DataDir/keys/master.key, created on first use (svcd dev).
+	// KeyFileOrCreate: DataDir/keys/master.key, created on first use (svcd dev). Admin commands read the
+	// key file the running svcd dev records (DevRecord).
 	KeyFileOrCreate
-	// KeyFileIfPresent: DataDir/keys/master.key if svcd dev made one (admin commands beside svcd dev).
-	KeyFileIfPresent
 )
 
 // Box returns the secret box for SVC_ENCRYPTION_KEY, or, as mode allows, for the dev key file.
 func (c Config) Box(mode KeyMode) (*secretbox.Box, error) {
-	path := filepath.Join(c.DataDir, "keys", "master.key")
+	path := devKeyFile(c.DataDir)
 	var key []byte
 	var err error
 	switch {
 	case c.EncryptionKey != "":
 		key, err = secretbox.ParseKey(c.EncryptionKey)
 	case mode == KeyFileOrCreate:
-		key, err = secretbox.LoadOrCreateKeyFile(path)
-	case mode == KeyFileIfPresent && fileExists(path):
 		key, err = secretbox.LoadOrCreateKeyFile(path)
 	default:
 		return nil, errors.New("SVC_ENCRYPTION_KEY is required (32 bytes, base64; e.g. `openssl rand -base64 32`)")

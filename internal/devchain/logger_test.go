@@ -3,6 +3,8 @@ package devchain
 import (
 	"bytes"
 	"log/slog"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -29,4 +31,38 @@ func TestGethLoggerLevels(t *testing.T) {
 
 	silent := gethLogger(nil)
 	silent.Error("nobody hears this") // must not panic
+}
+
+// syncBuffer is a bytes.Buffer safe for geth's goroutines to log into.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestFreshChainStartsWithoutWarnings starts a new chain (deploying the dev USDC) with an info-level logger,
+// as svcd dev does on a fresh clone: nothing at warning level or above is logged, so a newcomer sees no
+// failure where there is none. Not parallel: geth's process-wide logger would also carry other tests' chains.
+func TestFreshChainStartsWithoutWarnings(t *testing.T) {
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	for range 3 { // the warning came from a race: several fresh starts make it show
+		chain, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log})
+		require.NoError(t, err)
+		require.NoError(t, chain.Close())
+	}
+	for _, line := range strings.Split(logs.String(), "\n") {
+		require.NotRegexp(t, `level=(WARN|ERROR)`, line)
+	}
 }
