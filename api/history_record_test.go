@@ -151,3 +151,17 @@ func TestRecordTopUpHistories(t *testing.T) {
 		writeHistory(t, env, "topup/"+id, filepath.Join(testdata, name))
 	}
 }
+
+// TestRecordUnstorableHistories records a run whose output PostgreSQL refuses: the workflow records a
+// storable failure (output_unstorable) instead. It runs only with SVC_RECORD_HISTORIES=1.
+func TestRecordUnstorableHistories(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := testenv.New(t)
+	a := newRunsAccount(t, env)
+	id := startUnstorableRun(t, env, a)
+	waitRun(t, env, a.secret, id, client.RunFailed)
+	require.Eventually(t, func() bool { return workflowClosed(env, "run/"+id) }, 10*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, "run/"+id, filepath.Join("..", "workflows", "testdata", "run_output_unstorable.json"))
+}

@@ -22,6 +22,12 @@ const (
 	CodeApprovalRejected  = "approval_rejected"
 	CodeApprovalExpired   = "approval_expired"
 	CodeApprovalCancelled = "approval_cancelled"
+	// CodeOutputUnstorable: the run's output holds what PostgreSQL refuses to store (\u0000 in a JSON
+	// string, say), so the run ends failed without it.
+	CodeOutputUnstorable = "output_unstorable"
+	// CodeOutcomeUnstorable: the run's outcome (its error message, say) could not be stored, so the run
+	// ends failed with this code and a fixed message instead.
+	CodeOutcomeUnstorable = "outcome_unstorable"
 )
 
 // RunParams is the input of RunWorkflow. Input is the run's JSON input.
@@ -89,7 +95,8 @@ func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 		}
 		ctx, _ = workflow.NewDisconnectedContext(ctx)
 	}
-	if err := workflow.ExecuteLocalActivity(ctx, ActivityFinishRun, outcome).Get(ctx, nil); err != nil {
+	outcome, err := finishRun(ctx, outcome)
+	if err != nil {
 		return RunOutcome{}, fmt.Errorf("finish run: %w", err)
 	}
 	upsertRunStatus(ctx, outcome.Status)
@@ -97,6 +104,28 @@ func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 		return outcome, temporal.NewCanceledError(outcome.ErrorMessage)
 	}
 	return outcome, nil
+}
+
+// finishRun records the outcome and returns it as recorded. An outcome PostgreSQL refuses to store (the
+// activity says so with ErrorTypeUnstorable, which it never retries) is replaced by a failure it can
+// store, so the run ends failed with a clear code instead of staying running. Histories recorded before
+// this check never hold such a failure, so they replay unchanged.
+func finishRun(ctx workflow.Context, outcome RunOutcome) (RunOutcome, error) {
+	err := workflow.ExecuteLocalActivity(ctx, ActivityFinishRun, outcome).Get(ctx, nil)
+	var appErr *temporal.ApplicationError
+	if err == nil || !errors.As(err, &appErr) || appErr.Type() != ErrorTypeUnstorable {
+		return outcome, err
+	}
+	stored := failed(outcome.RunID, CodeOutcomeUnstorable, "the run's outcome could not be stored")
+	if len(outcome.Output) > 0 {
+		stored = failed(outcome.RunID, CodeOutputUnstorable,
+			"the run's output could not be stored: it holds a value PostgreSQL refuses, such as a NUL character")
+	}
+	workflow.GetLogger(ctx).Warn("run outcome unstorable", "runId", outcome.RunID, "error", err)
+	if err := workflow.ExecuteLocalActivity(ctx, ActivityFinishRun, stored).Get(ctx, nil); err != nil {
+		return RunOutcome{}, err
+	}
+	return stored, nil
 }
 
 // approvalGrace is how long past its approval's expiry a run waits for the outcome before settling the
@@ -181,7 +210,8 @@ const InvokeHeartbeatTimeout = 5 * time.Second
 
 // invokeErrorCodes are the failure types InvokeService gives that become a failed run's error code;
 // anything else (an internal error that outlasted the retries) is reported as upstream_failed.
-var invokeErrorCodes = append([]string{"upstream_status", "upstream_timeout", "upstream_unreachable"}, invokeRetry.NonRetryableErrorTypes...)
+var invokeErrorCodes = append([]string{"upstream_status", "upstream_timeout", "upstream_unreachable", CodeOutputUnstorable},
+	invokeRetry.NonRetryableErrorTypes...)
 
 // invokeRetry retries timeouts, unreachable services, 429 and 5xx answers with backoff (the activity
 // asks for a service's Retry-After through its error); 4xx answers and the errors below are final.

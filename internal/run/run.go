@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -123,7 +124,7 @@ func (s *Store) Finish(ctx context.Context, o workflows.RunOutcome) error {
 			q = q.Set("output = ?", string(o.Output))
 		}
 		if o.ErrorCode != "" {
-			q = q.Set("error_code = ?", o.ErrorCode).Set("error_message = ?", o.ErrorMessage)
+			q = q.Set("error_code = ?", storableText(o.ErrorCode)).Set("error_message = ?", storableText(o.ErrorMessage))
 		}
 		err := q.Returning("*").Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -134,6 +135,12 @@ func (s *Store) Finish(ctx context.Context, o workflows.RunOutcome) error {
 		}
 		return outbox.Emit(ctx, tx, Event(finishedEvents[r.Status], r))
 	})
+}
+
+// storableText is s as a text column can hold it: without NUL bytes and as valid UTF-8. Error messages
+// quote what services and inputs said, which must never keep a run from being recorded.
+func storableText(s string) string {
+	return strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "\uFFFD")
 }
 
 var finishedEvents = map[string]string{
