@@ -165,3 +165,18 @@ func TestRecordUnstorableHistories(t *testing.T) {
 	require.Eventually(t, func() bool { return workflowClosed(env, "run/"+id) }, 10*time.Second, 20*time.Millisecond)
 	writeHistory(t, env, "run/"+id, filepath.Join("..", "workflows", "testdata", "run_output_unstorable.json"))
 }
+
+// TestRecordLostHistories records a run the sweep found unstarted past run.LostAfter and failed through
+// its workflow (run_lost). It runs only with SVC_RECORD_HISTORIES=1.
+func TestRecordLostHistories(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := testenv.NewWith(t, testenv.Options{RunSweepInterval: 50 * time.Millisecond})
+	a := newRunsAccount(t, env)
+	insertRuns(t, env, a, storedRun{id: "run_lost", service: client.ServiceManagedWorkflows, operation: "echo",
+		status: client.RunQueued, created: time.Now().Add(-20 * time.Minute)})
+	waitRun(t, env, a.secret, "run_lost", client.RunFailed)
+	require.Eventually(t, func() bool { return workflowClosed(env, "run/run_lost") }, 10*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, "run/run_lost", filepath.Join("..", "workflows", "testdata", "run_lost.json"))
+}

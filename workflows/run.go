@@ -28,6 +28,9 @@ const (
 	// CodeOutcomeUnstorable: the run's outcome (its error message, say) could not be stored, so the run
 	// ends failed with this code and a fixed message instead.
 	CodeOutcomeUnstorable = "outcome_unstorable"
+	// CodeRunLost: the request that created the run ended before starting it, and nothing completed the
+	// start in time (see internal/run's sweep).
+	CodeRunLost = "run_lost"
 )
 
 // RunParams is the input of RunWorkflow. Input is the run's JSON input.
@@ -44,6 +47,11 @@ type RunParams struct {
 	// External marks an operation of an external service (services.yaml), performed by the
 	// InvokeService activity.
 	External bool
+	// Lost, when set, says why the run can no longer start (its creating request died long ago): the
+	// workflow records it failed with CodeRunLost at once, and cancels its pending approval. Failing a run
+	// through its workflow lets Temporal's one workflow per run decide between starting it and failing
+	// it, however many sweeps and retried requests race.
+	Lost string
 }
 
 // RunOutcome is what FinishRun records and RunWorkflow returns.
@@ -77,7 +85,10 @@ func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 	ctx = workflow.WithLocalActivityOptions(ctx, bookkeepingOptions)
 	var outcome RunOutcome
 	refused := false
-	if p.ApprovalID != "" {
+	switch {
+	case p.Lost != "":
+		outcome, refused = lost(ctx, p), true
+	case p.ApprovalID != "":
 		outcome, refused = awaitApproval(ctx, p)
 	}
 	if !refused {
@@ -126,6 +137,18 @@ func finishRun(ctx workflow.Context, outcome RunOutcome) (RunOutcome, error) {
 		return RunOutcome{}, err
 	}
 	return stored, nil
+}
+
+// lost is the outcome of a run started only to be failed (RunParams.Lost); a pending approval it waited
+// for is cancelled, since no workflow of its own will ever settle it.
+func lost(ctx workflow.Context, p RunParams) RunOutcome {
+	if p.ApprovalID != "" {
+		var ignored ApprovalOutcome
+		if err := workflow.ExecuteLocalActivity(ctx, ActivityCancelApproval, p.ApprovalID).Get(ctx, &ignored); err != nil {
+			workflow.GetLogger(ctx).Warn("cancel the approval of a lost run", "runId", p.RunID, "error", err)
+		}
+	}
+	return failed(p.RunID, CodeRunLost, p.Lost)
 }
 
 // approvalGrace is how long past its approval's expiry a run waits for the outcome before settling the

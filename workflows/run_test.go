@@ -149,6 +149,25 @@ func TestOtherFinishFailuresStayFailures(t *testing.T) {
 	require.ErrorContains(t, env.GetWorkflowError(), "run row not found")
 }
 
+// TestLostRunFailsAtOnce: a run started only to be failed (RunParams.Lost) records run_lost without
+// running, and cancels the approval it waited for.
+func TestLostRunFailsAtOnce(t *testing.T) {
+	t.Parallel()
+	env, f := newEnv(t)
+	var cancelled []string
+	env.RegisterActivityWithOptions(func(_ context.Context, id string) (workflows.ApprovalOutcome, error) {
+		cancelled = append(cancelled, id)
+		return workflows.ApprovalOutcome{ApprovalID: id, Status: workflows.ApprovalCancelled}, nil
+	}, activity.RegisterOptions{Name: workflows.ActivityCancelApproval})
+	p := params("echo", `{}`)
+	p.ApprovalID, p.Lost = "apr_1", "the request died"
+	env.ExecuteWorkflow(workflows.RunWorkflowName, p)
+	require.NoError(t, env.GetWorkflowError())
+	require.Empty(t, f.running, "a lost run never runs")
+	require.Equal(t, []workflows.RunOutcome{{RunID: "run_1", Status: "failed", ErrorCode: workflows.CodeRunLost, ErrorMessage: "the request died"}}, f.outcomes)
+	require.Equal(t, []string{"apr_1"}, cancelled)
+}
+
 func TestSleepDuration(t *testing.T) {
 	t.Parallel()
 	d, err := workflows.SleepDuration(json.RawMessage(`{"seconds": 1.5}`))

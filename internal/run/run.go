@@ -383,6 +383,12 @@ func (s *Service) CreateFromApproval(ctx context.Context, a *schema.Approval) (s
 
 // start starts the run's workflow; apr is the approval it waits for, if any.
 func (s *Service) start(ctx context.Context, r *schema.Run, apr *schema.Approval) error {
+	return s.startWorkflow(ctx, r, apr, "")
+}
+
+// startWorkflow starts the run's workflow; with lost set, the workflow only records the run failed with
+// that reason (workflows.RunParams.Lost).
+func (s *Service) startWorkflow(ctx context.Context, r *schema.Run, apr *schema.Approval, lost string) error {
 	opts := sdkclient.StartWorkflowOptions{
 		ID:                       r.WorkflowID,
 		TaskQueue:                workflows.TaskQueue,
@@ -392,7 +398,7 @@ func (s *Service) start(ctx context.Context, r *schema.Run, apr *schema.Approval
 		Memo:                     map[string]any{"runId": r.ID, "serviceId": r.ServiceID, "operationId": r.OperationID, "status": r.Status},
 		StaticSummary:            fmt.Sprintf("run %s: %s.%s", r.ID, r.ServiceID, r.OperationID),
 	}
-	params := workflows.RunParams{RunID: r.ID, ServiceID: r.ServiceID, OperationID: r.OperationID, Input: r.Input}
+	params := workflows.RunParams{RunID: r.ID, ServiceID: r.ServiceID, OperationID: r.OperationID, Input: r.Input, Lost: lost}
 	if r.ApprovalID != nil {
 		params.ApprovalID = *r.ApprovalID
 	}
