@@ -42,20 +42,32 @@ func TestRecordHistories(t *testing.T) {
 		waitRun(t, env, key, id, client.RunSucceeded)
 		writeHistory(t, env, "run/"+id, filepath.Join(testdata, name))
 	}
+	// run_gated_*_predeadline.json and run_gated_*_prelate.json were recorded before gated runs settled
+	// their approval themselves, and before they received the decision's second signal before closing;
+	// they stay as they are, so the replay test proves such runs still replay.
 	for _, c := range []struct{ name, decision, want string }{
 		{"approved", "approve", client.RunSucceeded},
 		{"rejected", "reject", client.RunFailed},
 		{"expired", "", client.RunFailed},
+		{"cancelled", "cancel", client.RunCancelled},
 	} {
 		extra := map[string]any{}
 		if c.decision == "" {
 			extra["approvalExpiresInSeconds"] = 1
 		}
 		runID, aprID := startGatedRun(t, env, key, "gated-"+c.name, extra)
-		if c.decision != "" {
+		switch c.decision {
+		case "":
+		case "cancel":
+			r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs/" + runID + "/cancel", Key: key,
+				Headers: map[string]string{"Idempotency-Key": "cancel-" + c.name}})
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
+		default:
 			require.Equal(t, http.StatusOK, decide(t, env, approver, aprID, c.decision, "decide-"+c.name).Status)
 		}
 		waitRun(t, env, key, runID, c.want)
+		require.Eventually(t, func() bool { return workflowClosed(env, "run/"+runID) && workflowClosed(env, "approval/"+aprID) },
+			20*time.Second, 20*time.Millisecond)
 		writeHistory(t, env, "run/"+runID, filepath.Join(testdata, "run_gated_"+c.name+".json"))
 		writeHistory(t, env, "approval/"+aprID, filepath.Join(testdata, "approval_"+c.name+".json"))
 	}

@@ -84,12 +84,12 @@ var bookkeepingOptions = workflow.LocalActivityOptions{
 func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 	ctx = workflow.WithLocalActivityOptions(ctx, bookkeepingOptions)
 	var outcome RunOutcome
-	refused := false
+	refused, late := false, 0
 	switch {
 	case p.Lost != "":
 		outcome, refused = lost(ctx, p), true
 	case p.ApprovalID != "":
-		outcome, refused = awaitApproval(ctx, p)
+		outcome, refused, late = awaitApproval(ctx, p)
 	}
 	if !refused {
 		err := workflow.ExecuteLocalActivity(ctx, ActivityMarkRunning, p.RunID).Get(ctx, nil)
@@ -111,6 +111,7 @@ func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 		return RunOutcome{}, fmt.Errorf("finish run: %w", err)
 	}
 	upsertRunStatus(ctx, outcome.Status)
+	receiveLateOutcomes(ctx, p, late)
 	if outcome.Status == statusCancelled {
 		return outcome, temporal.NewCanceledError(outcome.ErrorMessage)
 	}
@@ -165,8 +166,11 @@ func upsertRunStatus(ctx workflow.Context, status string) {
 
 // awaitApproval waits for the outcome of the run's approval. It reports true with the run's final
 // outcome when the run must not proceed: the approval was not granted, or the run was cancelled (its
-// pending approval is then cancelled too).
-func awaitApproval(ctx workflow.Context, p RunParams) (RunOutcome, bool) {
+// pending approval is then cancelled too). It also says how many more outcome signals are on their way
+// (see receiveLateOutcomes): a decision comes twice, straight from the API (approval.Service.tellRun)
+// and relayed by the approval's workflow, in either order; a cancelled run's pending approval answers
+// its cancellation with the outcome cancelled.
+func awaitApproval(ctx workflow.Context, p RunParams) (outcome RunOutcome, refused bool, late int) {
 	var got ApprovalOutcome
 	sel := workflow.NewSelector(ctx)
 	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalApprovalOutcome), func(c workflow.ReceiveChannel, _ bool) {
@@ -192,17 +196,43 @@ func awaitApproval(ctx workflow.Context, p RunParams) (RunOutcome, bool) {
 		dctx, _ := workflow.NewDisconnectedContext(ctx)
 		// The approval may have ended already; cancelling a closed workflow is harmless.
 		_ = workflow.RequestCancelExternalWorkflow(dctx, ApprovalWorkflowID(p.ApprovalID), "").Get(dctx, nil)
-		return RunOutcome{}, true
+		return RunOutcome{}, true, 1
 	}
 	switch got.Status {
 	case ApprovalApproved:
-		return RunOutcome{}, false
+		return RunOutcome{}, false, 1
 	case ApprovalRejected:
-		return failed(p.RunID, CodeApprovalRejected, "the approval "+p.ApprovalID+" was rejected"), true
+		return failed(p.RunID, CodeApprovalRejected, "the approval "+p.ApprovalID+" was rejected"), true, 1
 	case ApprovalExpired:
-		return failed(p.RunID, CodeApprovalExpired, "the approval "+p.ApprovalID+" expired before anyone decided"), true
+		return failed(p.RunID, CodeApprovalExpired, "the approval "+p.ApprovalID+" expired before anyone decided"), true, 0
 	default:
-		return failed(p.RunID, CodeApprovalCancelled, "the approval "+p.ApprovalID+" was cancelled"), true
+		return failed(p.RunID, CodeApprovalCancelled, "the approval "+p.ApprovalID+" was cancelled"), true, 0
+	}
+}
+
+// lateOutcomeWait bounds how long a finished run waits for an approval outcome still on its way (one
+// that was lost, such as the API's when it died after committing the decision, never comes).
+const lateOutcomeWait = 10 * time.Second
+
+// receiveLateOutcomes receives the approval outcomes still on their way to a finished run (late of them)
+// before it closes. They change nothing, but a run that closes with one unread makes the worker warn
+// "Workflow has unhandled signals", and one arriving while it closes makes Temporal refuse the close
+// (UnhandledCommand) and replay the run. Its run row is already final, so the wait is not seen. Runs
+// recorded before this step replay without it.
+func receiveLateOutcomes(ctx workflow.Context, p RunParams, late int) {
+	if p.ApprovalID == "" || workflow.GetVersion(ctx, "late-approval-outcomes", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return
+	}
+	ch := workflow.GetSignalChannel(ctx, SignalApprovalOutcome)
+	var ignored ApprovalOutcome
+	for ch.ReceiveAsync(&ignored) {
+		late--
+	}
+	if late <= 0 {
+		return
+	}
+	_, _ = workflow.AwaitWithTimeout(ctx, lateOutcomeWait, func() bool { return ch.Len() > 0 })
+	for ch.ReceiveAsync(&ignored) {
 	}
 }
 
