@@ -19,6 +19,7 @@ import (
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
@@ -184,8 +185,12 @@ func (a *Invocations) record(ctx context.Context, r *schema.Run, hold *ledger.Ho
 		out.ChargedMillicredits = charged
 		err = a.Runs.RecordInvocation(ctx, r.ID, out.Output, charged, hold.ID, q)
 	}
-	if errors.Is(err, run.ErrHoldClosed) {
+	switch {
+	case errors.Is(err, run.ErrHoldClosed):
 		return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrorTypeCreditsReleased, nil)
+	case pg.Unstorable(err): // the answer holds what PostgreSQL refuses (\u0000, say): the run fails uncharged
+		return temporal.NewNonRetryableApplicationError("the service's answer cannot be stored: "+err.Error(),
+			workflows.CodeOutputUnstorable, nil)
 	}
 	return err
 }

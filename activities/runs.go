@@ -14,6 +14,7 @@ import (
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/workflows"
@@ -67,10 +68,15 @@ func (a *Runs) keepOutput(ctx context.Context, o workflows.RunOutcome) error {
 }
 
 // classify makes a missing run row final: retrying cannot make it appear, and failing loudly shows the
-// misconfiguration (two deployments sharing a namespace) in the Web UI.
+// misconfiguration (two deployments sharing a namespace) in the Web UI. A value PostgreSQL refuses (an
+// output holding \u0000, say) is final too, as ErrorTypeUnstorable: the workflow then records a storable
+// outcome instead of retrying for ever.
 func classify(err error) error {
-	if errors.Is(err, run.ErrRunMissing) {
+	switch {
+	case errors.Is(err, run.ErrRunMissing):
 		return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrorTypeRunMissing, err)
+	case pg.Unstorable(err):
+		return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrorTypeUnstorable, err)
 	}
 	return err
 }

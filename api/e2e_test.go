@@ -124,6 +124,7 @@ func TestFoundationJourney(t *testing.T) {
 		Headers: map[string]string{"Idempotency-Key": "run-2"}})
 	require.Equal(t, http.StatusConflict, busy.Status, "%s", busy.Raw)
 	require.Equal(t, "idempotency_in_flight", busy.ErrorCode())
+	require.Equal(t, "1", busy.Header.Get("Retry-After"), "a request in flight says when to retry")
 
 	// A sleep run is running, then succeeded.
 	sleep := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: childSecret,

@@ -39,15 +39,16 @@ func (e *apiError) Schema(r huma.Registry) *huma.Schema {
 	return r.Schema(reflect.TypeFor[client.ErrorEnvelope](), true, "")
 }
 
-// GetHeaders adds Retry-After to answers that invite a retry, and X-Svc-Limit-Operation to 429s.
+// GetHeaders adds Retry-After to answers that invite a retry (503, 409 idempotency_in_flight), and
+// X-Svc-Limit-Operation to 429s.
 func (e *apiError) GetHeaders() http.Header {
 	if e.headers != nil {
 		return e.headers
 	}
-	switch e.status {
-	case http.StatusServiceUnavailable:
+	switch {
+	case e.status == http.StatusServiceUnavailable, e.ErrorEnvelope.Error.Code == svcerr.IdempotencyInFlight:
 		return http.Header{"Retry-After": []string{"1"}}
-	case http.StatusTooManyRequests:
+	case e.status == http.StatusTooManyRequests:
 		d := e.ErrorEnvelope.Error.Details
 		return http.Header{"Retry-After": []string{fmt.Sprint(d["retryAfterSeconds"])},
 			"X-Svc-Limit-Operation": []string{fmt.Sprint(d["operation"])}}

@@ -42,20 +42,32 @@ func TestRecordHistories(t *testing.T) {
 		waitRun(t, env, key, id, client.RunSucceeded)
 		writeHistory(t, env, "run/"+id, filepath.Join(testdata, name))
 	}
+	// run_gated_*_predeadline.json and run_gated_*_prelate.json were recorded before gated runs settled
+	// their approval themselves, and before they received the decision's second signal before closing;
+	// they stay as they are, so the replay test proves such runs still replay.
 	for _, c := range []struct{ name, decision, want string }{
 		{"approved", "approve", client.RunSucceeded},
 		{"rejected", "reject", client.RunFailed},
 		{"expired", "", client.RunFailed},
+		{"cancelled", "cancel", client.RunCancelled},
 	} {
 		extra := map[string]any{}
 		if c.decision == "" {
 			extra["approvalExpiresInSeconds"] = 1
 		}
 		runID, aprID := startGatedRun(t, env, key, "gated-"+c.name, extra)
-		if c.decision != "" {
+		switch c.decision {
+		case "":
+		case "cancel":
+			r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs/" + runID + "/cancel", Key: key,
+				Headers: map[string]string{"Idempotency-Key": "cancel-" + c.name}})
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
+		default:
 			require.Equal(t, http.StatusOK, decide(t, env, approver, aprID, c.decision, "decide-"+c.name).Status)
 		}
 		waitRun(t, env, key, runID, c.want)
+		require.Eventually(t, func() bool { return workflowClosed(env, "run/"+runID) && workflowClosed(env, "approval/"+aprID) },
+			20*time.Second, 20*time.Millisecond)
 		writeHistory(t, env, "run/"+runID, filepath.Join(testdata, "run_gated_"+c.name+".json"))
 		writeHistory(t, env, "approval/"+aprID, filepath.Join(testdata, "approval_"+c.name+".json"))
 	}
@@ -150,4 +162,33 @@ func TestRecordTopUpHistories(t *testing.T) {
 		require.Eventually(t, func() bool { return workflowClosed(env, "topup/"+id) }, 10*time.Second, 20*time.Millisecond)
 		writeHistory(t, env, "topup/"+id, filepath.Join(testdata, name))
 	}
+}
+
+// TestRecordUnstorableHistories records a run whose output PostgreSQL refuses: the workflow records a
+// storable failure (output_unstorable) instead. It runs only with SVC_RECORD_HISTORIES=1.
+func TestRecordUnstorableHistories(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := testenv.New(t)
+	a := newRunsAccount(t, env)
+	id := startUnstorableRun(t, env, a)
+	waitRun(t, env, a.secret, id, client.RunFailed)
+	require.Eventually(t, func() bool { return workflowClosed(env, "run/"+id) }, 10*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, "run/"+id, filepath.Join("..", "workflows", "testdata", "run_output_unstorable.json"))
+}
+
+// TestRecordLostHistories records a run the sweep found unstarted past run.LostAfter and failed through
+// its workflow (run_lost). It runs only with SVC_RECORD_HISTORIES=1.
+func TestRecordLostHistories(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := testenv.NewWith(t, testenv.Options{RunSweepInterval: 50 * time.Millisecond})
+	a := newRunsAccount(t, env)
+	insertRuns(t, env, a, storedRun{id: "run_lost", service: client.ServiceManagedWorkflows, operation: "echo",
+		status: client.RunQueued, created: time.Now().Add(-20 * time.Minute)})
+	waitRun(t, env, a.secret, "run_lost", client.RunFailed)
+	require.Eventually(t, func() bool { return workflowClosed(env, "run/run_lost") }, 10*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, "run/run_lost", filepath.Join("..", "workflows", "testdata", "run_lost.json"))
 }

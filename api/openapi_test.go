@@ -74,6 +74,8 @@ func TestOpenAPIDocumentCoversEveryRoute(t *testing.T) {
 		if r.Idem {
 			require.Contains(t, responses, "409")
 			require.Contains(t, responses, "422")
+			headers, _ := responses["409"].(map[string]any)["headers"].(map[string]any)
+			require.Contains(t, headers, "Retry-After", "%s %s: 409 idempotency_in_flight sends Retry-After", r.Method, r.Path)
 		}
 		if r.Scope != "" {
 			for _, code := range []string{"401", "403", "429"} {

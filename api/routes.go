@@ -84,6 +84,31 @@ func register[I, O any](s *Server, r Route, h func(context.Context, *I) (*O, err
 		}
 		return out, nil
 	})
+	if r.Idem {
+		documentRetryAfter(s.huma.OpenAPI(), r.Method, r.Path)
+	}
+}
+
+// documentRetryAfter declares the Retry-After header that a 409 idempotency_in_flight answer of the
+// operation carries.
+func documentRetryAfter(doc *huma.OpenAPI, method, path string) {
+	item := doc.Paths[path]
+	if item == nil {
+		return
+	}
+	op := map[string]*huma.Operation{http.MethodPost: item.Post, http.MethodPatch: item.Patch, http.MethodPut: item.Put,
+		http.MethodDelete: item.Delete}[method]
+	if op == nil || op.Responses["409"] == nil {
+		return
+	}
+	resp := op.Responses["409"]
+	if resp.Headers == nil {
+		resp.Headers = map[string]*huma.Header{}
+	}
+	resp.Headers["Retry-After"] = &huma.Header{
+		Description: "Seconds to wait before retrying with the same Idempotency-Key; sent with idempotency_in_flight.",
+		Schema:      &huma.Schema{Type: "integer", Minimum: ptr(0.0)},
+	}
 }
 
 // operation is the OpenAPI operation of the route, with its security, scope, idempotency header and

@@ -72,7 +72,13 @@ type Deps struct {
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet
+	// RunSweepInterval is how often the server reconciles runs a dying request left unstarted (default
+	// RunSweepInterval; see run.Service.SweepStarts).
+	RunSweepInterval time.Duration
 }
+
+// RunSweepInterval is how often, by default, the server looks for runs left unstarted.
+const RunSweepInterval = 10 * time.Second
 
 // Server serves the API.
 type Server struct {
@@ -105,6 +111,7 @@ type Server struct {
 	topups     *topup.Service
 	faucet     Faucet
 	topUpWait  time.Duration
+	runSweep   time.Duration
 
 	engine *gin.Engine
 	huma   huma.API
@@ -136,6 +143,7 @@ func New(d Deps) (*Server, error) {
 		x402:        d.X402,
 		faucet:      d.DevFaucet,
 		topUpWait:   cmp.Or(d.TopUpWait, TopUpWait),
+		runSweep:    cmp.Or(d.RunSweepInterval, RunSweepInterval),
 		topups:      topup.NewService(topup.NewStore(d.DB), d.Temporal),
 		routes:      map[string]*Route{},
 	}
@@ -237,8 +245,9 @@ func (s *Server) Close() {
 // connection credentials be served from memory, the purge of expired idempotency records, and the
 // release of credit holds left open by processes that died mid-call.
 func (s *Server) Start(ctx context.Context) {
-	s.bg.Add(5)
+	s.bg.Add(6)
 	go func() { defer s.bg.Done(); s.sweepHolds(ctx, 5*time.Minute) }()
+	go func() { defer s.bg.Done(); s.sweepRuns(ctx, s.runSweep) }()
 	go func() { defer s.bg.Done(); s.keyCache.Listen(ctx, s.db) }()
 	go func() { defer s.bg.Done(); s.connections.Listen(ctx, s.db) }()
 	go func() { defer s.bg.Done(); s.limiter.Run(ctx) }()
@@ -267,6 +276,27 @@ func (s *Server) sweepHolds(ctx context.Context, every time.Duration) {
 				s.log.Warn("release stale credit holds", "err", err)
 			} else if n > 0 {
 				s.log.Info("released stale credit holds", "count", n)
+			}
+		}
+	}
+}
+
+// sweepRuns reconciles runs left unstarted by a request that died (run.Service.SweepStarts) every
+// interval until ctx ends.
+func (s *Server) sweepRuns(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			n, err := s.runs.SweepStarts(ctx)
+			if err != nil && ctx.Err() == nil {
+				s.log.Warn("reconcile unstarted runs", "err", err)
+			}
+			if n > 0 {
+				s.log.Info("reconciled unstarted runs", "count", n)
 			}
 		}
 	}

@@ -107,6 +107,9 @@ type Run struct {
 	UpdatedAt           time.Time       `bun:"updated_at,nullzero,default:now()"`
 	StartedAt           *time.Time      `bun:"started_at"`
 	CompletedAt         *time.Time      `bun:"completed_at"`
+	// StartCheckedAt is when the API's sweep made sure the run's workflow was started (see
+	// run.Service.SweepStarts); nil until then.
+	StartCheckedAt *time.Time `bun:"start_checked_at"`
 }
 
 // AuditEvent records one authenticated request: who, what, outcome. Never a secret or a body.

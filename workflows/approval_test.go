@@ -181,6 +181,40 @@ func TestGatedRunWaitsForItsApproval(t *testing.T) {
 	}
 }
 
+// TestGatedRunReceivesTheDecisionTwice: a decision reaches its run twice (from the API and relayed by the
+// approval's workflow); the run closes once it has received both, and closes anyway a bounded time after
+// finishing when the second never comes.
+func TestGatedRunReceivesTheDecisionTwice(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name    string
+		signals []time.Duration
+		closeBy time.Duration
+	}{
+		{"both", []time.Duration{time.Hour, time.Hour + time.Second}, time.Hour + 2*time.Second},
+		{"one lost", []time.Duration{time.Hour}, time.Hour + 11*time.Second},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			env, f := newEnv(t)
+			start := env.Now()
+			p := params("echo", `{}`)
+			p.ApprovalID = "apr_1"
+			for _, at := range c.signals {
+				env.RegisterDelayedCallback(func() {
+					env.SignalWorkflow(workflows.SignalApprovalOutcome, workflows.ApprovalOutcome{ApprovalID: "apr_1", Status: workflows.ApprovalApproved})
+				}, at)
+			}
+			env.ExecuteWorkflow(workflows.RunWorkflowName, p)
+			require.NoError(t, env.GetWorkflowError())
+			require.Len(t, f.outcomes, 1)
+			require.Equal(t, "succeeded", f.outcomes[0].Status)
+			require.Less(t, env.Now().Sub(start), c.closeBy)
+			require.GreaterOrEqual(t, env.Now().Sub(start), c.signals[len(c.signals)-1])
+		})
+	}
+}
+
 // TestGatedRunCancelledCancelsItsApproval: cancelling a waiting run ends it cancelled and asks its
 // approval's workflow to cancel.
 func TestGatedRunCancelledCancelsItsApproval(t *testing.T) {

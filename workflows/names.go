@@ -80,6 +80,10 @@ func DeliveryWorkflowID(deliveryID string) string { return "delivery/" + deliver
 // TopUpWorkflowID is the workflow id of an x402 top-up.
 func TopUpWorkflowID(topUpID string) string { return "topup/" + topUpID }
 
+// ErrorTypeUnstorable is the application error type of a bookkeeping activity whose values PostgreSQL
+// refuses (SQLSTATE class 22 or 54): retrying cannot store them.
+const ErrorTypeUnstorable = "Unstorable"
+
 // ErrorTypeRunMissing is the application error type of a bookkeeping activity whose run row does not
 // exist in the worker's database.
 const ErrorTypeRunMissing = "RunMissing"

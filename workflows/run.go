@@ -22,6 +22,15 @@ const (
 	CodeApprovalRejected  = "approval_rejected"
 	CodeApprovalExpired   = "approval_expired"
 	CodeApprovalCancelled = "approval_cancelled"
+	// CodeOutputUnstorable: the run's output holds what PostgreSQL refuses to store (\u0000 in a JSON
+	// string, say), so the run ends failed without it.
+	CodeOutputUnstorable = "output_unstorable"
+	// CodeOutcomeUnstorable: the run's outcome (its error message, say) could not be stored, so the run
+	// ends failed with this code and a fixed message instead.
+	CodeOutcomeUnstorable = "outcome_unstorable"
+	// CodeRunLost: the request that created the run ended before starting it, and nothing completed the
+	// start in time (see internal/run's sweep).
+	CodeRunLost = "run_lost"
 )
 
 // RunParams is the input of RunWorkflow. Input is the run's JSON input.
@@ -38,6 +47,11 @@ type RunParams struct {
 	// External marks an operation of an external service (services.yaml), performed by the
 	// InvokeService activity.
 	External bool
+	// Lost, when set, says why the run can no longer start (its creating request died long ago): the
+	// workflow records it failed with CodeRunLost at once, and cancels its pending approval. Failing a run
+	// through its workflow lets Temporal's one workflow per run decide between starting it and failing
+	// it, however many sweeps and retried requests race.
+	Lost string
 }
 
 // RunOutcome is what FinishRun records and RunWorkflow returns.
@@ -70,9 +84,12 @@ var bookkeepingOptions = workflow.LocalActivityOptions{
 func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 	ctx = workflow.WithLocalActivityOptions(ctx, bookkeepingOptions)
 	var outcome RunOutcome
-	refused := false
-	if p.ApprovalID != "" {
-		outcome, refused = awaitApproval(ctx, p)
+	refused, late := false, 0
+	switch {
+	case p.Lost != "":
+		outcome, refused = lost(ctx, p), true
+	case p.ApprovalID != "":
+		outcome, refused, late = awaitApproval(ctx, p)
 	}
 	if !refused {
 		err := workflow.ExecuteLocalActivity(ctx, ActivityMarkRunning, p.RunID).Get(ctx, nil)
@@ -89,14 +106,50 @@ func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 		}
 		ctx, _ = workflow.NewDisconnectedContext(ctx)
 	}
-	if err := workflow.ExecuteLocalActivity(ctx, ActivityFinishRun, outcome).Get(ctx, nil); err != nil {
+	outcome, err := finishRun(ctx, outcome)
+	if err != nil {
 		return RunOutcome{}, fmt.Errorf("finish run: %w", err)
 	}
 	upsertRunStatus(ctx, outcome.Status)
+	receiveLateOutcomes(ctx, p, late)
 	if outcome.Status == statusCancelled {
 		return outcome, temporal.NewCanceledError(outcome.ErrorMessage)
 	}
 	return outcome, nil
+}
+
+// finishRun records the outcome and returns it as recorded. An outcome PostgreSQL refuses to store (the
+// activity says so with ErrorTypeUnstorable, which it never retries) is replaced by a failure it can
+// store, so the run ends failed with a clear code instead of staying running. Histories recorded before
+// this check never hold such a failure, so they replay unchanged.
+func finishRun(ctx workflow.Context, outcome RunOutcome) (RunOutcome, error) {
+	err := workflow.ExecuteLocalActivity(ctx, ActivityFinishRun, outcome).Get(ctx, nil)
+	var appErr *temporal.ApplicationError
+	if err == nil || !errors.As(err, &appErr) || appErr.Type() != ErrorTypeUnstorable {
+		return outcome, err
+	}
+	stored := failed(outcome.RunID, CodeOutcomeUnstorable, "the run's outcome could not be stored")
+	if len(outcome.Output) > 0 {
+		stored = failed(outcome.RunID, CodeOutputUnstorable,
+			"the run's output could not be stored: it holds a value PostgreSQL refuses, such as a NUL character")
+	}
+	workflow.GetLogger(ctx).Warn("run outcome unstorable", "runId", outcome.RunID, "error", err)
+	if err := workflow.ExecuteLocalActivity(ctx, ActivityFinishRun, stored).Get(ctx, nil); err != nil {
+		return RunOutcome{}, err
+	}
+	return stored, nil
+}
+
+// lost is the outcome of a run started only to be failed (RunParams.Lost); a pending approval it waited
+// for is cancelled, since no workflow of its own will ever settle it.
+func lost(ctx workflow.Context, p RunParams) RunOutcome {
+	if p.ApprovalID != "" {
+		var ignored ApprovalOutcome
+		if err := workflow.ExecuteLocalActivity(ctx, ActivityCancelApproval, p.ApprovalID).Get(ctx, &ignored); err != nil {
+			workflow.GetLogger(ctx).Warn("cancel the approval of a lost run", "runId", p.RunID, "error", err)
+		}
+	}
+	return failed(p.RunID, CodeRunLost, p.Lost)
 }
 
 // approvalGrace is how long past its approval's expiry a run waits for the outcome before settling the
@@ -113,8 +166,11 @@ func upsertRunStatus(ctx workflow.Context, status string) {
 
 // awaitApproval waits for the outcome of the run's approval. It reports true with the run's final
 // outcome when the run must not proceed: the approval was not granted, or the run was cancelled (its
-// pending approval is then cancelled too).
-func awaitApproval(ctx workflow.Context, p RunParams) (RunOutcome, bool) {
+// pending approval is then cancelled too). It also says how many more outcome signals are on their way
+// (see receiveLateOutcomes): a decision comes twice, straight from the API (approval.Service.tellRun)
+// and relayed by the approval's workflow, in either order; a cancelled run's pending approval answers
+// its cancellation with the outcome cancelled.
+func awaitApproval(ctx workflow.Context, p RunParams) (outcome RunOutcome, refused bool, late int) {
 	var got ApprovalOutcome
 	sel := workflow.NewSelector(ctx)
 	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalApprovalOutcome), func(c workflow.ReceiveChannel, _ bool) {
@@ -140,17 +196,43 @@ func awaitApproval(ctx workflow.Context, p RunParams) (RunOutcome, bool) {
 		dctx, _ := workflow.NewDisconnectedContext(ctx)
 		// The approval may have ended already; cancelling a closed workflow is harmless.
 		_ = workflow.RequestCancelExternalWorkflow(dctx, ApprovalWorkflowID(p.ApprovalID), "").Get(dctx, nil)
-		return RunOutcome{}, true
+		return RunOutcome{}, true, 1
 	}
 	switch got.Status {
 	case ApprovalApproved:
-		return RunOutcome{}, false
+		return RunOutcome{}, false, 1
 	case ApprovalRejected:
-		return failed(p.RunID, CodeApprovalRejected, "the approval "+p.ApprovalID+" was rejected"), true
+		return failed(p.RunID, CodeApprovalRejected, "the approval "+p.ApprovalID+" was rejected"), true, 1
 	case ApprovalExpired:
-		return failed(p.RunID, CodeApprovalExpired, "the approval "+p.ApprovalID+" expired before anyone decided"), true
+		return failed(p.RunID, CodeApprovalExpired, "the approval "+p.ApprovalID+" expired before anyone decided"), true, 0
 	default:
-		return failed(p.RunID, CodeApprovalCancelled, "the approval "+p.ApprovalID+" was cancelled"), true
+		return failed(p.RunID, CodeApprovalCancelled, "the approval "+p.ApprovalID+" was cancelled"), true, 0
+	}
+}
+
+// lateOutcomeWait bounds how long a finished run waits for an approval outcome still on its way (one
+// that was lost, such as the API's when it died after committing the decision, never comes).
+const lateOutcomeWait = 10 * time.Second
+
+// receiveLateOutcomes receives the approval outcomes still on their way to a finished run (late of them)
+// before it closes. They change nothing, but a run that closes with one unread makes the worker warn
+// "Workflow has unhandled signals", and one arriving while it closes makes Temporal refuse the close
+// (UnhandledCommand) and replay the run. Its run row is already final, so the wait is not seen. Runs
+// recorded before this step replay without it.
+func receiveLateOutcomes(ctx workflow.Context, p RunParams, late int) {
+	if p.ApprovalID == "" || workflow.GetVersion(ctx, "late-approval-outcomes", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return
+	}
+	ch := workflow.GetSignalChannel(ctx, SignalApprovalOutcome)
+	var ignored ApprovalOutcome
+	for ch.ReceiveAsync(&ignored) {
+		late--
+	}
+	if late <= 0 {
+		return
+	}
+	_, _ = workflow.AwaitWithTimeout(ctx, lateOutcomeWait, func() bool { return ch.Len() > 0 })
+	for ch.ReceiveAsync(&ignored) {
 	}
 }
 
@@ -181,7 +263,8 @@ const InvokeHeartbeatTimeout = 5 * time.Second
 
 // invokeErrorCodes are the failure types InvokeService gives that become a failed run's error code;
 // anything else (an internal error that outlasted the retries) is reported as upstream_failed.
-var invokeErrorCodes = append([]string{"upstream_status", "upstream_timeout", "upstream_unreachable"}, invokeRetry.NonRetryableErrorTypes...)
+var invokeErrorCodes = append([]string{"upstream_status", "upstream_timeout", "upstream_unreachable", CodeOutputUnstorable},
+	invokeRetry.NonRetryableErrorTypes...)
 
 // invokeRetry retries timeouts, unreachable services, 429 and 5xx answers with backoff (the activity
 // asks for a service's Retry-After through its error); 4xx answers and the errors below are final.

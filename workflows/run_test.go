@@ -20,6 +20,8 @@ type fakeRuns struct {
 	running  []string
 	outcomes []workflows.RunOutcome
 	failMark int // fail MarkRunRunning this many times first
+	// refuse, when set, makes FinishRun answer as for a value PostgreSQL refuses when it reports true.
+	refuse func(workflows.RunOutcome) bool
 }
 
 func (f *fakeRuns) mark(_ context.Context, id string) error {
@@ -32,6 +34,9 @@ func (f *fakeRuns) mark(_ context.Context, id string) error {
 }
 
 func (f *fakeRuns) finish(_ context.Context, o workflows.RunOutcome) error {
+	if f.refuse != nil && f.refuse(o) {
+		return temporal.NewNonRetryableApplicationError("unsupported Unicode escape sequence", workflows.ErrorTypeUnstorable, nil)
+	}
 	f.outcomes = append(f.outcomes, o)
 	return nil
 }
@@ -103,6 +108,64 @@ func TestUnknownOperationFailsTheRun(t *testing.T) {
 	env.ExecuteWorkflow(workflows.RunWorkflowName, params("nope", `{}`))
 	require.NoError(t, env.GetWorkflowError())
 	require.Equal(t, workflows.CodeUnknownOperation, f.outcomes[0].ErrorCode)
+}
+
+// TestUnstorableOutcomeFailsTheRun: an outcome FinishRun cannot store ends the run failed with a clear
+// code (output_unstorable when the output was refused, outcome_unstorable otherwise), recorded once.
+func TestUnstorableOutcomeFailsTheRun(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ op, input, code string }{
+		{"echo", `{"a":"\u0000"}`, workflows.CodeOutputUnstorable},
+		{"nope", `{}`, workflows.CodeOutcomeUnstorable},
+	} {
+		env, f := newEnv(t)
+		f.refuse = func(o workflows.RunOutcome) bool { return o.ErrorCode != c.code }
+		env.ExecuteWorkflow(workflows.RunWorkflowName, params(c.op, c.input))
+		require.True(t, env.IsWorkflowCompleted())
+		require.NoError(t, env.GetWorkflowError())
+		var out workflows.RunOutcome
+		require.NoError(t, env.GetWorkflowResult(&out))
+		require.Equal(t, "failed", out.Status, c.op)
+		require.Equal(t, c.code, out.ErrorCode)
+		require.Len(t, f.outcomes, 1, "the storable outcome is recorded once")
+		require.Equal(t, c.code, f.outcomes[0].ErrorCode)
+		require.Empty(t, f.outcomes[0].Output)
+	}
+}
+
+// TestOtherFinishFailuresStayFailures: a final FinishRun error that is not about the values (the run row
+// is missing) still fails the workflow, as before.
+func TestOtherFinishFailuresStayFailures(t *testing.T) {
+	t.Parallel()
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestWorkflowEnvironment()
+	f := &fakeRuns{}
+	env.RegisterWorkflowWithOptions(workflows.RunWorkflow, workflow.RegisterOptions{Name: workflows.RunWorkflowName})
+	env.RegisterActivityWithOptions(f.mark, activity.RegisterOptions{Name: workflows.ActivityMarkRunning})
+	env.RegisterActivityWithOptions(func(context.Context, workflows.RunOutcome) error {
+		return temporal.NewNonRetryableApplicationError("run row not found", workflows.ErrorTypeRunMissing, nil)
+	}, activity.RegisterOptions{Name: workflows.ActivityFinishRun})
+	env.ExecuteWorkflow(workflows.RunWorkflowName, params("echo", `{}`))
+	require.ErrorContains(t, env.GetWorkflowError(), "run row not found")
+}
+
+// TestLostRunFailsAtOnce: a run started only to be failed (RunParams.Lost) records run_lost without
+// running, and cancels the approval it waited for.
+func TestLostRunFailsAtOnce(t *testing.T) {
+	t.Parallel()
+	env, f := newEnv(t)
+	var cancelled []string
+	env.RegisterActivityWithOptions(func(_ context.Context, id string) (workflows.ApprovalOutcome, error) {
+		cancelled = append(cancelled, id)
+		return workflows.ApprovalOutcome{ApprovalID: id, Status: workflows.ApprovalCancelled}, nil
+	}, activity.RegisterOptions{Name: workflows.ActivityCancelApproval})
+	p := params("echo", `{}`)
+	p.ApprovalID, p.Lost = "apr_1", "the request died"
+	env.ExecuteWorkflow(workflows.RunWorkflowName, p)
+	require.NoError(t, env.GetWorkflowError())
+	require.Empty(t, f.running, "a lost run never runs")
+	require.Equal(t, []workflows.RunOutcome{{RunID: "run_1", Status: "failed", ErrorCode: workflows.CodeRunLost, ErrorMessage: "the request died"}}, f.outcomes)
+	require.Equal(t, []string{"apr_1"}, cancelled)
 }
 
 func TestSleepDuration(t *testing.T) {

@@ -88,8 +88,8 @@ func (s *Service) Decide(ctx context.Context, scope tenant.Scope, id string, d D
 }
 
 // tellRun passes a committed decision straight to the run it gates, so the run resumes without waiting
-// for the approval's workflow to relay it. The relay still comes (and is ignored), so a lost signal here
-// only costs time.
+// for the approval's workflow to relay it. The relay still comes (the run receives both before it
+// closes), so a lost signal here only costs time.
 func (s *Service) tellRun(ctx context.Context, a *schema.Approval) {
 	if a.Kind != KindRun || a.RunID == nil {
 		return

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -123,7 +124,7 @@ func (s *Store) Finish(ctx context.Context, o workflows.RunOutcome) error {
 			q = q.Set("output = ?", string(o.Output))
 		}
 		if o.ErrorCode != "" {
-			q = q.Set("error_code = ?", o.ErrorCode).Set("error_message = ?", o.ErrorMessage)
+			q = q.Set("error_code = ?", storableText(o.ErrorCode)).Set("error_message = ?", storableText(o.ErrorMessage))
 		}
 		err := q.Returning("*").Scan(ctx)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -134,6 +135,12 @@ func (s *Store) Finish(ctx context.Context, o workflows.RunOutcome) error {
 		}
 		return outbox.Emit(ctx, tx, Event(finishedEvents[r.Status], r))
 	})
+}
+
+// storableText is s as a text column can hold it: without NUL bytes and as valid UTF-8. Error messages
+// quote what services and inputs said, which must never keep a run from being recorded.
+func storableText(s string) string {
+	return strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "\uFFFD")
 }
 
 var finishedEvents = map[string]string{
@@ -376,6 +383,12 @@ func (s *Service) CreateFromApproval(ctx context.Context, a *schema.Approval) (s
 
 // start starts the run's workflow; apr is the approval it waits for, if any.
 func (s *Service) start(ctx context.Context, r *schema.Run, apr *schema.Approval) error {
+	return s.startWorkflow(ctx, r, apr, "")
+}
+
+// startWorkflow starts the run's workflow; with lost set, the workflow only records the run failed with
+// that reason (workflows.RunParams.Lost).
+func (s *Service) startWorkflow(ctx context.Context, r *schema.Run, apr *schema.Approval, lost string) error {
 	opts := sdkclient.StartWorkflowOptions{
 		ID:                       r.WorkflowID,
 		TaskQueue:                workflows.TaskQueue,
@@ -385,7 +398,7 @@ func (s *Service) start(ctx context.Context, r *schema.Run, apr *schema.Approval
 		Memo:                     map[string]any{"runId": r.ID, "serviceId": r.ServiceID, "operationId": r.OperationID, "status": r.Status},
 		StaticSummary:            fmt.Sprintf("run %s: %s.%s", r.ID, r.ServiceID, r.OperationID),
 	}
-	params := workflows.RunParams{RunID: r.ID, ServiceID: r.ServiceID, OperationID: r.OperationID, Input: r.Input}
+	params := workflows.RunParams{RunID: r.ID, ServiceID: r.ServiceID, OperationID: r.OperationID, Input: r.Input, Lost: lost}
 	if r.ApprovalID != nil {
 		params.ApprovalID = *r.ApprovalID
 	}

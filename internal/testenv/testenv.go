@@ -90,6 +90,8 @@ type Options struct {
 	FacilitatorURL string
 	// CreditLeases tunes the API's credit leases (see ledger.LeaseOptions).
 	CreditLeases ledger.LeaseOptions
+	// RunSweepInterval is how often the API reconciles runs left unstarted (0: api.RunSweepInterval).
+	RunSweepInterval time.Duration
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -153,7 +155,8 @@ func NewWith(t testing.TB, opts Options) *Env {
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
 		Artifacts:     artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		deps: api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
-			Artifacts: artifacts, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases}}
+			Artifacts: artifacts, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
+			RunSweepInterval: opts.RunSweepInterval}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e
