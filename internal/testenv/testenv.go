@@ -28,6 +28,7 @@ import (
 	"github.com/svcplatform/svc/api"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
@@ -90,6 +91,9 @@ type Options struct {
 	FacilitatorURL string
 	// CreditLeases tunes the API's credit leases (see ledger.LeaseOptions).
 	CreditLeases ledger.LeaseOptions
+	// Audit tunes the API's background audit writer (an Interval of an hour holds read events in memory,
+	// as if the writer were stuck).
+	Audit audit.Options
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -153,7 +157,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
 		Artifacts:     artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		deps: api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
-			Artifacts: artifacts, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases}}
+			Artifacts: artifacts, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases, Audit: opts.Audit}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e
