@@ -21,7 +21,7 @@ func storedAudit(t *testing.T, env *testenv.Env, requestIDs ...string) map[strin
 	t.Helper()
 	var rows []schema.AuditEvent
 	require.NoError(t, env.DB.NewSelect().Model(&rows).Column("request_id", "status").
-		Where("request_id IN (?)", bun.In(requestIDs)).Scan(context.Background()))
+		Where("request_id IN (?)", bun.List(requestIDs)).Scan(context.Background()))
 	out := map[string]int{}
 	for _, r := range rows {
 		out[r.RequestID] = r.Status
