@@ -36,7 +36,7 @@ func (s *Server) listAuditEvents(ctx context.Context, in *auditListInput) (*Out[
 	for _, e := range rows {
 		out.AuditEvents = append(out.AuditEvents, client.AuditEvent{ID: e.ID, KeyID: e.KeyID, ProjectID: e.ProjectID,
 			Operation: e.Operation, Method: e.Method, Path: e.Path, Status: e.Status, RequestID: e.RequestID,
-			ClientIP: e.ClientIP, ChargedCredits: credits(e.ChargedMillicredits), CreatedAt: e.CreatedAt.UTC()})
+			ClientIP: e.ClientIP, ChargedCredits: credits(e.ChargedMillicredits), CreatedAt: e.CreatedAt.UTC(), Sanitized: e.Sanitized})
 	}
 	return reply(out)
 }

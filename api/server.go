@@ -55,6 +55,9 @@ type Deps struct {
 	// CreditLeases tunes how invocations of busy accounts are paid from credit leases (see
 	// ledger.LeaseOptions for the defaults); Log defaults to Logger.
 	CreditLeases ledger.LeaseOptions
+	// Audit tunes the background writer of read requests' audit events (defaults: batches of 256, at
+	// most 50 ms apart); the events of other requests are stored before their answer regardless.
+	Audit audit.Options
 	// Gateway are the external services of services.yaml; nil means none.
 	Gateway *gateway.Catalog
 	// AllowLoopback lets invocations reach services on loopback addresses (dev mode).
@@ -127,7 +130,7 @@ func New(d Deps) (*Server, error) {
 		keys:      apikey.NewStore(d.DB),
 		accounts:  account.New(d.DB, d.Box.Derive("credit-token")),
 		idem:      idempotency.NewStore(d.DB, d.Box, d.Idempotency),
-		audit:     audit.NewWriter(d.DB, d.Logger, audit.Options{}),
+		audit:     audit.NewWriter(d.DB, d.Logger, d.Audit),
 		runs:      run.NewService(run.NewStore(d.DB), d.Temporal),
 		approvals: approval.NewService(d.DB, d.Temporal),
 		projects:  project.NewStore(d.DB),

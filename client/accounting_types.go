@@ -57,6 +57,7 @@ type AuditEvent struct {
 	ClientIP       string    `json:"clientIp"`
 	ChargedCredits float64   `json:"chargedCredits"`
 	CreatedAt      time.Time `json:"createdAt"`
+	Sanitized      bool      `json:"sanitized" doc:"A text field (path, ids) held bytes that cannot be stored as text (NUL, invalid UTF-8); each such byte is shown as %XX."`
 }
 
 // AuditEventList answers GET /v1/audit-events.

@@ -129,6 +129,8 @@ type AuditEvent struct {
 	CreatedAt time.Time `bun:"created_at,nullzero,default:now()"`
 	// ChargedMillicredits is what the request charged (0 for most).
 	ChargedMillicredits int64 `bun:"charged_millicredits"`
+	// Sanitized: a text field held bytes PostgreSQL cannot store (NUL, invalid UTF-8), stored as %XX.
+	Sanitized bool `bun:"sanitized"`
 }
 
 // Approval is a decision awaited before an action runs (see migration 0008).

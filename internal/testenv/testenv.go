@@ -28,6 +28,7 @@ import (
 	"github.com/svcplatform/svc/api"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
@@ -92,6 +93,9 @@ type Options struct {
 	CreditLeases ledger.LeaseOptions
 	// RunSweepInterval is how often the API reconciles runs left unstarted (0: api.RunSweepInterval).
 	RunSweepInterval time.Duration
+	// Audit tunes the API's background audit writer (an Interval of an hour holds read events in memory,
+	// as if the writer were stuck).
+	Audit audit.Options
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -156,7 +160,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		Artifacts:     artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		deps: api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
-			RunSweepInterval: opts.RunSweepInterval}}
+			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e
