@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/internal/testenv"
+)
+
+// TestAPIKilledLosesNoAuditEventOfAChange runs `svcd api` as its own process, sends it requests that
+// change something (stored writes, a refused write, a cancel of a missing run), kills it with SIGKILL
+// the moment the last answer arrives, and checks that the audit trail holds the event of every one of
+// them: an event of a change is stored before its answer, never only in the writer's memory.
+func TestAPIKilledLosesNoAuditEventOfAChange(t *testing.T) {
+	t.Parallel()
+	svcd := buildSvcd(t)
+	env := testenv.NewWith(t, testenv.Options{NoWorker: true})
+	key := fundedKey(t, env, 0)
+	api := startAPI(t, svcd, env)
+
+	changes := []testenv.Req{
+		{Method: http.MethodPost, Path: "/v1/projects", Body: map[string]any{"name": "alpha"},
+			Headers: map[string]string{"Idempotency-Key": "p1"}},
+		{Method: http.MethodPost, Path: "/v1/projects", Body: map[string]any{"name": "beta"},
+			Headers: map[string]string{"Idempotency-Key": "p2"}},
+		{Method: http.MethodPost, Path: "/v1/projects", Body: map[string]any{"name": ""},
+			Headers: map[string]string{"Idempotency-Key": "p3"}},
+		{Method: http.MethodPost, Path: "/v1/runs/run_missing/cancel", Body: map[string]any{}},
+		{Method: http.MethodPost, Path: "/v1/projects", Body: map[string]any{"name": "gamma"},
+			Headers: map[string]string{"Idempotency-Key": "p4"}},
+	}
+	var requestIDs []string
+	for _, req := range changes {
+		req.Key, req.BaseURL = key, api.url
+		resp := env.Do(t, req)
+		id := resp.Header.Get("X-Request-Id")
+		require.NotEmpty(t, id, "%s %s answered no request id: %d %s", req.Method, req.Path, resp.Status, resp.Raw)
+		requestIDs = append(requestIDs, id)
+	}
+	require.NoError(t, api.cmd.Process.Signal(syscall.SIGKILL))
+	_ = api.cmd.Wait()
+
+	var stored []string
+	require.NoError(t, env.DB.NewRaw("SELECT request_id FROM audit_events WHERE request_id IN (?)",
+		bun.In(requestIDs)).Scan(context.Background(), &stored))
+	require.ElementsMatch(t, requestIDs, stored, "every change's event survives kill -9; API log:\n%s", api.log.String())
+}
+
+type apiProcess struct {
+	cmd *exec.Cmd
+	url string
+	log *testenv.Buffer
+}
+
+// startAPI runs `svcd api` on a free loopback port against the test's database schema and Temporal
+// server and waits until it answers /health.
+func startAPI(t *testing.T, svcd string, env *testenv.Env) *apiProcess {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+
+	log := &testenv.Buffer{}
+	cmd := exec.Command(svcd, "api")
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+env.DatabaseURL, "TEMPORAL_ADDRESS="+env.TemporalAddress, "TEMPORAL_NAMESPACE="+env.Namespace,
+		"SVC_ENCRYPTION_KEY="+env.EncryptionKey, "SVC_HTTP_ADDR="+addr, "SVC_DATA_DIR="+t.TempDir())
+	cmd.Stdout, cmd.Stderr = log, log
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	p := &apiProcess{cmd: cmd, url: "http://" + addr, log: log}
+	require.Eventually(t, func() bool {
+		resp, err := http.Get(p.url + "/health")
+		if err != nil {
+			return false
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}, 60*time.Second, 20*time.Millisecond, "svcd api never answered /health; log:\n%s", log.String())
+	return p
+}
