@@ -19,6 +19,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
@@ -161,6 +162,12 @@ func (s *Server) toAPIError(ctx context.Context, err error) *apiError {
 	rid := requestIDFrom(ctx)
 	if e, ok := svcerr.As(err); ok {
 		return envelope(rid, svcerr.Status(e.Code), e)
+	}
+	if pg.Unstorable(err) {
+		// Text holding NUL reached PostgreSQL (the edge refuses it in requests, so this is a value from
+		// elsewhere, such as an upstream answer): no retry can store it.
+		s.log.Warn("unstorable value", slog.String("requestId", rid), slog.Any("err", err))
+		return envelope(rid, http.StatusBadRequest, svcerr.New(svcerr.InvalidRequest, "a value holds a character that cannot be stored (U+0000)"))
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return envelope(rid, http.StatusServiceUnavailable, svcerr.New(svcerr.Unavailable, "the request timed out; retry"))
