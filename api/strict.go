@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -206,7 +207,7 @@ func checkIntegers(reg huma.Registry, sch *huma.Schema, v any, path strictjson.P
 				return err
 			}
 		}
-	case fmt.Stringer: // json.Number
+	case json.Number:
 		if sch.Type == "integer" {
 			return checkInteger(sch, v.String(), path.String())
 		}

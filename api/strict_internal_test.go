@@ -5,11 +5,14 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/internal/strictjson"
+	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/testdb"
 )
 
@@ -43,4 +46,39 @@ func TestUnstorableIsBadRequest(t *testing.T) {
 	ae := s.toAPIError(context.Background(), err)
 	require.Equal(t, http.StatusBadRequest, ae.status)
 	require.Equal(t, "invalid_request", ae.ErrorEnvelope.Error.Code)
+}
+
+// FuzzEdgeQuery feeds any raw query string and Content-Type to the edge's checks: they never panic, a
+// refused query is a 400 invalid_request, and an admitted one decodes to text names and values only.
+func FuzzEdgeQuery(f *testing.F) {
+	for _, s := range []string{"", "serviceId=%00", "a=1&a=2", "a%zz=1", "status=%ff", "x=%E2%82%AC", ";;", "limit=1e19&cursor="} {
+		f.Add(s, "application/json; charset=utf-8")
+	}
+	f.Add("a=b", "application/merge-patch+json")
+	f.Add("a=b", "text/plain; charset=\x00")
+	f.Fuzz(func(t *testing.T, raw, contentType string) {
+		_ = jsonMediaType(contentType)
+		err := checkQuery(raw)
+		if err != nil {
+			e, ok := svcerr.As(err)
+			if !ok || e.Code != svcerr.InvalidRequest {
+				t.Fatalf("refusal %#v", err)
+			}
+			return
+		}
+		q, perr := url.ParseQuery(raw)
+		if raw != "" && perr != nil {
+			t.Fatalf("admitted a query that does not parse: %q", raw)
+		}
+		for name, values := range q {
+			if strictjson.CheckText(name) != nil {
+				t.Fatalf("admitted name %q", name)
+			}
+			for _, v := range values {
+				if strictjson.CheckText(v) != nil {
+					t.Fatalf("admitted value %q", v)
+				}
+			}
+		}
+	})
 }
