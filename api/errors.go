@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"reflect"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -19,6 +20,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
@@ -82,6 +84,7 @@ func humaError(requestID string, status int, msg string, errs []error) *apiError
 			continue
 		}
 		param := paramOf(d)
+		d = withoutGoNames(d, &param)
 		problems = append(problems, map[string]string{"param": param, "message": d.Message})
 		if e.Param == "" {
 			e.Param, e.Message = param, describe(param, d.Message)
@@ -94,6 +97,45 @@ func humaError(requestID string, status int, msg string, errs []error) *apiError
 		e.Message = "internal error"
 	}
 	return envelope(requestID, status, e)
+}
+
+// unmarshalError matches encoding/json's type errors, which name Go types and fields
+// ("json: cannot unmarshal number 1e19 into Go struct field CreateRunRequest.approvalExpiresInSeconds of
+// type int"). The edge (strictInput) refuses what causes them; this keeps any other out of answers.
+var unmarshalError = regexp.MustCompile(`^json: cannot unmarshal (.+) into Go (?:struct field (\S+)|value) of type (\S+)$`)
+
+// withoutGoNames rewrites a decoding error that names Go types into one naming the JSON field (setting
+// *param when it was unknown) and the kind of value expected.
+func withoutGoNames(d *huma.ErrorDetail, param *string) *huma.ErrorDetail {
+	m := unmarshalError.FindStringSubmatch(d.Message)
+	if m == nil {
+		if strings.HasPrefix(d.Message, "json: ") {
+			return &huma.ErrorDetail{Location: d.Location, Message: "malformed JSON"}
+		}
+		return d
+	}
+	if _, field, ok := strings.Cut(m[2], "."); ok && *param == "" {
+		*param = field // Go's path of JSON names after the struct's name (array indices are not kept)
+	}
+	return &huma.ErrorDetail{Location: d.Location, Message: fmt.Sprintf("%s does not fit: expected %s", m[1], jsonKind(m[3]))}
+}
+
+// jsonKind names the JSON value a Go type takes.
+func jsonKind(goType string) string {
+	t := strings.TrimLeft(goType, "*")
+	switch {
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
+		return "a whole number within range"
+	case strings.HasPrefix(t, "float"):
+		return "a number within range"
+	case t == "string":
+		return "a string"
+	case t == "bool":
+		return "true or false"
+	case strings.HasPrefix(t, "[]"):
+		return "an array"
+	}
+	return "an object"
 }
 
 // paramOf turns Huma's location ("body.scopes[0]", "path.runId", "header.X") into a field name; a
@@ -162,6 +204,12 @@ func (s *Server) toAPIError(ctx context.Context, err error) *apiError {
 	rid := requestIDFrom(ctx)
 	if e, ok := svcerr.As(err); ok {
 		return envelope(rid, svcerr.Status(e.Code), e)
+	}
+	if pg.Unstorable(err) {
+		// Text holding NUL reached PostgreSQL (the edge refuses it in requests, so this is a value from
+		// elsewhere, such as an upstream answer): no retry can store it.
+		s.log.Warn("unstorable value", slog.String("requestId", rid), slog.Any("err", err))
+		return envelope(rid, http.StatusBadRequest, svcerr.New(svcerr.InvalidRequest, "a value holds a character that cannot be stored (U+0000)"))
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return envelope(rid, http.StatusServiceUnavailable, svcerr.New(svcerr.Unavailable, "the request timed out; retry"))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svcplatform/svc/internal/strictjson"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
@@ -46,7 +47,7 @@ func Parse(limit int, cursor string) (Params, error) {
 	}
 	ts, id, ok := strings.Cut(string(raw), "|")
 	t, terr := time.Parse(time.RFC3339Nano, ts)
-	if !ok || terr != nil || id == "" {
+	if !ok || terr != nil || id == "" || strictjson.CheckText(id) != nil { // a forged id must not carry NUL to SQL
 		return Params{}, svcerr.Invalid("cursor", "cursor is not one this API issued")
 	}
 	p.After = &Cursor{CreatedAt: t, ID: id}
