@@ -2,11 +2,9 @@ package pg
 
 import (
 	"bytes"
-	"errors"
 	"strings"
 
 	"github.com/uptrace/bun/dialect/pgdialect"
-	"github.com/uptrace/bun/driver/pgdriver"
 )
 
 // dialect is pgdialect with faithful string and JSON literals. bun writes every argument into the SQL
@@ -69,25 +67,4 @@ func appendEscapeString(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '\'')
-}
-
-// SQLSTATEs of values PostgreSQL cannot store: a NUL byte in text (character_not_in_repertoire) and
-// \u0000 in jsonb (untranslatable_character).
-const (
-	stateCharacterNotInRepertoire = "22021"
-	stateUntranslatableCharacter  = "22P05"
-)
-
-// Unstorable reports whether err is PostgreSQL refusing a value that no retry can store: text holding
-// NUL (U+0000), or jsonb holding the escape \u0000 or an unconvertible character.
-func Unstorable(err error) bool {
-	var pgErr pgdriver.Error
-	if !errors.As(err, &pgErr) {
-		return false
-	}
-	switch pgErr.Field('C') {
-	case stateCharacterNotInRepertoire, stateUntranslatableCharacter:
-		return true
-	}
-	return false
 }
