@@ -29,10 +29,22 @@ func freeText(p strictjson.Path) bool {
 	return p[0].Key == "input" && len(p) > 1 || len(p) == 1 && freeTextFields[p[0].Key]
 }
 
-// strictInput is the edge of the API: before authentication, any handler or any SQL, every path
-// parameter, query parameter and header value must be text (valid UTF-8 without control characters),
-// and a body must be JSON (415 otherwise) that the strict decoder admits, with integer fields holding
-// integers Go can decode. Each refusal is a 400 invalid_request naming the field.
+// strictHeaders is the first half of the API's edge: before authentication reads any of them, every
+// header value must be text (valid UTF-8 without control characters). A refusal is a 400
+// invalid_request naming the header.
+func (s *Server) strictHeaders(c *gin.Context) {
+	if err := checkHeaders(c.Request.Header); err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Next()
+}
+
+// strictInput is the second half of the edge, after authentication and auditing (so a caller's refused
+// requests stay in its audit trail) and before authorization, any handler or any SQL: every path and
+// query parameter must be text, and a body must be JSON (415 otherwise) that the strict decoder admits,
+// with integer fields holding integers Go can decode. Each refusal is a 400 invalid_request naming the
+// field.
 func (s *Server) strictInput(c *gin.Context) {
 	if err := s.checkInput(c); err != nil {
 		s.fail(c, err)
@@ -48,9 +60,6 @@ func (s *Server) checkInput(c *gin.Context) error {
 		}
 	}
 	if err := checkQuery(c.Request.URL.RawQuery); err != nil {
-		return err
-	}
-	if err := checkHeaders(c.Request.Header); err != nil {
 		return err
 	}
 	return s.checkBody(c)

@@ -94,7 +94,7 @@ func TestStrictInputRefusals(t *testing.T) {
 		{"malformed query", "GET", "/v1/runs?a=%zz", nil, jsonH(""), 400, "invalid_request", ""},
 		{"tab in a header", "GET", "/v1/runs", nil, map[string]string{"Authorization": "Bearer " + root, "X-Svc-Project": "proj_\tx"}, 400, "invalid_request", "X-Svc-Project"},
 		{"invalid UTF-8 in a header", "GET", "/v1/runs", nil, map[string]string{"Authorization": "Bearer " + root, "X-Svc-Project": "proj_\xff"}, 400, "invalid_request", "X-Svc-Project"},
-		{"before authentication", "GET", "/v1/runs/run_%00", nil, nil, 400, "invalid_request", "runId"},
+		{"without a key, authentication comes first", "GET", "/v1/runs/run_%00", nil, nil, 401, "unauthenticated", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
