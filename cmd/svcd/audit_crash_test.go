@@ -51,7 +51,7 @@ func TestAPIKilledLosesNoAuditEventOfAChange(t *testing.T) {
 
 	var stored []string
 	require.NoError(t, env.DB.NewRaw("SELECT request_id FROM audit_events WHERE request_id IN (?)",
-		bun.In(requestIDs)).Scan(context.Background(), &stored))
+		bun.List(requestIDs)).Scan(context.Background(), &stored))
 	require.ElementsMatch(t, requestIDs, stored, "every change's event survives kill -9; API log:\n%s", api.log.String())
 }
 
