@@ -124,7 +124,7 @@ func (s *Server) decideApproval(ctx context.Context, in *decideApprovalInput) (*
 	}
 	if status == client.ApprovalApproved && current.KeyID == p.Key.ID {
 		return nil, &svcerr.Error{Code: svcerr.Forbidden, Param: "approvalId",
-			Message: "the key that asked for an action cannot approve it; approve with another key holding approvals:write (the asking key may reject it)"}
+			Message: "the key that asked for an action cannot approve it; approve with another key holding approvals:write; the asking key may only reject it"}
 	}
 	a, err := s.approvals.Decide(ctx, p.Scope, in.ApprovalID, approval.Decision{Status: status, KeyID: p.Key.ID, Comment: in.Body.Comment})
 	if err != nil {
