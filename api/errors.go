@@ -205,7 +205,7 @@ func (s *Server) toAPIError(ctx context.Context, err error) *apiError {
 	if e, ok := svcerr.As(err); ok {
 		return envelope(rid, svcerr.Status(e.Code), e)
 	}
-	if pg.Unstorable(err) {
+	if pg.NULRefused(err) {
 		// Text holding NUL reached PostgreSQL (the edge refuses it in requests, so this is a value from
 		// elsewhere, such as an upstream answer): no retry can store it.
 		s.log.Warn("unstorable value", slog.String("requestId", rid), slog.Any("err", err))

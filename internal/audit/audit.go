@@ -15,7 +15,6 @@ package audit
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -27,6 +26,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/schema"
 )
 
@@ -163,15 +163,10 @@ func (w *Writer) insertBatch(batch []schema.AuditEvent) error {
 	}
 }
 
-// refused reports whether PostgreSQL refused the rows themselves (a data exception such as an invalid
-// byte sequence, class 22, or a constraint violation, class 23), which no retry mends.
+// refused reports whether PostgreSQL refused the rows themselves (a value it cannot hold, class 22 or
+// 54, or a constraint violation, class 23), which no retry mends.
 func refused(err error) bool {
-	var pgErr pgdriver.Error
-	if !errors.As(err, &pgErr) {
-		return false
-	}
-	code := pgErr.Field('C')
-	return strings.HasPrefix(code, "22") || strings.HasPrefix(code, "23")
+	return pg.Unstorable(err) || pg.IntegrityViolation(err)
 }
 
 // Write stores one event (sanitised) at once, for a request whose answer must wait for its event.

@@ -3,7 +3,6 @@ package devpg
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/svcplatform/svc/internal/pg"
 )
 
 const (
@@ -139,7 +140,4 @@ func quoteIdent(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
 
-func isSQLState(err error, code string) bool {
-	var pgErr pgdriver.Error
-	return errors.As(err, &pgErr) && pgErr.Field('C') == code
-}
+func isSQLState(err error, code string) bool { return pg.SQLState(err) == code }

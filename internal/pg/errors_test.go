@@ -27,3 +27,20 @@ func TestUnstorable(t *testing.T) {
 	require.False(t, pg.Unstorable(fmt.Errorf("wrapped: %w", context.Canceled)))
 	require.False(t, pg.Unstorable(nil))
 }
+
+// TestNULRefusedIsOnlyNUL: of the values PostgreSQL refuses, only NUL in text or jsonb is the caller's
+// input (answered 400); other data exceptions stay errors of ours.
+func TestNULRefusedIsOnlyNUL(t *testing.T) {
+	t.Parallel()
+	db := testdb.New(t)
+	ctx := context.Background()
+	_, err := db.ExecContext(ctx, `SELECT '{"a":"\u0000"}'::jsonb`)
+	require.True(t, pg.NULRefused(err), "%v", err)
+	require.Equal(t, "22P05", pg.SQLState(err))
+	_, err = db.ExecContext(ctx, `SELECT 1/0`)
+	require.True(t, pg.Unstorable(err), "%v", err)
+	require.False(t, pg.NULRefused(err), "%v", err)
+	_, err = db.ExecContext(ctx, `CREATE TEMP TABLE u (id int PRIMARY KEY); INSERT INTO u VALUES (1), (1)`)
+	require.True(t, pg.IntegrityViolation(err), "%v", err)
+	require.Equal(t, "", pg.SQLState(fmt.Errorf("wrapped: %w", context.Canceled)))
+}
