@@ -547,16 +547,26 @@ func (s *Server) audited(c *gin.Context) {
 	defer func() { c.Writer = w.ResponseWriter }() // after a panic, recoverPanics answers on the real writer
 	c.Next()
 	c.Writer = w.ResponseWriter
-	if !stateFrom(c.Request.Context()).auditStored {
-		s.writeAuditEvent(c.Request.Context(), s.auditEvent(c, r, p, w.Status()))
+	switch ev := s.auditEvent(c, r, p, w.Status()); {
+	case stateFrom(c.Request.Context()).auditStored:
+	case w.Status() == http.StatusServiceUnavailable:
+		// A dependency (PostgreSQL, most often) is down and nothing was changed: the answer does not wait
+		// for a write that would fail too; the background writer retries.
+		s.audit.Record(ev)
+	default:
+		s.writeAuditEvent(c.Request.Context(), ev)
 	}
 	_, _ = c.Writer.Write(w.buf.Bytes())
 }
 
-// writeAuditEvent stores an event before its answer is sent; if the database refuses, the event goes
-// to the background writer, which retries.
+// auditWriteTimeout bounds how long an answer waits for its event's direct write before leaving the
+// event to the background writer (an outage must not hold every answer for long).
+const auditWriteTimeout = 2 * time.Second
+
+// writeAuditEvent stores an event before its answer is sent; if the database refuses or is slower than
+// auditWriteTimeout, the event goes to the background writer, which retries.
 func (s *Server) writeAuditEvent(ctx context.Context, ev schema.AuditEvent) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditWriteTimeout)
 	defer cancel()
 	if err := s.audit.Write(ctx, ev); err != nil {
 		s.log.Error("write audit event; left to the background writer", "requestId", ev.RequestID, "err", err)

@@ -225,13 +225,14 @@ func checkIntegers(reg huma.Registry, sch *huma.Schema, v any, path strictjson.P
 }
 
 func checkInteger(sch *huma.Schema, text, param string) error {
-	bits, limit := 64, int64(strictjson.MaxSafeInteger)
+	// strictjson has refused integers beyond ±MaxSafeInteger already, so that is the range of 64-bit fields.
+	bits, lo, hi := 64, -int64(strictjson.MaxSafeInteger), int64(strictjson.MaxSafeInteger)
 	if sch.Format == "int32" {
-		bits, limit = 32, 1<<31-1
+		bits, lo, hi = 32, -1<<31, 1<<31-1
 	}
 	if _, err := strconv.ParseInt(text, 10, bits); err != nil {
 		return svcerr.Invalid(param, "%s: expected a whole number from %d to %d, written without fraction or exponent; got %s",
-			param, -limit, limit, text)
+			param, lo, hi, text)
 	}
 	return nil
 }

@@ -155,12 +155,6 @@ func Decode(data []byte, opts Options) (any, error) {
 	return v, nil
 }
 
-// Validate is Decode without the result.
-func Validate(data []byte, opts Options) error {
-	_, err := Decode(data, opts)
-	return err
-}
-
 type decoder struct {
 	data []byte
 	pos  int

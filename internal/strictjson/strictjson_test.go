@@ -89,8 +89,9 @@ func TestAccepts(t *testing.T) {
 
 func TestMaxDepthOption(t *testing.T) {
 	t.Parallel()
-	require.NoError(t, strictjson.Validate([]byte(`{"a":{"b":1}}`), strictjson.Options{MaxDepth: 2}))
-	err := strictjson.Validate([]byte(`{"a":{"b":[]}}`), strictjson.Options{MaxDepth: 2})
+	_, err0 := strictjson.Decode([]byte(`{"a":{"b":1}}`), strictjson.Options{MaxDepth: 2})
+	require.NoError(t, err0)
+	_, err := strictjson.Decode([]byte(`{"a":{"b":[]}}`), strictjson.Options{MaxDepth: 2})
 	require.ErrorContains(t, err, "a.b: nesting deeper than 2 levels")
 }
 
