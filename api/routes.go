@@ -89,15 +89,31 @@ func register[I, O any](s *Server, r Route, h func(context.Context, *I) (*O, err
 	}
 }
 
+// operationOf is the document's operation of method on path, or nil.
+func operationOf(doc *huma.OpenAPI, method, path string) *huma.Operation {
+	item := doc.Paths[path]
+	if item == nil {
+		return nil
+	}
+	switch method {
+	case http.MethodGet:
+		return item.Get
+	case http.MethodPost:
+		return item.Post
+	case http.MethodPatch:
+		return item.Patch
+	case http.MethodPut:
+		return item.Put
+	case http.MethodDelete:
+		return item.Delete
+	}
+	return nil
+}
+
 // documentRetryAfter declares the Retry-After header that a 409 idempotency_in_flight answer of the
 // operation carries.
 func documentRetryAfter(doc *huma.OpenAPI, method, path string) {
-	item := doc.Paths[path]
-	if item == nil {
-		return
-	}
-	op := map[string]*huma.Operation{http.MethodPost: item.Post, http.MethodPatch: item.Patch, http.MethodPut: item.Put,
-		http.MethodDelete: item.Delete}[method]
+	op := operationOf(doc, method, path)
 	if op == nil || op.Responses["409"] == nil {
 		return
 	}

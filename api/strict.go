@@ -168,21 +168,7 @@ func (s *Server) bodySchema(c *gin.Context) *huma.Schema {
 	if r == nil {
 		return nil
 	}
-	item := s.huma.OpenAPI().Paths[r.Path]
-	if item == nil {
-		return nil
-	}
-	var op *huma.Operation
-	switch r.Method {
-	case http.MethodPost:
-		op = item.Post
-	case http.MethodPatch:
-		op = item.Patch
-	case http.MethodPut:
-		op = item.Put
-	case http.MethodDelete:
-		op = item.Delete
-	}
+	op := operationOf(s.huma.OpenAPI(), r.Method, r.Path)
 	if op == nil || op.RequestBody == nil || op.RequestBody.Content["application/json"] == nil {
 		return nil
 	}
