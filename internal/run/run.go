@@ -101,15 +101,23 @@ func finished(status string) bool {
 var ErrRunMissing = errors.New("run row not found in this database")
 
 // MarkRunning moves a queued (or approved, awaiting_approval) run to running; a run already past that is
-// left alone.
-func (s *Store) MarkRunning(ctx context.Context, id string) error {
+// left alone. When the run is already final (cancelled before its workflow got to it, say), it returns the
+// row, and the run must not perform its operation.
+func (s *Store) MarkRunning(ctx context.Context, id string) (*schema.Run, error) {
 	res, err := s.db.NewUpdate().Model((*schema.Run)(nil)).
 		Set("status = ?", client.RunRunning).Set("updated_at = now()").Set("started_at = now()").
 		Where("id = ? AND status IN (?)", id, bun.List([]string{client.RunQueued, client.RunAwaitingApproval})).Exec(ctx)
 	if err != nil {
-		return fmt.Errorf("mark run %s running: %w", id, err)
+		return nil, fmt.Errorf("mark run %s running: %w", id, err)
 	}
-	return s.mustExist(ctx, id, res)
+	if n, _ := res.RowsAffected(); n > 0 {
+		return nil, nil
+	}
+	r, err := s.ByID(ctx, id)
+	if err != nil || !finished(r.Status) {
+		return nil, err // running already (a retried attempt moved it), or missing
+	}
+	return r, nil
 }
 
 // Finish records a final outcome once, with its run.succeeded, run.failed or run.cancelled event; later
