@@ -167,3 +167,32 @@ func TestCancel(t *testing.T) {
 		require.Equal(t, client.RunRunning, stored("run_down").Status)
 	})
 }
+
+// TestSweepPassesByARunCancelledSinceItWasListed: a queued run recorded cancelled (no workflow existed)
+// after a sweep listed it is passed by when the sweep comes to it: its claim finds the row no longer
+// unstarted, and nothing is started (the fake engine panics on a start).
+func TestSweepPassesByARunCancelledSinceItWasListed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := testdb.New(t)
+	for _, q := range []string{
+		"INSERT INTO accounts (id, name) VALUES ('acct_a', 'a')",
+		"INSERT INTO api_keys (id, account_id, prefix, secret_hash, scopes, services) VALUES ('key_a', 'acct_a', 'p', 'h', '{}', '{}')",
+		`INSERT INTO runs (id, account_id, key_id, service_id, operation_id, status, input, workflow_id, created_at)
+			VALUES ('run_1', 'acct_a', 'key_a', 'managed-workflows', 'echo', 'queued', '{}', 'run/run_1', now() - interval '2 minutes')`,
+	} {
+		_, err := db.ExecContext(ctx, q)
+		require.NoError(t, err)
+	}
+	s := NewService(NewStore(db), &fakeEngine{describeErr: serviceerror.NewNotFound("no workflow")})
+	_, err := s.Cancel(ctx, tenant.Scope{AccountID: "acct_a"}, "run_1", nil)
+	require.NoError(t, err)
+
+	settled, err := s.sweepOne(ctx, "run_1")
+	require.NoError(t, err)
+	require.False(t, settled)
+	var r schema.Run
+	require.NoError(t, db.NewSelect().Model(&r).Where("id = 'run_1'").Scan(ctx))
+	require.Equal(t, client.RunCancelled, r.Status)
+	require.Nil(t, r.StartRetryAt, "not claimed")
+}
