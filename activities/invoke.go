@@ -188,9 +188,16 @@ func (a *Invocations) record(ctx context.Context, r *schema.Run, hold *ledger.Ho
 	switch {
 	case errors.Is(err, run.ErrHoldClosed):
 		return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrorTypeCreditsReleased, nil)
-	case pg.Unstorable(err): // the answer holds what PostgreSQL refuses (\u0000, say): the run fails uncharged
-		return temporal.NewNonRetryableApplicationError("the service's answer cannot be stored: "+err.Error(),
+	case pg.Unstorable(err) && out.Output != nil:
+		// The answer holds what PostgreSQL refuses (\u0000, say): the call was made, so it is charged what
+		// the service reported, as a refused call is, and the run fails without the answer.
+		unstorable := temporal.NewNonRetryableApplicationError("the service's answer cannot be stored: "+err.Error(),
 			workflows.CodeOutputUnstorable, nil)
+		out.Output = nil
+		if err := a.record(ctx, r, hold, out, reported); err != nil {
+			return err
+		}
+		return unstorable
 	}
 	return err
 }

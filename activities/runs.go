@@ -30,9 +30,19 @@ type Runs struct {
 // OutputArtifactName is the name of the artifact holding a run's output.
 const OutputArtifactName = "output.json"
 
-// MarkRunRunning moves a run from queued to running. Database errors are retried.
-func (a *Runs) MarkRunRunning(ctx context.Context, runID string) error {
-	return classify(a.Store.MarkRunning(ctx, runID))
+// MarkRunRunning moves a run from queued to running. When the run's row is already final (cancelled
+// before its workflow got to it, say), it answers the stored outcome with Final set, and the workflow
+// ends with it instead of performing the operation. Database errors are retried.
+func (a *Runs) MarkRunRunning(ctx context.Context, runID string) (workflows.RunStart, error) {
+	r, err := a.Store.MarkRunning(ctx, runID)
+	if err != nil || r == nil {
+		return workflows.RunStart{}, classify(err)
+	}
+	o := workflows.RunOutcome{RunID: r.ID, Status: r.Status, Output: r.Output}
+	if e := run.ToWire(r).Error; e != nil {
+		o.ErrorCode, o.ErrorMessage = e.Code, e.Message
+	}
+	return workflows.RunStart{Final: true, Outcome: o}, nil
 }
 
 // FinishRun records the run's outcome, first keeping a succeeded run's output as an artifact; both are

@@ -9,13 +9,18 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/api/enums/v1"
+	sdkclient "go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/workflows"
 )
 
 // speech is a binary answer (not UTF-8), as a speech service gives.
@@ -232,4 +237,41 @@ func TestRunsCreditsPerDay(t *testing.T) {
 	free := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "r3"}})
 	require.Equal(t, http.StatusCreated, free.Status, "a free run of another service is not limited: %s", free.Raw)
+}
+
+// TestACancelledRunNeverCalls: a run cancelled while no workflow of it existed (cancelOrphan), whose
+// workflow a sweep then starts anyway, ends cancelled without calling the service or charging.
+func TestACancelledRunNeverCalls(t *testing.T) {
+	t.Parallel()
+	up, calls, _ := flakyUpstream(t, 0)
+	env := gatewayRunEnv(t, up.URL)
+	key := fundedKey(t, env, 10)
+	createConnection(t, env, key)
+	first := startRun(t, env, key, "generate", "r1")
+	waitRun(t, env, key, first, "succeeded")
+	ctx := context.Background()
+	_, err := env.DB.NewRaw(`INSERT INTO runs (id, account_id, project_id, key_id, service_id, operation_id, status, input,
+		workflow_id, error_code, error_message, completed_at)
+		SELECT 'run_cancelled', account_id, project_id, key_id, service_id, operation_id, 'cancelled', input,
+		'run/run_cancelled', 'cancelled', 'the run was cancelled', now() FROM runs WHERE id = ?`, first).Exec(ctx)
+	require.NoError(t, err)
+	before := calls.Load()
+	availableBefore, _ := credits(t, env, key)
+
+	_, err = env.Temporal.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: "run/run_cancelled", TaskQueue: workflows.TaskQueue},
+		workflows.RunWorkflowName, workflows.RunParams{RunID: "run_cancelled", ServiceID: "imagegen", OperationID: "generate", External: true})
+	require.NoError(t, err)
+	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	var out workflows.RunOutcome
+	err = env.Temporal.GetWorkflow(wctx, "run/run_cancelled", "").Get(wctx, &out)
+	var canceled *temporal.CanceledError
+	require.ErrorAs(t, err, &canceled, "the workflow ends with the stored outcome")
+	require.Equal(t, before, calls.Load(), "the service is never called")
+	got := waitRun(t, env, key, "run_cancelled", client.RunCancelled)
+	require.Nil(t, got["output"])
+	require.EqualValues(t, 0, got["chargedCredits"])
+	available, held := credits(t, env, key)
+	require.Equal(t, availableBefore, available)
+	require.EqualValues(t, 0, held)
 }

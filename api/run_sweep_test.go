@@ -126,3 +126,35 @@ func TestSweepFailsRunsWhoseWorkflowClosedSilently(t *testing.T) {
 	got := waitRun(t, env, a.secret, "run_terminated", client.RunFailed)
 	require.Equal(t, workflows.CodeRunLost, got["error"].(map[string]any)["code"])
 }
+
+// TestSweepRetriesRunsItCannotSettleLater: a run the sweep cannot settle (its approval row is missing)
+// is recorded as tried and retried only run.SweepRetry later, so it does not hold back newer runs; one
+// still unsettled past run.LostAfter is failed with run_lost.
+func TestSweepRetriesRunsItCannotSettleLater(t *testing.T) {
+	t.Parallel()
+	env := testenv.NewWith(t, testenv.Options{RunSweepInterval: 50 * time.Millisecond})
+	a := newRunsAccount(t, env)
+	now := time.Now()
+	insertRuns(t, env, a,
+		storedRun{id: "run_broken", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunAwaitingApproval, created: now.Add(-3 * time.Minute)},
+		storedRun{id: "run_broken_old", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunAwaitingApproval, created: now.Add(-20 * time.Minute)},
+		storedRun{id: "run_newer", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunQueued, created: now.Add(-2 * time.Minute)})
+	ctx := context.Background()
+	_, err := env.DB.NewRaw("UPDATE runs SET approval_id = 'apr_missing' WHERE id IN ('run_broken', 'run_broken_old')").Exec(ctx)
+	require.NoError(t, err)
+
+	waitRun(t, env, a.secret, "run_newer", client.RunSucceeded)
+	got := waitRun(t, env, a.secret, "run_broken_old", client.RunFailed)
+	require.Equal(t, workflows.CodeRunLost, got["error"].(map[string]any)["code"])
+
+	var row struct {
+		Status         string     `bun:"status"`
+		StartCheckedAt *time.Time `bun:"start_checked_at"`
+		RetryLater     bool       `bun:"retry_later"`
+	}
+	require.NoError(t, env.DB.NewRaw(`SELECT status, start_checked_at, start_retry_at > now() + interval '30 seconds' AS retry_later
+		FROM runs WHERE id = 'run_broken'`).Scan(ctx, &row))
+	require.Equal(t, client.RunAwaitingApproval, row.Status)
+	require.Nil(t, row.StartCheckedAt, "not settled: tried again later")
+	require.True(t, row.RetryLater, "its attempt is recorded, so sweeps take it again only a SweepRetry later")
+}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 
 	"github.com/svcplatform/svc/activities"
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/workflows"
@@ -78,4 +82,41 @@ func TestFinishRunClassifiesStorageErrors(t *testing.T) {
 	r := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/run_bad_message", Key: a.secret})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
 	require.Equal(t, "service said ab\uFFFD", r.Body["run"].(map[string]any)["error"].(map[string]any)["message"])
+}
+
+// TestUnstorableExternalAnswerIsCharged: an external service's answer PostgreSQL refuses (\u0000 in a
+// JSON string) fails the run with output_unstorable, without the answer but charged what the service
+// reported: the call was made.
+func TestUnstorableExternalAnswerIsCharged(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int64
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Svc-Credits-Charged", "2")
+		_, _ = w.Write([]byte(`{"text":"a\u0000b"}`))
+	}))
+	t.Cleanup(up.Close)
+	cat, err := gateway.Parse([]byte(fmt.Sprintf(`
+services:
+  - id: imagegen
+    baseUrl: %s
+    operations:
+      - id: generate
+        method: POST
+        path: /make
+        credits: 3
+`, up.URL)))
+	require.NoError(t, err)
+	env := testenv.NewWith(t, testenv.Options{Gateway: cat})
+	key := fundedKey(t, env, 10)
+
+	got := waitRun(t, env, key, startRun(t, env, key, "generate", "u1"), client.RunFailed)
+	require.Equal(t, workflows.CodeOutputUnstorable, got["error"].(map[string]any)["code"])
+	require.Nil(t, got["output"])
+	require.EqualValues(t, 2, got["chargedCredits"], "charged what the service reported")
+	require.EqualValues(t, 1, calls.Load(), "called once")
+	available, held := credits(t, env, key)
+	require.EqualValues(t, 8, available)
+	require.EqualValues(t, 0, held)
 }

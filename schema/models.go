@@ -110,6 +110,9 @@ type Run struct {
 	// StartCheckedAt is when the API's sweep made sure the run's workflow was started (see
 	// run.Service.SweepStarts); nil until then.
 	StartCheckedAt *time.Time `bun:"start_checked_at"`
+	// StartRetryAt is when the sweep may next try a run it claimed without settling it (see
+	// run.SweepRetry); nil until its first attempt.
+	StartRetryAt *time.Time `bun:"start_retry_at"`
 }
 
 // AuditEvent records one authenticated request: who, what, outcome. Never a secret or a body.

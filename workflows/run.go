@@ -54,6 +54,14 @@ type RunParams struct {
 	Lost string
 }
 
+// RunStart is what MarkRunRunning answers. Final reports that the run's row had already ended (it was
+// cancelled before its workflow got to it, say), with Outcome as stored: the run then ends with it and
+// never performs its operation.
+type RunStart struct {
+	Final   bool
+	Outcome RunOutcome
+}
+
 // RunOutcome is what FinishRun records and RunWorkflow returns.
 type RunOutcome struct {
 	RunID        string
@@ -92,9 +100,12 @@ func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 		outcome, refused, late = awaitApproval(ctx, p)
 	}
 	if !refused {
-		err := workflow.ExecuteLocalActivity(ctx, ActivityMarkRunning, p.RunID).Get(ctx, nil)
+		stored, final, err := markRunning(ctx, p)
 		if err != nil && !temporal.IsCanceledError(err) {
 			return RunOutcome{}, fmt.Errorf("mark run running: %w", err)
+		}
+		if final { // the row ended before the run could start (cancelled meanwhile): never perform
+			return closeRun(ctx, p, stored, late)
 		}
 		upsertRunStatus(ctx, "running")
 		outcome = perform(ctx, p)
@@ -110,12 +121,34 @@ func RunWorkflow(ctx workflow.Context, p RunParams) (RunOutcome, error) {
 	if err != nil {
 		return RunOutcome{}, fmt.Errorf("finish run: %w", err)
 	}
+	return closeRun(ctx, p, outcome, late)
+}
+
+// closeRun ends the workflow with the run's recorded outcome: its memo status, the approval outcomes
+// still on their way, and a cancelled run's cancellation error.
+func closeRun(ctx workflow.Context, p RunParams, outcome RunOutcome, late int) (RunOutcome, error) {
+	if ctx.Err() != nil {
+		ctx, _ = workflow.NewDisconnectedContext(ctx)
+	}
 	upsertRunStatus(ctx, outcome.Status)
 	receiveLateOutcomes(ctx, p, late)
 	if outcome.Status == statusCancelled {
 		return outcome, temporal.NewCanceledError(outcome.ErrorMessage)
 	}
 	return outcome, nil
+}
+
+// markRunning moves the run's row to running. It reports the stored outcome, and true, when the row is
+// already final (the run was cancelled while no workflow of it had started, say): the run must then not
+// perform its operation. Runs recorded before this check (no "mark-running-final" marker) replay without
+// it.
+func markRunning(ctx workflow.Context, p RunParams) (RunOutcome, bool, error) {
+	if workflow.GetVersion(ctx, "mark-running-final", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return RunOutcome{}, false, workflow.ExecuteLocalActivity(ctx, ActivityMarkRunning, p.RunID).Get(ctx, nil)
+	}
+	var start RunStart
+	err := workflow.ExecuteLocalActivity(ctx, ActivityMarkRunning, p.RunID).Get(ctx, &start)
+	return start.Outcome, start.Final, err
 }
 
 // finishRun records the outcome and returns it as recorded. An outcome PostgreSQL refuses to store (the

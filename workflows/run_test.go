@@ -22,15 +22,20 @@ type fakeRuns struct {
 	failMark int // fail MarkRunRunning this many times first
 	// refuse, when set, makes FinishRun answer as for a value PostgreSQL refuses when it reports true.
 	refuse func(workflows.RunOutcome) bool
+	// stored, when set, is the outcome of a row already final when MarkRunRunning is asked to move it.
+	stored *workflows.RunOutcome
 }
 
-func (f *fakeRuns) mark(_ context.Context, id string) error {
+func (f *fakeRuns) mark(_ context.Context, id string) (workflows.RunStart, error) {
 	if f.failMark > 0 {
 		f.failMark--
-		return temporal.NewApplicationError("db down", "transient")
+		return workflows.RunStart{}, temporal.NewApplicationError("db down", "transient")
+	}
+	if f.stored != nil {
+		return workflows.RunStart{Final: true, Outcome: *f.stored}, nil
 	}
 	f.running = append(f.running, id)
-	return nil
+	return workflows.RunStart{}, nil
 }
 
 func (f *fakeRuns) finish(_ context.Context, o workflows.RunOutcome) error {
@@ -70,6 +75,20 @@ func TestEchoReturnsInput(t *testing.T) {
 	require.Equal(t, []string{"run_1"}, f.running)
 	require.Len(t, f.outcomes, 1)
 	require.Equal(t, out, f.outcomes[0])
+}
+
+// TestARunAlreadyFinalNeverPerforms: a run whose row ended before its workflow marked it running (it
+// was cancelled while no workflow existed, and a sweep started one anyway) ends with the stored outcome
+// without performing its operation or recording anything.
+func TestARunAlreadyFinalNeverPerforms(t *testing.T) {
+	t.Parallel()
+	env, f := newEnv(t)
+	f.stored = &workflows.RunOutcome{RunID: "run_1", Status: "cancelled", ErrorCode: "cancelled", ErrorMessage: "the run was cancelled"}
+	env.ExecuteWorkflow(workflows.RunWorkflowName, params("echo", `{"a":1}`))
+	require.True(t, env.IsWorkflowCompleted())
+	var canceled *temporal.CanceledError
+	require.ErrorAs(t, env.GetWorkflowError(), &canceled)
+	require.Empty(t, f.outcomes, "nothing recorded over the stored outcome")
 }
 
 func TestSleepWaitsOnADurableTimer(t *testing.T) {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
+	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -166,4 +168,67 @@ func TestCancel(t *testing.T) {
 		require.ErrorAs(t, err, &unavailable, "the API answers 503 for it")
 		require.Equal(t, client.RunRunning, stored("run_down").Status)
 	})
+}
+
+// TestSweepPassesByARunCancelledSinceItWasListed: a queued run recorded cancelled (no workflow existed)
+// after a sweep listed it is passed by when the sweep comes to it: its claim finds the row no longer
+// unstarted, and nothing is started (the fake engine panics on a start).
+func TestSweepPassesByARunCancelledSinceItWasListed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := testdb.New(t)
+	for _, q := range []string{
+		"INSERT INTO accounts (id, name) VALUES ('acct_a', 'a')",
+		"INSERT INTO api_keys (id, account_id, prefix, secret_hash, scopes, services) VALUES ('key_a', 'acct_a', 'p', 'h', '{}', '{}')",
+		`INSERT INTO runs (id, account_id, key_id, service_id, operation_id, status, input, workflow_id, created_at)
+			VALUES ('run_1', 'acct_a', 'key_a', 'managed-workflows', 'echo', 'queued', '{}', 'run/run_1', now() - interval '2 minutes')`,
+	} {
+		_, err := db.ExecContext(ctx, q)
+		require.NoError(t, err)
+	}
+	s := NewService(NewStore(db), &fakeEngine{describeErr: serviceerror.NewNotFound("no workflow")})
+	_, err := s.Cancel(ctx, tenant.Scope{AccountID: "acct_a"}, "run_1", nil)
+	require.NoError(t, err)
+
+	settled, err := s.sweepOne(ctx, "run_1")
+	require.NoError(t, err)
+	require.False(t, settled)
+	var r schema.Run
+	require.NoError(t, db.NewSelect().Model(&r).Where("id = 'run_1'").Scan(ctx))
+	require.Equal(t, client.RunCancelled, r.Status)
+	require.Nil(t, r.StartRetryAt, "not claimed")
+}
+
+// refusingEngine refuses every start; its descriptions are the fakeEngine's.
+type refusingEngine struct{ *fakeEngine }
+
+func (refusingEngine) ExecuteWorkflow(context.Context, sdkclient.StartWorkflowOptions, any, ...any) (sdkclient.WorkflowRun, error) {
+	return nil, errors.New("temporal refused")
+}
+
+// TestAFailedStartKeepsARowOlderThanTheGrace: a create request whose start fails removes its run row only
+// while the row is younger than StartGrace; an older one (a slow request, or a retry of one) may be the
+// sweep's to start at that moment, and stays.
+func TestAFailedStartKeepsARowOlderThanTheGrace(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := testdb.New(t)
+	for _, q := range []string{
+		"INSERT INTO accounts (id, name) VALUES ('acct_a', 'a')",
+		"INSERT INTO api_keys (id, account_id, prefix, secret_hash, scopes, services) VALUES ('key_a', 'acct_a', 'p', 'h', '{}', '{}')",
+		`INSERT INTO runs (id, account_id, key_id, service_id, operation_id, status, input, workflow_id, created_at)
+			VALUES ('run_old', 'acct_a', 'key_a', 'managed-workflows', 'echo', 'queued', '{}', 'run/run_old', now() - interval '2 minutes')`,
+	} {
+		_, err := db.ExecContext(ctx, q)
+		require.NoError(t, err)
+	}
+	s := NewService(NewStore(db), refusingEngine{&fakeEngine{describeErr: serviceerror.NewNotFound("no workflow")}})
+	for _, id := range []string{"run_old", "run_new"} {
+		_, err := s.Create(ctx, CreateParams{ID: id, Scope: tenant.Scope{AccountID: "acct_a"}, KeyID: "key_a",
+			ServiceID: client.ServiceManagedWorkflows, OperationID: "echo"})
+		require.True(t, svcerr.Is(err, svcerr.Unavailable), "%v", err)
+	}
+	var left []string
+	require.NoError(t, db.NewSelect().Model((*schema.Run)(nil)).Column("id").Scan(ctx, &left))
+	require.Equal(t, []string{"run_old"}, left, "the young row is forgotten, the old one left to the sweep")
 }

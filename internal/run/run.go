@@ -101,15 +101,23 @@ func finished(status string) bool {
 var ErrRunMissing = errors.New("run row not found in this database")
 
 // MarkRunning moves a queued (or approved, awaiting_approval) run to running; a run already past that is
-// left alone.
-func (s *Store) MarkRunning(ctx context.Context, id string) error {
+// left alone. When the run is already final (cancelled before its workflow got to it, say), it returns the
+// row, and the run must not perform its operation.
+func (s *Store) MarkRunning(ctx context.Context, id string) (*schema.Run, error) {
 	res, err := s.db.NewUpdate().Model((*schema.Run)(nil)).
 		Set("status = ?", client.RunRunning).Set("updated_at = now()").Set("started_at = now()").
 		Where("id = ? AND status IN (?)", id, bun.List([]string{client.RunQueued, client.RunAwaitingApproval})).Exec(ctx)
 	if err != nil {
-		return fmt.Errorf("mark run %s running: %w", id, err)
+		return nil, fmt.Errorf("mark run %s running: %w", id, err)
 	}
-	return s.mustExist(ctx, id, res)
+	if n, _ := res.RowsAffected(); n > 0 {
+		return nil, nil
+	}
+	r, err := s.ByID(ctx, id)
+	if err != nil || !finished(r.Status) {
+		return nil, err // running already (a retried attempt moved it), or missing
+	}
+	return r, nil
 }
 
 // Finish records a final outcome once, with its run.succeeded, run.failed or run.cancelled event; later
@@ -257,7 +265,7 @@ const KindInvoke = "invoke"
 
 // Create stores the run and starts its workflow run/<id> (and, for a run that needs approval, its
 // approval and workflow approval/<id>). Creating the same id again (a retried request) finds the existing
-// rows and never starts a second workflow. When a start fails, the rows are removed only if Temporal
+// rows and never starts a second workflow. When a start fails, rows younger than StartGrace are removed only if Temporal
 // confirms no run workflow exists; if that cannot be known, they stay and the caller is told to retry
 // with the same Idempotency-Key, which derives the same ids and completes the start.
 func (s *Service) Create(ctx context.Context, p CreateParams) (*schema.Run, error) {
@@ -429,7 +437,9 @@ func (s *Service) workflowExists(ctx context.Context, workflowID string) bool {
 	return err == nil
 }
 
-// forgetIfNeverStarted removes a queued row whose workflow Temporal confirms does not exist.
+// forgetIfNeverStarted removes a queued row whose workflow Temporal confirms does not exist, if it is
+// younger than StartGrace. An older one (its request lived that long, or this is a retry) is left to the
+// sweep, which may be starting it at this moment.
 func (s *Service) forgetIfNeverStarted(ctx context.Context, r *schema.Run) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -439,7 +449,8 @@ func (s *Service) forgetIfNeverStarted(ctx context.Context, r *schema.Run) {
 		return // it exists, or we cannot tell: keep the row for the retry
 	}
 	_ = s.store.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewDelete().Model(r).WherePK().Where("status = ?", client.RunQueued).Exec(ctx)
+		res, err := tx.NewDelete().Model(r).WherePK().Where("status = ?", client.RunQueued).
+			Where("created_at > now() - make_interval(secs => ?)", StartGrace.Seconds()).Exec(ctx)
 		if err != nil {
 			return err
 		}

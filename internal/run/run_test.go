@@ -56,6 +56,7 @@ func TestBookkeepingOnAMissingRowFails(t *testing.T) {
 	t.Parallel()
 	s := NewWriteStore(testdb.New(t))
 	ctx := context.Background()
-	require.ErrorIs(t, s.MarkRunning(ctx, "run_elsewhere"), ErrRunMissing)
+	_, err := s.MarkRunning(ctx, "run_elsewhere")
+	require.ErrorIs(t, err, ErrRunMissing)
 	require.ErrorIs(t, s.Finish(ctx, workflows.RunOutcome{RunID: "run_elsewhere", Status: "succeeded"}), ErrRunMissing)
 }
