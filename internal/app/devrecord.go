@@ -136,7 +136,7 @@ func errNoDevSystem(path string) error {
 	}
 	return fmt.Errorf("no running svc dev system found (%s).\n"+
 		"  Start one with `make run` (or `./bin/svcd dev`) in your svc clone and run this command again, or\n"+
-		"  set DATABASE_URL (and SVC_ENCRYPTION_KEY) to the values your API uses. Nothing was created.", where)
+		"  set DATABASE_URL (and SVC_ENCRYPTION_KEY) to the values your API uses. Nothing was created", where)
 }
 
 // runningDevRecord reads the record at path and checks that its process still runs.
@@ -154,7 +154,7 @@ func runningDevRecord(path string) (DevRecord, error) {
 	if !processAlive(rec.PID) {
 		return DevRecord{}, fmt.Errorf("the svc dev system recorded in %s (pid %d, started in %s) is no longer running.\n"+
 			"  Start it again with `make run` in %s and run this command again, or set DATABASE_URL (and "+
-			"SVC_ENCRYPTION_KEY) to the values your API uses. Nothing was created.", path, rec.PID, rec.Dir, rec.Dir)
+			"SVC_ENCRYPTION_KEY) to the values your API uses. Nothing was created", path, rec.PID, rec.Dir, rec.Dir)
 	}
 	return rec, nil
 }
