@@ -80,6 +80,12 @@ func (s *Service) sweepOne(ctx context.Context, id string) (bool, error) {
 		// row final when it would mark it running, and ends without performing.
 		ferr := s.store.Finish(ctx, workflows.RunOutcome{RunID: r.ID, Status: client.RunFailed, ErrorCode: workflows.CodeRunLost,
 			ErrorMessage: fmt.Sprintf("the request that created the run ended before starting it, and it could not be started within %s", LostAfter)})
+		if ferr == nil && r.ApprovalID != nil {
+			// Nobody can act on the approval of a run that failed.
+			if _, cerr := approval.NewStore(s.store.db).Cancel(ctx, *r.ApprovalID); cerr != nil && !errors.Is(cerr, approval.ErrMissing) {
+				ferr = cerr
+			}
+		}
 		if ferr != nil {
 			return false, errors.Join(err, ferr)
 		}
