@@ -115,3 +115,28 @@ func requireTellsWhatToDo(t *testing.T, err error, what string) {
 	require.ErrorContains(t, err, "DATABASE_URL")
 	require.ErrorContains(t, err, "Nothing was created")
 }
+
+// TestStaleRecordWithAReusedPid: a record whose pid now belongs to a process started after the record
+// was written (svcd dev killed -9, its pid reused) is not trusted; a record of a process started before
+// it was written is.
+func TestStaleRecordWithAReusedPid(t *testing.T) {
+	t.Parallel()
+	started, ok := processStart(os.Getpid())
+	if !ok {
+		t.Skip("no /proc on this system")
+	}
+	require.WithinDuration(t, time.Now(), started, 10*time.Minute, "this test process started just now")
+	dir := t.TempDir()
+	stale := filepath.Join(dir, "stale.json")
+	require.NoError(t, writeDevRecord(stale, DevRecord{PID: os.Getpid(), DatabaseURL: "postgres://a/svc",
+		StartedAt: started.Add(-time.Hour)}))
+	_, err := runningDevRecord(stale)
+	require.ErrorContains(t, err, "is no longer running")
+
+	live := filepath.Join(dir, "live.json")
+	require.NoError(t, writeDevRecord(live, DevRecord{PID: os.Getpid(), DatabaseURL: "postgres://a/svc",
+		StartedAt: started.Add(time.Second)}))
+	rec, err := runningDevRecord(live)
+	require.NoError(t, err)
+	require.Equal(t, "postgres://a/svc", rec.DatabaseURL)
+}

@@ -1,11 +1,14 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -151,12 +154,66 @@ func runningDevRecord(path string) (DevRecord, error) {
 	if err != nil {
 		return DevRecord{}, err
 	}
-	if !processAlive(rec.PID) {
+	if !processAlive(rec.PID) || startedAfter(rec.PID, rec.StartedAt) {
 		return DevRecord{}, fmt.Errorf("the svc dev system recorded in %s (pid %d, started in %s) is no longer running.\n"+
 			"  Start it again with `make run` in %s and run this command again, or set DATABASE_URL (and "+
 			"SVC_ENCRYPTION_KEY) to the values your API uses. Nothing was created", path, rec.PID, rec.Dir, rec.Dir)
 	}
 	return rec, nil
+}
+
+// startedAfter reports whether the process pid started after at (plus a little slack for clock
+// rounding): then it is not the svcd dev that wrote a record at that time, but a later process given the
+// same pid after that svcd dev died without removing its record (kill -9, say). It reads /proc (Linux);
+// elsewhere, or for a record without a time, it reports false.
+func startedAfter(pid int, at time.Time) bool {
+	if at.IsZero() {
+		return false
+	}
+	started, ok := processStart(pid)
+	return ok && started.After(at.Add(2*time.Second))
+}
+
+// processStart is when process pid started, from /proc/<pid>/stat (its 22nd field, in clock ticks since
+// boot) and the boot time in /proc/stat. Linux reports clock ticks at 100 a second to user space.
+func processStart(pid int) (time.Time, bool) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return time.Time{}, false
+	}
+	// The command name (field 2) may hold spaces; the fields after it follow its closing parenthesis.
+	end := bytes.LastIndexByte(stat, ')')
+	if end < 0 {
+		return time.Time{}, false
+	}
+	fields := strings.Fields(string(stat[end+1:]))
+	if len(fields) < 20 { // field 22 of the line is the 20th after the name
+		return time.Time{}, false
+	}
+	ticks, err := strconv.ParseInt(fields[19], 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	boot, ok := bootTime()
+	if !ok {
+		return time.Time{}, false
+	}
+	return boot.Add(time.Duration(ticks) * time.Second / 100), true
+}
+
+// bootTime is when the machine booted, from the btime line of /proc/stat.
+func bootTime() (time.Time, bool) {
+	data, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return time.Time{}, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "btime "); ok {
+			secs, err := strconv.ParseInt(strings.TrimSpace(rest), 10, 64)
+			return time.Unix(secs, 0), err == nil
+		}
+	}
+	return time.Time{}, false
 }
 
 // processAlive reports whether a process with pid exists (signal 0 probes without signalling).
