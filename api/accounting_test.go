@@ -7,21 +7,21 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app/apptest"
 )
 
 // TestProjectsAuditUsageBalance covers projects (create, read, list, update, archive and the archived
 // project's refusal of writes), project isolation, audit listing with filters, usage and the balance.
 func TestProjectsAuditUsageBalance(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	_, token := env.NewAccount(t, "books")
-	first := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+	first := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 		Headers: map[string]string{"X-Svc-Credit-Token": token, "Idempotency-Key": "k"}})
 	require.Equal(t, http.StatusCreated, first.Status)
 	root := first.Body["apiKey"].(map[string]any)["secret"].(string)
-	do := func(method, path string, body any, headers map[string]string) *testenv.Response {
-		return env.Do(t, testenv.Req{Method: method, Path: path, Key: root, Body: body, Headers: headers})
+	do := func(method, path string, body any, headers map[string]string) *apptest.Response {
+		return env.Do(t, apptest.Req{Method: method, Path: path, Key: root, Body: body, Headers: headers})
 	}
 	idem := func(k string) map[string]string { return map[string]string{"Idempotency-Key": k} }
 
@@ -51,8 +51,8 @@ func TestProjectsAuditUsageBalance(t *testing.T) {
 	boundKey := bound.Body["apiKey"].(map[string]any)["secret"].(string)
 	other := do(http.MethodPost, "/v1/projects", map[string]any{"name": "beta"}, idem("p4"))
 	otherID := other.Body["project"].(map[string]any)["id"].(string)
-	asBound := func(method, path string, h map[string]string) *testenv.Response {
-		return env.Do(t, testenv.Req{Method: method, Path: path, Key: boundKey, Headers: h})
+	asBound := func(method, path string, h map[string]string) *apptest.Response {
+		return env.Do(t, apptest.Req{Method: method, Path: path, Key: boundKey, Headers: h})
 	}
 	require.Equal(t, http.StatusNotFound, asBound(http.MethodGet, "/v1/projects/"+otherID, nil).Status)
 	require.Equal(t, http.StatusNotFound, asBound(http.MethodGet, "/v1/services", map[string]string{"X-Svc-Project": otherID}).Status)
@@ -62,8 +62,8 @@ func TestProjectsAuditUsageBalance(t *testing.T) {
 
 	// Another account sees none of it.
 	stranger := env.FirstKey(t)
-	require.Equal(t, http.StatusNotFound, env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/projects/" + pid, Key: stranger}).Status)
-	require.Equal(t, http.StatusNotFound, env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/services", Key: stranger,
+	require.Equal(t, http.StatusNotFound, env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/projects/" + pid, Key: stranger}).Status)
+	require.Equal(t, http.StatusNotFound, env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/services", Key: stranger,
 		Headers: map[string]string{"X-Svc-Project": pid}}).Status)
 
 	// Archiving: reads still work, writes in the project answer 409.

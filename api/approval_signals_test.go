@@ -11,17 +11,17 @@ import (
 	"github.com/stretchr/testify/require"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/testenv"
 	svctemporal "github.com/svcplatform/svc/temporal"
 	"github.com/svcplatform/svc/worker"
 )
 
 // loggedWorker runs the production worker on a client of its own whose SDK logs (info and above) go to
 // the returned buffer.
-func loggedWorker(t *testing.T, env *testenv.Env) *testenv.Buffer {
+func loggedWorker(t *testing.T, env *apptest.Env) *apptest.Buffer {
 	t.Helper()
-	logs := &testenv.Buffer{}
+	logs := &apptest.Buffer{}
 	c, err := svctemporal.Dial(context.Background(), svctemporal.ClientConfig{Address: env.TemporalAddress, Namespace: env.Namespace,
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))})
 	require.NoError(t, err)
@@ -38,7 +38,7 @@ func loggedWorker(t *testing.T, env *testenv.Env) *testenv.Buffer {
 // a refused close (UnhandledCommand), and every workflow closes.
 func TestApprovalFlowsLogNoUnhandledSignals(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{NoWorker: true})
+	env := apptest.NewWith(t, apptest.Options{NoWorker: true})
 	logs := loggedWorker(t, env)
 	root, _ := firstKey(t, env)
 	approver, _ := approverKey(t, env, root)
@@ -50,7 +50,7 @@ func TestApprovalFlowsLogNoUnhandledSignals(t *testing.T) {
 			idem := fmt.Sprintf("%s-%d", c.action, i)
 			runID, aprID := startGatedRun(t, env, root, idem, nil)
 			if c.action == "cancel" {
-				r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs/" + runID + "/cancel", Key: root,
+				r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs/" + runID + "/cancel", Key: root,
 					Headers: map[string]string{"Idempotency-Key": idem + "-act"}})
 				require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
 			} else {

@@ -10,15 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/outbox"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/worker"
 )
 
 // approverKey makes a second key of the root's account holding approvals:read/write (and runs:read).
-func approverKey(t *testing.T, env *testenv.Env, root string) (secret, id string) {
+func approverKey(t *testing.T, env *apptest.Env, root string) (secret, id string) {
 	t.Helper()
-	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
 		Body:    map[string]any{"name": "approver", "scopes": []string{"approvals:read", "approvals:write", "runs:read"}},
 		Headers: map[string]string{"Idempotency-Key": "approver"}})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
@@ -26,13 +26,13 @@ func approverKey(t *testing.T, env *testenv.Env, root string) (secret, id string
 	return k["secret"].(string), k["id"].(string)
 }
 
-func startGatedRun(t *testing.T, env *testenv.Env, key, idem string, extra map[string]any) (runID, approvalID string) {
+func startGatedRun(t *testing.T, env *apptest.Env, key, idem string, extra map[string]any) (runID, approvalID string) {
 	t.Helper()
 	body := map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"x": 1}, "requireApproval": true}
 	for k, v := range extra {
 		body[k] = v
 	}
-	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key, Body: body, Headers: map[string]string{"Idempotency-Key": idem}})
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key, Body: body, Headers: map[string]string{"Idempotency-Key": idem}})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
 	run := r.Body["run"].(map[string]any)
 	require.Equal(t, "awaiting_approval", run["status"])
@@ -40,13 +40,13 @@ func startGatedRun(t *testing.T, env *testenv.Env, key, idem string, extra map[s
 	return run["id"].(string), run["approvalId"].(string)
 }
 
-func decide(t *testing.T, env *testenv.Env, key, approvalID, decision, idem string) *testenv.Response {
+func decide(t *testing.T, env *apptest.Env, key, approvalID, decision, idem string) *apptest.Response {
 	t.Helper()
-	return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/approvals/" + approvalID, Key: key,
+	return env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/approvals/" + approvalID, Key: key,
 		Body: map[string]any{"decision": decision, "comment": "looked at it"}, Headers: map[string]string{"Idempotency-Key": idem}})
 }
 
-func eventTypes(t *testing.T, env *testenv.Env, accountID string) []string {
+func eventTypes(t *testing.T, env *apptest.Env, accountID string) []string {
 	t.Helper()
 	evs, err := outbox.List(context.Background(), env.DB, accountID)
 	require.NoError(t, err)
@@ -61,12 +61,12 @@ func eventTypes(t *testing.T, env *testenv.Env, accountID string) []string {
 // approval records), then completes; a second, conflicting decision answers 409; events follow.
 func TestApprovalApproveRunsTheRun(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root, rootKey := firstKey(t, env)
 	approver, approverID := approverKey(t, env, root)
 	runID, aprID := startGatedRun(t, env, root, "gated", nil)
 
-	list := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/approvals?status=pending&runId=" + runID, Key: approver})
+	list := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/approvals?status=pending&runId=" + runID, Key: approver})
 	require.Equal(t, http.StatusOK, list.Status, "%s", list.Raw)
 	items := list.Body["approvals"].([]any)
 	require.Len(t, items, 1)
@@ -87,14 +87,14 @@ func TestApprovalApproveRunsTheRun(t *testing.T) {
 	require.Equal(t, map[string]any{"x": float64(1)}, run["output"])
 
 	// The run's output is kept as an artifact, downloadable with its checksum.
-	arts := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/artifacts?runId=" + runID, Key: root})
+	arts := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/artifacts?runId=" + runID, Key: root})
 	require.Equal(t, http.StatusOK, arts.Status, "%s", arts.Raw)
 	items = arts.Body["artifacts"].([]any)
 	require.Len(t, items, 1)
 	art := items[0].(map[string]any)
 	require.Equal(t, "output.json", art["name"])
 	require.Equal(t, "application/json", art["contentType"])
-	content := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/artifacts/" + art["id"].(string) + "/content", Key: root})
+	content := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/artifacts/" + art["id"].(string) + "/content", Key: root})
 	require.Equal(t, http.StatusOK, content.Status)
 	require.JSONEq(t, `{"x":1}`, string(content.Raw))
 	require.Equal(t, art["sha256"], content.Header.Get("X-Content-Sha256"))
@@ -114,7 +114,7 @@ func TestApprovalApproveRunsTheRun(t *testing.T) {
 // decisions: exactly one wins, the other is 409.
 func TestApprovalRejectFailsTheRun(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root, _ := firstKey(t, env)
 	approver, _ := approverKey(t, env, root)
 	runID, aprID := startGatedRun(t, env, root, "gated", nil)
@@ -142,7 +142,7 @@ func TestApprovalRejectFailsTheRun(t *testing.T) {
 // approval_expired; deciding it afterwards is 409.
 func TestApprovalExpiresAndFailsTheRun(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root, _ := firstKey(t, env)
 	approver, _ := approverKey(t, env, root)
 	runID, aprID := startGatedRun(t, env, root, "gated", map[string]any{"approvalExpiresInSeconds": 1})
@@ -150,7 +150,7 @@ func TestApprovalExpiresAndFailsTheRun(t *testing.T) {
 	require.Equal(t, "approval_expired", run["error"].(map[string]any)["code"])
 	late := decide(t, env, approver, aprID, "approve", "late")
 	require.Equal(t, http.StatusConflict, late.Status, "%s", late.Raw)
-	list := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/approvals?status=expired", Key: approver})
+	list := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/approvals?status=expired", Key: approver})
 	require.Len(t, list.Body["approvals"].([]any), 1)
 }
 
@@ -158,15 +158,15 @@ func TestApprovalExpiresAndFailsTheRun(t *testing.T) {
 // approval.
 func TestApprovalCancelWhileWaiting(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root, _ := firstKey(t, env)
 	approver, _ := approverKey(t, env, root)
 	runID, aprID := startGatedRun(t, env, root, "gated", nil)
-	c := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs/" + runID + "/cancel", Key: root, Headers: map[string]string{"Idempotency-Key": "c"}})
+	c := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs/" + runID + "/cancel", Key: root, Headers: map[string]string{"Idempotency-Key": "c"}})
 	require.Equal(t, http.StatusOK, c.Status, "%s", c.Raw)
 	waitRun(t, env, root, runID, "cancelled")
 	require.Eventually(t, func() bool {
-		l := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/approvals?runId=" + runID, Key: approver})
+		l := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/approvals?runId=" + runID, Key: approver})
 		items := l.Body["approvals"].([]any)
 		return len(items) == 1 && items[0].(map[string]any)["status"] == "cancelled"
 	}, 20*time.Second, 20*time.Millisecond)
@@ -177,10 +177,10 @@ func TestApprovalCancelWhileWaiting(t *testing.T) {
 // carries; bad input and foreign approvals are refused.
 func TestServiceActionApprovalStartsARun(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root, _ := firstKey(t, env)
 	approver, _ := approverKey(t, env, root)
-	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/approvals/service-actions", Key: root,
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/approvals/service-actions", Key: root,
 		Body:    map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"y": 2}, "reason": "nightly", "expiresInSeconds": 600},
 		Headers: map[string]string{"Idempotency-Key": "sa"}})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
@@ -189,11 +189,11 @@ func TestServiceActionApprovalStartsARun(t *testing.T) {
 	require.Equal(t, "nightly", apr["reason"])
 	require.Nil(t, apr["runId"])
 
-	noRuns := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/approvals/service-actions", Key: approver,
+	noRuns := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/approvals/service-actions", Key: approver,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "sa-noruns"}})
 	require.Equal(t, http.StatusForbidden, noRuns.Status, "a key that may not start runs cannot ask for one: %s", noRuns.Raw)
 	require.Equal(t, "scope_missing", noRuns.ErrorCode())
-	bad := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/approvals/service-actions", Key: root,
+	bad := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/approvals/service-actions", Key: root,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "expiresInSeconds": 604801}, Headers: map[string]string{"Idempotency-Key": "sa-bad"}})
 	require.Equal(t, http.StatusBadRequest, bad.Status)
 	require.Equal(t, "expiresInSeconds", bad.Body["error"].(map[string]any)["param"])
@@ -209,7 +209,7 @@ func TestServiceActionApprovalStartsARun(t *testing.T) {
 	require.Equal(t, http.StatusOK, decide(t, env, approver, apr["id"].(string), "approve", "ok").Status)
 	var runID string
 	require.Eventually(t, func() bool {
-		l := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/approvals?status=approved", Key: approver})
+		l := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/approvals?status=approved", Key: approver})
 		items := l.Body["approvals"].([]any)
 		if len(items) != 1 || items[0].(map[string]any)["runId"] == nil {
 			return false
@@ -225,7 +225,7 @@ func TestServiceActionApprovalStartsARun(t *testing.T) {
 // when a worker comes back.
 func TestDecisionWhileNoWorkerRuns(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{NoWorker: true})
+	env := apptest.NewWith(t, apptest.Options{NoWorker: true})
 	root, _ := firstKey(t, env)
 	approver, _ := approverKey(t, env, root)
 	runID, aprID := startGatedRun(t, env, root, "gated", nil)
@@ -234,7 +234,7 @@ func TestDecisionWhileNoWorkerRuns(t *testing.T) {
 	require.Equal(t, "forbidden", own.ErrorCode())
 	ok := decide(t, env, approver, aprID, "approve", "d")
 	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Raw)
-	run := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/" + runID, Key: root}).Body["run"].(map[string]any)
+	run := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/" + runID, Key: root}).Body["run"].(map[string]any)
 	require.Equal(t, "awaiting_approval", run["status"], "no worker has acted yet")
 
 	w := worker.New(env.Temporal, worker.Deps{DB: env.DB}, sdkworker.Options{})

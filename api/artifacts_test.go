@@ -16,10 +16,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/ids"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/schema"
 )
 
@@ -29,7 +29,7 @@ type artifactAccount struct {
 	accountID string
 }
 
-func newArtifactAccount(t *testing.T, env *testenv.Env) artifactAccount {
+func newArtifactAccount(t *testing.T, env *apptest.Env) artifactAccount {
 	t.Helper()
 	secret, key := firstKey(t, env)
 	a := artifactAccount{secret: secret}
@@ -38,16 +38,16 @@ func newArtifactAccount(t *testing.T, env *testenv.Env) artifactAccount {
 }
 
 // key creates a child key of a with the scopes and services and returns its secret.
-func (a artifactAccount) key(t *testing.T, env *testenv.Env, idem string, scopes, services []string) string {
+func (a artifactAccount) key(t *testing.T, env *apptest.Env, idem string, scopes, services []string) string {
 	t.Helper()
-	resp := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: a.secret,
+	resp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: a.secret,
 		Body: map[string]any{"scopes": scopes, "services": services}, Headers: map[string]string{"Idempotency-Key": idem}})
 	require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
 	return resp.Body["apiKey"].(map[string]any)["secret"].(string)
 }
 
 // save stores an artifact of the account straight through the store, as the worker will.
-func (a artifactAccount) save(t *testing.T, env *testenv.Env, project *string, runID, serviceID, name, contentType string, body []byte) *schema.Artifact {
+func (a artifactAccount) save(t *testing.T, env *apptest.Env, project *string, runID, serviceID, name, contentType string, body []byte) *schema.Artifact {
 	t.Helper()
 	art, err := env.Artifacts.Save(context.Background(), artifact.NewArtifact{ID: ids.Derive(ids.Artifact, runID, name),
 		AccountID: a.accountID, ProjectID: project, RunID: runID, ServiceID: serviceID, Name: name, ContentType: contentType,
@@ -70,7 +70,7 @@ func hexSHA256(b []byte) string {
 }
 
 // getContent downloads an artifact's content with a plain HTTP request.
-func getContent(t *testing.T, env *testenv.Env, key, id string, headers map[string]string) (*http.Response, []byte) {
+func getContent(t *testing.T, env *apptest.Env, key, id string, headers map[string]string) (*http.Response, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, env.URL+"/v1/artifacts/"+id+"/content", nil)
 	require.NoError(t, err)
@@ -95,9 +95,9 @@ func errorCode(t *testing.T, body []byte) (code string, details map[string]any) 
 	return env.Error.Code, env.Error.Details
 }
 
-func listArtifactIDs(t *testing.T, env *testenv.Env, key, query string) ([]string, string, []any) {
+func listArtifactIDs(t *testing.T, env *apptest.Env, key, query string) ([]string, string, []any) {
 	t.Helper()
-	resp := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/artifacts?" + query, Key: key})
+	resp := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/artifacts?" + query, Key: key})
 	require.Equal(t, http.StatusOK, resp.Status, "%s", resp.Raw)
 	require.Equal(t, true, resp.Body["ok"])
 	var got []string
@@ -115,7 +115,7 @@ func listArtifactIDs(t *testing.T, env *testenv.Env, key, query string) ([]strin
 // without artifacts:read; 500 without detail when the blob is lost).
 func TestArtifactsListAndDownload(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	acct := newArtifactAccount(t, env)
 	big := randomBytes(t, 3<<20+17) // several write buffers: streamed, not one chunk
 	a1 := acct.save(t, env, nil, "run_a", client.ServiceManagedWorkflows, "first.txt", "text/plain; charset=utf-8", []byte("hello\n"))
@@ -123,7 +123,7 @@ func TestArtifactsListAndDownload(t *testing.T) {
 	a3 := acct.save(t, env, nil, "run_b", client.ServiceManagedWorkflows, "other-run.json", "application/json", []byte(`{}`))
 	a4 := acct.save(t, env, nil, "run_a", client.ServiceManagedAgents, "agent output ü.txt", "text/plain", []byte("agent"))
 
-	proj := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/projects", Key: acct.secret,
+	proj := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/projects", Key: acct.secret,
 		Body: map[string]any{"name": "p"}, Headers: map[string]string{"Idempotency-Key": "proj"}})
 	require.Equal(t, http.StatusCreated, proj.Status, "%s", proj.Raw)
 	projectID := proj.Body["project"].(map[string]any)["id"].(string)
@@ -162,10 +162,10 @@ func TestArtifactsListAndDownload(t *testing.T) {
 
 	got, _, _ = listArtifactIDs(t, env, acct.secret, "runId=run_none")
 	require.Empty(t, got)
-	resp := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/artifacts", Key: acct.secret, Headers: map[string]string{"X-Svc-Project": projectID}})
+	resp := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/artifacts", Key: acct.secret, Headers: map[string]string{"X-Svc-Project": projectID}})
 	require.Equal(t, http.StatusOK, resp.Status)
 	require.Len(t, resp.Body["artifacts"], 1)
-	resp = env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/artifacts?cursor=garbage", Key: acct.secret})
+	resp = env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/artifacts?cursor=garbage", Key: acct.secret})
 	require.Equal(t, http.StatusBadRequest, resp.Status)
 	require.Equal(t, "cursor", errorOf(resp)["param"])
 
@@ -219,7 +219,7 @@ func TestArtifactsListAndDownload(t *testing.T) {
 
 	// A key without artifacts:read reads nothing.
 	noScope := acct.key(t, env, "no-scope", []string{client.ScopeRunsRead}, []string{"*"})
-	resp = env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/artifacts", Key: noScope})
+	resp = env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/artifacts", Key: noScope})
 	require.Equal(t, http.StatusForbidden, resp.Status)
 	require.Equal(t, client.CodeScopeMissing, resp.ErrorCode())
 	hr, body = getContent(t, env, noScope, a1.ID, nil)
@@ -241,7 +241,7 @@ func TestArtifactsListAndDownload(t *testing.T) {
 // verification that catches a blob changed on disk.
 func TestSDKArtifacts(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	acct := newArtifactAccount(t, env)
 	content := randomBytes(t, 1<<20+5)
 	a := acct.save(t, env, nil, "run_sdk", client.ServiceManagedWorkflows, "model.bin", "application/x-model", content)

@@ -11,13 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/audit"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/schema"
 )
 
 // storedAudit returns the status of each stored audit event of the given request ids.
-func storedAudit(t *testing.T, env *testenv.Env, requestIDs ...string) map[string]int {
+func storedAudit(t *testing.T, env *apptest.Env, requestIDs ...string) map[string]int {
 	t.Helper()
 	var rows []schema.AuditEvent
 	require.NoError(t, env.DB.NewSelect().Model(&rows).Column("request_id", "status").
@@ -30,7 +30,7 @@ func storedAudit(t *testing.T, env *testenv.Env, requestIDs ...string) map[strin
 }
 
 // attack sends requests with NUL bytes and invalid UTF-8 in their paths until stop is closed.
-func attack(env *testenv.Env, key string, stop <-chan struct{}) {
+func attack(env *apptest.Env, key string, stop <-chan struct{}) {
 	paths := []string{"/v1/runs/run_%00", "/v1/runs/run_%FF%FE", "/v1/projects/proj_%00%ff", "/v1/connections/conn_a%00b"}
 	for i := 0; ; i++ {
 		select {
@@ -59,7 +59,7 @@ func attack(env *testenv.Env, key string, stop <-chan struct{}) {
 // attacker's are stored too, escaped and marked sanitized.
 func TestNULPathsLoseNoOtherAccountsAuditEvents(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	victim, _ := firstKey(t, env)
 	attacker := env.FirstKey(t)
 	stop := make(chan struct{})
@@ -70,9 +70,9 @@ func TestNULPathsLoseNoOtherAccountsAuditEvents(t *testing.T) {
 	}
 	var ids []string
 	for i := range 60 {
-		r := testenv.Req{Method: http.MethodGet, Path: []string{"/v1/projects", "/v1/runs", "/v1/api-keys"}[i%3], Key: victim}
+		r := apptest.Req{Method: http.MethodGet, Path: []string{"/v1/projects", "/v1/runs", "/v1/api-keys"}[i%3], Key: victim}
 		if i%10 == 0 {
-			r = testenv.Req{Method: http.MethodPost, Path: "/v1/projects", Key: victim, Body: map[string]any{"name": fmt.Sprint("p", i)},
+			r = apptest.Req{Method: http.MethodPost, Path: "/v1/projects", Key: victim, Body: map[string]any{"name": fmt.Sprint("p", i)},
 				Headers: map[string]string{"Idempotency-Key": fmt.Sprint("p", i)}}
 		}
 		resp := env.Do(t, r)
@@ -87,7 +87,7 @@ func TestNULPathsLoseNoOtherAccountsAuditEvents(t *testing.T) {
 	// The attacker's own events are kept as well, their bytes shown as %XX.
 	var seen map[string]any
 	require.Eventually(t, func() bool {
-		list := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/audit-events?limit=200", Key: attacker})
+		list := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/audit-events?limit=200", Key: attacker})
 		for _, e := range list.Body["auditEvents"].([]any) {
 			if ev := e.(map[string]any); ev["path"] == "/v1/runs/run_%00" {
 				seen = ev
@@ -105,10 +105,10 @@ func TestNULPathsLoseNoOtherAccountsAuditEvents(t *testing.T) {
 // arrives, so GET /v1/audit-events right after lists them, in order.
 func TestChangingRequestsAuditEventStoredBeforeAnswer(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{Audit: audit.Options{Interval: time.Hour}})
+	env := apptest.NewWith(t, apptest.Options{Audit: audit.Options{Interval: time.Hour}})
 	_, token := env.NewAccount(t, "newcomer")
 	var ids []string
-	send := func(r testenv.Req, want int) *testenv.Response {
+	send := func(r apptest.Req, want int) *apptest.Response {
 		t.Helper()
 		resp := env.Do(t, r)
 		require.Equal(t, want, resp.Status, "%s %s: %s", r.Method, r.Path, resp.Raw)
@@ -118,12 +118,12 @@ func TestChangingRequestsAuditEventStoredBeforeAnswer(t *testing.T) {
 		return resp
 	}
 	idem := func(k string) map[string]string { return map[string]string{"Idempotency-Key": k} }
-	first := send(testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+	first := send(apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 		Headers: map[string]string{"X-Svc-Credit-Token": token, "Idempotency-Key": "k"}}, http.StatusCreated)
 	key := first.Body["apiKey"].(map[string]any)["secret"].(string)
-	write := func(method, path string, body any, h map[string]string, want int) *testenv.Response {
+	write := func(method, path string, body any, h map[string]string, want int) *apptest.Response {
 		t.Helper()
-		return send(testenv.Req{Method: method, Path: path, Key: key, Body: body, Headers: h}, want)
+		return send(apptest.Req{Method: method, Path: path, Key: key, Body: body, Headers: h}, want)
 	}
 	p1 := write(http.MethodPost, "/v1/projects", map[string]any{"name": "one"}, idem("p1"), http.StatusCreated)
 	pid := p1.Body["project"].(map[string]any)["id"].(string)
@@ -138,11 +138,11 @@ func TestChangingRequestsAuditEventStoredBeforeAnswer(t *testing.T) {
 	write(http.MethodPatch, "/v1/projects/"+pid, map[string]any{"name": "dos"}, idem("p5"), http.StatusConflict) // archived
 	write(http.MethodPost, "/v1/runs/run_nope/cancel", nil, idem("r1"), http.StatusNotFound)
 
-	read := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/projects", Key: key})
+	read := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/projects", Key: key})
 	require.Equal(t, http.StatusOK, read.Status)
 	require.Empty(t, storedAudit(t, env, read.Header.Get("X-Request-Id")), "the read's event should wait in the writer")
 
-	list := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/audit-events?limit=5", Key: key})
+	list := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/audit-events?limit=5", Key: key})
 	require.Equal(t, http.StatusOK, list.Status, "%s", list.Raw)
 	var listed []string
 	for _, e := range list.Body["auditEvents"].([]any) {
@@ -156,17 +156,17 @@ func TestChangingRequestsAuditEventStoredBeforeAnswer(t *testing.T) {
 // written in batches: each is listed within one second of its answer.
 func TestReadAuditEventListedWithinOneSecond(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	key, _ := firstKey(t, env)
 	answered := map[string]time.Time{}
 	for i := range 12 {
-		resp := env.Do(t, testenv.Req{Method: http.MethodGet, Path: []string{"/v1/projects", "/v1/runs", "/v1/credits/balance"}[i%3], Key: key})
+		resp := env.Do(t, apptest.Req{Method: http.MethodGet, Path: []string{"/v1/projects", "/v1/runs", "/v1/credits/balance"}[i%3], Key: key})
 		require.Equal(t, http.StatusOK, resp.Status, "%s", resp.Raw)
 		answered[resp.Header.Get("X-Request-Id")] = time.Now()
 	}
 	listed := map[string]time.Time{}
 	require.Eventually(t, func() bool {
-		list := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/audit-events?limit=100", Key: key})
+		list := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/audit-events?limit=100", Key: key})
 		now := time.Now()
 		for _, e := range list.Body["auditEvents"].([]any) {
 			id := e.(map[string]any)["requestId"].(string)

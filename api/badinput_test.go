@@ -8,10 +8,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app/apptest"
 )
 
-func errorOf(r *testenv.Response) map[string]any {
+func errorOf(r *apptest.Response) map[string]any {
 	e, _ := r.Body["error"].(map[string]any)
 	return e
 }
@@ -25,7 +25,7 @@ func tamperLast(secret string) string {
 	return secret[:len(secret)-1] + string(last)
 }
 
-func countRows(t *testing.T, env *testenv.Env, table string) int {
+func countRows(t *testing.T, env *apptest.Env, table string) int {
 	t.Helper()
 	n, err := env.DB.NewSelect().Table(table).Count(context.Background())
 	require.NoError(t, err)
@@ -36,89 +36,89 @@ func countRows(t *testing.T, env *testenv.Env, table string) int {
 // that nothing is written.
 func TestBadInput(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root, _ := firstKey(t, env)
 	keysBefore := countRows(t, env, "api_keys")
 
-	post := func(path, key, idem string, body any) *testenv.Response {
+	post := func(path, key, idem string, body any) *apptest.Response {
 		h := map[string]string{}
 		if idem != "" {
 			h["Idempotency-Key"] = idem
 		}
-		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: path, Key: key, Body: body, Headers: h})
+		return env.Do(t, apptest.Req{Method: http.MethodPost, Path: path, Key: key, Body: body, Headers: h})
 	}
 	cases := []struct {
 		name   string
-		resp   func() *testenv.Response
+		resp   func() *apptest.Response
 		status int
 		code   string
 		param  string
 	}{
-		{"malformed JSON", func() *testenv.Response { return post("/v1/api-keys", root, "a1", `{"name":`) }, 400, "invalid_request", ""},
-		{"unknown field", func() *testenv.Response { return post("/v1/api-keys", root, "a2", map[string]any{"nmae": "x"}) }, 400, "invalid_request", "nmae"},
-		{"wrong type", func() *testenv.Response {
+		{"malformed JSON", func() *apptest.Response { return post("/v1/api-keys", root, "a1", `{"name":`) }, 400, "invalid_request", ""},
+		{"unknown field", func() *apptest.Response { return post("/v1/api-keys", root, "a2", map[string]any{"nmae": "x"}) }, 400, "invalid_request", "nmae"},
+		{"wrong type", func() *apptest.Response {
 			return post("/v1/api-keys", root, "a3", map[string]any{"scopes": "runs:read"})
 		}, 400, "invalid_request", "scopes"},
-		{"unknown scope", func() *testenv.Response {
+		{"unknown scope", func() *apptest.Response {
 			return post("/v1/api-keys", root, "a4", map[string]any{"scopes": []string{"runs:read", "runs:fly"}})
 		}, 400, "invalid_request", "scopes[1]"},
-		{"unknown service", func() *testenv.Response {
+		{"unknown service", func() *apptest.Response {
 			return post("/v1/api-keys", root, "a5", map[string]any{"services": []string{"nope"}})
 		}, 400, "invalid_request", "services[0]"},
-		{"bad limit selector", func() *testenv.Response {
+		{"bad limit selector", func() *apptest.Response {
 			return post("/v1/api-keys", root, "a6", map[string]any{"limits": []map[string]any{{"operation": "runs.explode", "requestsPerMinute": 5}}})
 		}, 400, "invalid_request", "limits[0].operation"},
-		{"zero limit", func() *testenv.Response {
+		{"zero limit", func() *apptest.Response {
 			return post("/v1/api-keys", root, "a7", map[string]any{"limits": []map[string]any{{"operation": "runs.create"}}})
 		}, 400, "invalid_request", "limits[0]"},
-		{"creditsPerDay on an unmetered op", func() *testenv.Response {
+		{"creditsPerDay on an unmetered op", func() *apptest.Response {
 			return post("/v1/api-keys", root, "a8", map[string]any{"limits": []map[string]any{{"operation": "runs.read", "creditsPerDay": 5}}})
 		}, 400, "invalid_request", "limits[0].creditsPerDay"},
-		{"missing idempotency key", func() *testenv.Response { return post("/v1/api-keys", root, "", map[string]any{}) }, 400, "idempotency_key_missing", "Idempotency-Key"},
-		{"over-long idempotency key", func() *testenv.Response {
+		{"missing idempotency key", func() *apptest.Response { return post("/v1/api-keys", root, "", map[string]any{}) }, 400, "idempotency_key_missing", "Idempotency-Key"},
+		{"over-long idempotency key", func() *apptest.Response {
 			return post("/v1/api-keys", root, strings.Repeat("k", 256), map[string]any{})
 		}, 400, "invalid_request", "Idempotency-Key"},
-		{"non-ASCII idempotency key", func() *testenv.Response { return post("/v1/api-keys", root, "clé", map[string]any{}) }, 400, "invalid_request", "Idempotency-Key"},
-		{"malformed API key", func() *testenv.Response { return post("/v1/api-keys", "svc_sk_nope", "a9", map[string]any{}) }, 401, "unauthenticated", ""},
-		{"checksum mismatch", func() *testenv.Response { return post("/v1/api-keys", tamperLast(root), "a10", map[string]any{}) }, 401, "unauthenticated", ""},
-		{"no credentials", func() *testenv.Response { return post("/v1/api-keys", "", "a11", map[string]any{}) }, 401, "unauthenticated", ""},
-		{"unknown run service", func() *testenv.Response {
+		{"non-ASCII idempotency key", func() *apptest.Response { return post("/v1/api-keys", root, "clé", map[string]any{}) }, 400, "invalid_request", "Idempotency-Key"},
+		{"malformed API key", func() *apptest.Response { return post("/v1/api-keys", "svc_sk_nope", "a9", map[string]any{}) }, 401, "unauthenticated", ""},
+		{"checksum mismatch", func() *apptest.Response { return post("/v1/api-keys", tamperLast(root), "a10", map[string]any{}) }, 401, "unauthenticated", ""},
+		{"no credentials", func() *apptest.Response { return post("/v1/api-keys", "", "a11", map[string]any{}) }, 401, "unauthenticated", ""},
+		{"unknown run service", func() *apptest.Response {
 			return post("/v1/runs", root, "r1", map[string]any{"serviceId": "nope", "operationId": "echo"})
 		}, 400, "invalid_request", "serviceId"},
-		{"unknown run operation", func() *testenv.Response {
+		{"unknown run operation", func() *apptest.Response {
 			return post("/v1/runs", root, "r2", map[string]any{"serviceId": "managed-workflows", "operationId": "nope"})
 		}, 400, "invalid_request", "operationId"},
-		{"bad sleep input", func() *testenv.Response {
+		{"bad sleep input", func() *apptest.Response {
 			return post("/v1/runs", root, "r3", map[string]any{"serviceId": "managed-workflows", "operationId": "sleep", "input": map[string]any{"seconds": "soon"}})
 		}, 400, "invalid_request", "input.seconds"},
-		{"missing serviceId", func() *testenv.Response { return post("/v1/runs", root, "r4", map[string]any{"operationId": "echo"}) }, 400, "invalid_request", "serviceId"},
-		{"body over 1 MiB", func() *testenv.Response {
+		{"missing serviceId", func() *apptest.Response { return post("/v1/runs", root, "r4", map[string]any{"operationId": "echo"}) }, 400, "invalid_request", "serviceId"},
+		{"body over 1 MiB", func() *apptest.Response {
 			return post("/v1/runs", root, "r5", map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"x": strings.Repeat("a", 1<<20)}})
 		}, 413, "payload_too_large", ""},
-		{"form body", func() *testenv.Response {
-			return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: root, Body: "serviceId=managed-workflows",
+		{"form body", func() *apptest.Response {
+			return env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: root, Body: "serviceId=managed-workflows",
 				Headers: map[string]string{"Idempotency-Key": "r6", "Content-Type": "application/x-www-form-urlencoded"}})
 		}, 415, "unsupported_media_type", ""},
-		{"wrong method", func() *testenv.Response {
-			return env.Do(t, testenv.Req{Method: http.MethodPut, Path: "/v1/runs", Key: root})
+		{"wrong method", func() *apptest.Response {
+			return env.Do(t, apptest.Req{Method: http.MethodPut, Path: "/v1/runs", Key: root})
 		}, 405, "method_not_allowed", ""},
-		{"unknown route", func() *testenv.Response {
-			return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/nothing", Key: root})
+		{"unknown route", func() *apptest.Response {
+			return env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/nothing", Key: root})
 		}, 404, "not_found", ""},
-		{"unknown run", func() *testenv.Response {
-			return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/run_doesnotexist", Key: root})
+		{"unknown run", func() *apptest.Response {
+			return env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/run_doesnotexist", Key: root})
 		}, 404, "not_found", ""},
-		{"bad pricing filter", func() *testenv.Response {
-			return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/pricing?service=gold"})
+		{"bad pricing filter", func() *apptest.Response {
+			return env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/pricing?service=gold"})
 		}, 400, "invalid_request", "service"},
-		{"bad page size", func() *testenv.Response {
-			return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/api-keys?limit=500", Key: root})
+		{"bad page size", func() *apptest.Response {
+			return env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/api-keys?limit=500", Key: root})
 		}, 400, "invalid_request", "limit"},
-		{"bad cursor", func() *testenv.Response {
-			return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/api-keys?cursor=zzz", Key: root})
+		{"bad cursor", func() *apptest.Response {
+			return env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/api-keys?cursor=zzz", Key: root})
 		}, 400, "invalid_request", "cursor"},
-		{"unknown project header", func() *testenv.Response {
-			return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/services", Key: root, Headers: map[string]string{"X-Svc-Project": "proj_nope"}})
+		{"unknown project header", func() *apptest.Response {
+			return env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/services", Key: root, Headers: map[string]string{"X-Svc-Project": "proj_nope"}})
 		}, 404, "not_found", "X-Svc-Project"},
 	}
 	for _, tc := range cases {
@@ -143,10 +143,10 @@ func TestBadInput(t *testing.T) {
 // first request (same Idempotency-Key) still answers the stored, sealed response.
 func TestCreditTokenIsSingleUse(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	_, token := env.NewAccount(t, "single")
-	send := func(idem string) *testenv.Response {
-		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+	send := func(idem string) *apptest.Response {
+		return env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 			Headers: map[string]string{"X-Svc-Credit-Token": token, "Idempotency-Key": idem}})
 	}
 	first := send("one")
@@ -170,7 +170,7 @@ func TestCreditTokenIsSingleUse(t *testing.T) {
 	require.NotContains(t, dump, secret)
 	require.Equal(t, 1, countRows(t, env, "api_keys"))
 
-	bad := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+	bad := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 		Headers: map[string]string{"X-Svc-Credit-Token": token + "x", "Idempotency-Key": "three"}})
 	require.Equal(t, http.StatusUnauthorized, bad.Status)
 }
@@ -178,16 +178,16 @@ func TestCreditTokenIsSingleUse(t *testing.T) {
 // TestChildKeyNeverWider checks services and limits narrowing, and inheritance of the parent's limits.
 func TestChildKeyNeverWider(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root, _ := firstKey(t, env)
-	parent := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
+	parent := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
 		Body:    map[string]any{"services": []string{"managed-workflows"}, "limits": []map[string]any{{"operation": "runs.create", "requestsPerMinute": 10}}},
 		Headers: map[string]string{"Idempotency-Key": "p"}})
 	require.Equal(t, http.StatusCreated, parent.Status, "%s", parent.Raw)
 	pk := parent.Body["apiKey"].(map[string]any)["secret"].(string)
 
-	mk := func(idem string, body map[string]any) *testenv.Response {
-		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: pk, Body: body, Headers: map[string]string{"Idempotency-Key": idem}})
+	mk := func(idem string, body map[string]any) *apptest.Response {
+		return env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: pk, Body: body, Headers: map[string]string{"Idempotency-Key": idem}})
 	}
 	svc := mk("c1", map[string]any{"services": []string{"svc-database"}})
 	require.Equal(t, http.StatusForbidden, svc.Status)
@@ -209,10 +209,10 @@ func TestChildKeyNeverWider(t *testing.T) {
 	require.Equal(t, []any{"managed-workflows"}, ok.Body["apiKey"].(map[string]any)["services"])
 
 	// A key limited to managed-workflows cannot read another service's capabilities or runs of it.
-	capDenied := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/capabilities/svc-database", Key: pk})
+	capDenied := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/capabilities/svc-database", Key: pk})
 	require.Equal(t, http.StatusForbidden, capDenied.Status)
 	require.Equal(t, "service_access_denied", capDenied.ErrorCode())
-	services := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/services", Key: pk})
+	services := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/services", Key: pk})
 	require.Equal(t, http.StatusOK, services.Status)
 	require.Len(t, services.Body["services"], 1)
 }
@@ -220,15 +220,15 @@ func TestChildKeyNeverWider(t *testing.T) {
 // TestScopedLookups checks that runs of another account or another project answer 404.
 func TestScopedLookups(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	alice, aliceKey := firstKey(t, env)
 	bob, _ := firstKey(t, env)
-	run := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: alice,
+	run := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: alice,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "x"}})
 	require.Equal(t, http.StatusCreated, run.Status)
 	id := run.Body["run"].(map[string]any)["id"].(string)
 
-	foreign := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/" + id, Key: bob})
+	foreign := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/" + id, Key: bob})
 	require.Equal(t, http.StatusNotFound, foreign.Status)
 
 	// A project of alice's account: the account-level run is invisible from it, and vice versa.
@@ -236,11 +236,11 @@ func TestScopedLookups(t *testing.T) {
 	require.NoError(t, env.DB.NewRaw("SELECT account_id FROM api_keys WHERE id = ?", aliceKey["id"]).Scan(context.Background(), &acct))
 	_, err := env.DB.NewRaw("INSERT INTO projects (id, account_id, name) VALUES ('proj_a', ?, 'a')", acct).Exec(context.Background())
 	require.NoError(t, err)
-	inProject := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/" + id, Key: alice, Headers: map[string]string{"X-Svc-Project": "proj_a"}})
+	inProject := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/" + id, Key: alice, Headers: map[string]string{"X-Svc-Project": "proj_a"}})
 	require.Equal(t, http.StatusNotFound, inProject.Status)
 
 	// Same idempotency key in another account is another request.
-	bobRun := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: bob,
+	bobRun := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: bob,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "x"}})
 	require.Equal(t, http.StatusCreated, bobRun.Status)
 	require.Empty(t, bobRun.Header.Get("Idempotent-Replayed"))

@@ -7,17 +7,17 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app/apptest"
 )
 
 // TestConnectionsLifecycleAndIsolation: create, read, list, rotate, disable, delete; other accounts and
 // projects get 404; the secret is never answered.
 func TestConnectionsLifecycleAndIsolation(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	key := env.FirstKey(t)
-	do := func(k, method, path string, body any, h map[string]string) *testenv.Response {
-		return env.Do(t, testenv.Req{Method: method, Path: path, Key: k, Body: body, Headers: h})
+	do := func(k, method, path string, body any, h map[string]string) *apptest.Response {
+		return env.Do(t, apptest.Req{Method: method, Path: path, Key: k, Body: body, Headers: h})
 	}
 	idem := func(k string) map[string]string { return map[string]string{"Idempotency-Key": k} }
 	const secret = "s3cr3t-value-never-shown"
@@ -39,7 +39,7 @@ func TestConnectionsLifecycleAndIsolation(t *testing.T) {
 	require.Equal(t, "disabled", disabled.Body["connection"].(map[string]any)["status"])
 	list := do(key, http.MethodGet, "/v1/connections", nil, nil)
 	require.Len(t, list.Body["connections"], 1)
-	for _, r := range []*testenv.Response{created, rotated, disabled, list, do(key, http.MethodGet, "/v1/connections/"+id, nil, nil)} {
+	for _, r := range []*apptest.Response{created, rotated, disabled, list, do(key, http.MethodGet, "/v1/connections/"+id, nil, nil)} {
 		require.NotContains(t, string(r.Raw), secret)
 	}
 

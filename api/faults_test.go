@@ -12,8 +12,8 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	sdkclient "go.temporal.io/sdk/client"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 // lostAnswer starts workflows for real but, the first n times, pretends the answer never arrived.
@@ -43,10 +43,10 @@ func TestLostStartAnswerStillOneWorkflow(t *testing.T) {
 	t.Parallel()
 	flaky := &lostAnswer{}
 	flaky.remaining.Store(1)
-	env := testenv.NewWith(t, testenv.Options{APITemporal: func(c sdkclient.Client) sdkclient.Client { flaky.Client = c; return flaky }})
+	env := apptest.NewWith(t, apptest.Options{APITemporal: func(c sdkclient.Client) sdkclient.Client { flaky.Client = c; return flaky }})
 	key := env.FirstKey(t)
 	body := map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}
-	first := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key, Body: body, Headers: map[string]string{"Idempotency-Key": "lost"}})
+	first := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key, Body: body, Headers: map[string]string{"Idempotency-Key": "lost"}})
 	require.Equal(t, http.StatusCreated, first.Status, "%s", first.Raw)
 	runID := first.Body["run"].(map[string]any)["id"].(string)
 	waitRun(t, env, key, runID, client.RunSucceeded)
@@ -59,12 +59,12 @@ func TestRefusedStartLeavesNothingAndRetryWorks(t *testing.T) {
 	t.Parallel()
 	var down atomic.Bool
 	down.Store(true)
-	env := testenv.NewWith(t, testenv.Options{APITemporal: func(c sdkclient.Client) sdkclient.Client {
+	env := apptest.NewWith(t, apptest.Options{APITemporal: func(c sdkclient.Client) sdkclient.Client {
 		return &switchable{Client: c, down: &down}
 	}})
 	key := env.FirstKey(t)
 	body := map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}
-	req := testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key, Body: body, Headers: map[string]string{"Idempotency-Key": "refused"}}
+	req := apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key, Body: body, Headers: map[string]string{"Idempotency-Key": "refused"}}
 	failed := env.Do(t, req)
 	require.Equal(t, http.StatusServiceUnavailable, failed.Status, "%s", failed.Raw)
 	require.Equal(t, "unavailable", failed.ErrorCode())
@@ -103,10 +103,10 @@ func (s *switchable) ExecuteWorkflow(ctx context.Context, opts sdkclient.StartWo
 // someone else's secret or bypass its own service access); it gets 422.
 func TestIdempotencyIsPerCaller(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root := env.FirstKey(t)
-	mk := func(key, idem string, body map[string]any) *testenv.Response {
-		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: key, Body: body, Headers: map[string]string{"Idempotency-Key": idem}})
+	mk := func(key, idem string, body map[string]any) *apptest.Response {
+		return env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: key, Body: body, Headers: map[string]string{"Idempotency-Key": idem}})
 	}
 	child := mk(root, "c", map[string]any{"scopes": []string{"api_keys:manage", "runs:write"}, "services": []string{"svc-database"}})
 	require.Equal(t, http.StatusCreated, child.Status, "%s", child.Raw)
@@ -125,10 +125,10 @@ func TestIdempotencyIsPerCaller(t *testing.T) {
 	require.Equal(t, "scopes[1]", errorOf(wider)["param"])
 
 	// Nor run a service it may not use by borrowing the root's idempotency key.
-	run := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: root,
+	run := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: root,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "r"}})
 	require.Equal(t, http.StatusCreated, run.Status, "%s", run.Raw)
-	borrowed := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: childSecret,
+	borrowed := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: childSecret,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "r"}})
 	require.Equal(t, http.StatusUnprocessableEntity, borrowed.Status, "%s", borrowed.Raw)
 }
@@ -137,9 +137,9 @@ func TestIdempotencyIsPerCaller(t *testing.T) {
 // stored; the retry with the same key finds that key, gives it a fresh secret, and creates no second one.
 func TestCrashedKeyCreationIsTakenOver(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root := env.FirstKey(t)
-	req := testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root, Body: map[string]any{"name": "once"},
+	req := apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root, Body: map[string]any{"name": "once"},
 		Headers: map[string]string{"Idempotency-Key": "crash"}}
 	first := env.Do(t, req)
 	require.Equal(t, http.StatusCreated, first.Status)
@@ -158,8 +158,8 @@ func TestCrashedKeyCreationIsTakenOver(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 1, n)
 
-	lost := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/api-keys", Key: firstKey["secret"].(string)})
+	lost := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/api-keys", Key: firstKey["secret"].(string)})
 	require.Equal(t, http.StatusUnauthorized, lost.Status, "the undelivered secret no longer works")
-	works := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/api-keys", Key: againKey["secret"].(string)})
+	works := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/api-keys", Key: againKey["secret"].(string)})
 	require.Equal(t, http.StatusOK, works.Status)
 }

@@ -17,9 +17,9 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/gateway"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/workflows"
 )
 
@@ -64,7 +64,7 @@ func flakyUpstream(t *testing.T, failures int64) (*httptest.Server, *atomic.Int6
 	return srv, &calls, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), keys...) }
 }
 
-func gatewayRunEnv(t *testing.T, url string) *testenv.Env {
+func gatewayRunEnv(t *testing.T, url string) *apptest.Env {
 	t.Helper()
 	cat, err := gateway.Parse([]byte(fmt.Sprintf(`
 services:
@@ -91,20 +91,20 @@ services:
         requiresApproval: true
 `, url)))
 	require.NoError(t, err)
-	return testenv.NewWith(t, testenv.Options{Gateway: cat})
+	return apptest.NewWith(t, apptest.Options{Gateway: cat})
 }
 
-func startRun(t *testing.T, env *testenv.Env, key, op, idem string) string {
+func startRun(t *testing.T, env *apptest.Env, key, op, idem string) string {
 	t.Helper()
-	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
 		Body: map[string]any{"serviceId": "imagegen", "operationId": op, "input": map[string]any{"prompt": "a cat"}}, Headers: map[string]string{"Idempotency-Key": idem}})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
 	return r.Body["run"].(map[string]any)["id"].(string)
 }
 
-func credits(t *testing.T, env *testenv.Env, key string) (available, held float64) {
+func credits(t *testing.T, env *apptest.Env, key string) (available, held float64) {
 	t.Helper()
-	b := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
+	b := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
 	return b["credits"].(float64), b["heldCredits"].(float64)
 }
 
@@ -158,7 +158,7 @@ func TestGatewayRunWithoutCreditsOrConnection(t *testing.T) {
 }
 
 // historyText is the workflow's whole history as JSON.
-func historyText(t *testing.T, env *testenv.Env, workflowID string) string {
+func historyText(t *testing.T, env *apptest.Env, workflowID string) string {
 	t.Helper()
 	iter := env.Temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	var b strings.Builder
@@ -180,11 +180,11 @@ func TestOperationNeedingApprovalOnlyRunsAsARun(t *testing.T) {
 	up, calls, _ := flakyUpstream(t, 0)
 	env := gatewayRunEnv(t, up.URL)
 	key := fundedKey(t, env, 10)
-	direct := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+	direct := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
 		Body: map[string]any{"operationId": "guarded"}, Headers: map[string]string{"Idempotency-Key": "direct"}})
 	require.Equal(t, http.StatusForbidden, direct.Status, "%s", direct.Raw)
 	require.Equal(t, "forbidden", direct.ErrorCode())
-	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
 		Body: map[string]any{"serviceId": "imagegen", "operationId": "guarded"}, Headers: map[string]string{"Idempotency-Key": "run"}})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
 	require.Equal(t, "awaiting_approval", r.Body["run"].(map[string]any)["status"])
@@ -205,11 +205,11 @@ func TestGatewayRunKeepsAFileAnswerAsAnArtifact(t *testing.T) {
 	require.Equal(t, "result.mp3", art["name"])
 	require.Equal(t, "audio/mpeg", art["contentType"])
 	require.EqualValues(t, len(speech), art["sizeBytes"])
-	content := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/artifacts/" + art["id"].(string) + "/content", Key: key})
+	content := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/artifacts/" + art["id"].(string) + "/content", Key: key})
 	require.Equal(t, http.StatusOK, content.Status)
 	require.Equal(t, speech, content.Raw)
 	require.Equal(t, "audio/mpeg", content.Header.Get("Content-Type"))
-	list := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/artifacts?runId=" + runID, Key: key})
+	list := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/artifacts?runId=" + runID, Key: key})
 	require.Len(t, list.Body["artifacts"].([]any), 2, "the file and output.json")
 }
 
@@ -221,20 +221,20 @@ func TestRunsCreditsPerDay(t *testing.T) {
 	env := gatewayRunEnv(t, up.URL)
 	root := fundedKey(t, env, 100)
 	createConnection(t, env, root)
-	child := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
+	child := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
 		Body:    map[string]any{"limits": []map[string]any{{"operation": "runs.create.imagegen", "creditsPerDay": 5}}},
 		Headers: map[string]string{"Idempotency-Key": "limited"}})
 	require.Equal(t, http.StatusCreated, child.Status, "%s", child.Raw)
 	key := child.Body["apiKey"].(map[string]any)["secret"].(string)
 
 	waitRun(t, env, key, startRun(t, env, key, "generate", "r1"), "succeeded") // 3 of 5
-	refused := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+	refused := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
 		Body: map[string]any{"serviceId": "imagegen", "operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "r2"}})
 	require.Equal(t, http.StatusTooManyRequests, refused.Status, "%s", refused.Raw)
 	require.Equal(t, "limit_exceeded", refused.ErrorCode())
 	require.Equal(t, "runs.create.imagegen", refused.Header.Get("X-Svc-Limit-Operation"))
 	require.NotEmpty(t, refused.Header.Get("Retry-After"))
-	free := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+	free := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "r3"}})
 	require.Equal(t, http.StatusCreated, free.Status, "a free run of another service is not limited: %s", free.Raw)
 }

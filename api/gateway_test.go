@@ -13,10 +13,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/ledger"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 const upstreamSecret = "up-secret-0123456789abcdef"
@@ -47,18 +47,18 @@ func generationUpstream(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	return srv, &calls
 }
 
-func gatewayEnv(t *testing.T, upstreamURL string) *testenv.Env {
+func gatewayEnv(t *testing.T, upstreamURL string) *apptest.Env {
 	t.Helper()
 	return gatewayEnvLogging(t, upstreamURL, nil)
 }
 
-func gatewayEnvLogging(t *testing.T, upstreamURL string, logTo *testenv.Buffer) *testenv.Env {
+func gatewayEnvLogging(t *testing.T, upstreamURL string, logTo *apptest.Buffer) *apptest.Env {
 	t.Helper()
-	opts := testenv.Options{Gateway: imagegenCatalog(t, upstreamURL)}
+	opts := apptest.Options{Gateway: imagegenCatalog(t, upstreamURL)}
 	if logTo != nil {
 		opts.Log = logTo
 	}
-	return testenv.NewWith(t, opts)
+	return apptest.NewWith(t, opts)
 }
 
 // imagegenCatalog registers the upstream as the generation service "imagegen" (1 credit a call).
@@ -88,11 +88,11 @@ services:
 func TestInvokeChargesExactlyWhatIsAffordable(t *testing.T) {
 	t.Parallel()
 	up, calls := generationUpstream(t)
-	logs := &testenv.Buffer{}
+	logs := &apptest.Buffer{}
 	env := gatewayEnvLogging(t, up.URL, logs)
 	key := fundedKey(t, env, 10)
 
-	missing := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+	missing := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
 		Body: map[string]any{"operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "early"}})
 	require.Equal(t, http.StatusConflict, missing.Status, "no connection yet: %s", missing.Raw)
 	require.Equal(t, "connection", errorOf(missing)["param"])
@@ -113,13 +113,13 @@ func TestInvokeChargesExactlyWhatIsAffordable(t *testing.T) {
 	require.Equal(t, 10, ok)
 	require.Equal(t, 40, refused)
 	require.EqualValues(t, 10, calls.Load(), "refused calls never reached the service")
-	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
+	bal := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
 	require.EqualValues(t, 0, bal.Body["balance"].(map[string]any)["credits"])
 	require.EqualValues(t, 0, bal.Body["balance"].(map[string]any)["heldCredits"])
 
 	// The charge shows in usage, and the secret is in no answer, audit row or stored idempotent answer.
 	require.Eventually(t, func() bool {
-		u := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/usage?operation=services.invoke", Key: key})
+		u := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/usage?operation=services.invoke", Key: key})
 		entries, _ := u.Body["usage"].([]any)
 		return len(entries) == 1 && entries[0].(map[string]any)["chargedCredits"] == float64(10) &&
 			entries[0].(map[string]any)["requests"] == float64(51)
@@ -134,7 +134,7 @@ func TestInvokeChargesExactlyWhatIsAffordable(t *testing.T) {
 
 	// A retried invocation (same key) replays: no second call, no second charge.
 	before := calls.Load()
-	again := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+	again := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
 		Body:    map[string]any{"operationId": "generate", "input": map[string]any{"prompt": "a cat"}},
 		Headers: map[string]string{"Idempotency-Key": "inv-0"}})
 	if again.Status == http.StatusOK {
@@ -142,7 +142,7 @@ func TestInvokeChargesExactlyWhatIsAffordable(t *testing.T) {
 	}
 	require.Equal(t, before, calls.Load())
 
-	caps := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/capabilities/imagegen", Key: key})
+	caps := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/capabilities/imagegen", Key: key})
 	require.Equal(t, http.StatusOK, caps.Status, "%s", caps.Raw)
 	require.Equal(t, "generate", caps.Body["service"].(map[string]any)["operations"].([]any)[0].(map[string]any)["id"])
 	pre := caps.Body["preflight"].(map[string]any)
@@ -156,8 +156,8 @@ func TestInvokeBadInputAndUpstreamFailures(t *testing.T) {
 	up, _ := generationUpstream(t)
 	env := gatewayEnv(t, up.URL)
 	key := fundedKey(t, env, 5)
-	invoke := func(path, idem string, body map[string]any) *testenv.Response {
-		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: path, Key: key, Body: body, Headers: map[string]string{"Idempotency-Key": idem}})
+	invoke := func(path, idem string, body map[string]any) *apptest.Response {
+		return env.Do(t, apptest.Req{Method: http.MethodPost, Path: path, Key: key, Body: body, Headers: map[string]string{"Idempotency-Key": idem}})
 	}
 	require.Equal(t, http.StatusNotFound, invoke("/v1/services/nope/invoke", "a", map[string]any{"operationId": "x"}).Status)
 	builtin := invoke("/v1/services/managed-workflows/invoke", "b", map[string]any{"operationId": "echo"})
@@ -171,14 +171,14 @@ func TestInvokeBadInputAndUpstreamFailures(t *testing.T) {
 	down := invoke("/v1/services/imagegen/invoke", "d", map[string]any{"operationId": "generate"})
 	require.Equal(t, http.StatusBadGateway, down.Status, "%s", down.Raw)
 	require.Equal(t, "upstream_unreachable", down.ErrorCode())
-	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
+	bal := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
 	require.EqualValues(t, 5, bal.Body["balance"].(map[string]any)["credits"], "a failed call's hold is released")
 }
 
 // createConnection stores the upstream's credential under the name the test services.yaml asks for.
-func createConnection(t *testing.T, env *testenv.Env, key string) {
+func createConnection(t *testing.T, env *apptest.Env, key string) {
 	t.Helper()
-	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+	conn := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
 		Body:    map[string]any{"name": "imagegen-key", "authType": "header", "headerName": "X-Api-Key", "secret": upstreamSecret},
 		Headers: map[string]string{"Idempotency-Key": "conn"}})
 	require.Equal(t, http.StatusCreated, conn.Status, "%s", conn.Raw)
@@ -203,7 +203,7 @@ func TestInvokeFromLeasesChargesExactlyWhatIsAffordable(t *testing.T) {
 	var leases int
 	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM credit_holds WHERE lease").Scan(context.Background(), &leases))
 	require.Positive(t, leases, "no call was paid from a lease")
-	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
+	bal := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
 	require.EqualValues(t, 0, bal.Body["balance"].(map[string]any)["credits"], "%s", bal.Raw)
 	require.EqualValues(t, 0, bal.Body["balance"].(map[string]any)["heldCredits"], "%s", bal.Raw)
 }
@@ -213,31 +213,31 @@ func TestInvokeFromLeasesChargesExactlyWhatIsAffordable(t *testing.T) {
 func TestInvokeBalanceIsExactWhileLeased(t *testing.T) {
 	t.Parallel()
 	up, _ := generationUpstream(t)
-	env := testenv.NewWith(t, testenv.Options{Gateway: imagegenCatalog(t, up.URL), CreditLeases: ledger.LeaseOptions{MaxAge: time.Hour}})
+	env := apptest.NewWith(t, apptest.Options{Gateway: imagegenCatalog(t, up.URL), CreditLeases: ledger.LeaseOptions{MaxAge: time.Hour}})
 	key := fundedKey(t, env, 1000)
 	createConnection(t, env, key)
-	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
 		Body: map[string]any{"operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "one"}})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
 	var open int
 	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM credit_holds WHERE lease AND status = 'held'").Scan(context.Background(), &open))
 	require.Equal(t, 1, open, "the call was not paid from a lease still open")
-	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
+	bal := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
 	require.EqualValues(t, 999, bal.Body["balance"].(map[string]any)["credits"], "%s", bal.Raw)
 	require.EqualValues(t, 0, bal.Body["balance"].(map[string]any)["heldCredits"], "%s", bal.Raw)
 }
 
 // invokeConcurrently sends n invocations of imagegen's generate at once, each with an Idempotency-Key of
 // its own, and returns their answers.
-func invokeConcurrently(t *testing.T, env *testenv.Env, key string, n int) []*testenv.Response {
+func invokeConcurrently(t *testing.T, env *apptest.Env, key string, n int) []*apptest.Response {
 	t.Helper()
-	answers := make([]*testenv.Response, n)
+	answers := make([]*apptest.Response, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			answers[i] = env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+			answers[i] = env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
 				Body:    map[string]any{"operationId": "generate", "input": map[string]any{"prompt": "a cat"}},
 				Headers: map[string]string{"Idempotency-Key": fmt.Sprintf("inv-%d", i)}})
 		}()
@@ -248,7 +248,7 @@ func invokeConcurrently(t *testing.T, env *testenv.Env, key string, n int) []*te
 
 // countPaid counts the answers that succeeded and those refused with 402 insufficient_credits; any other
 // answer fails the test.
-func countPaid(t *testing.T, answers []*testenv.Response) (ok, refused int) {
+func countPaid(t *testing.T, answers []*apptest.Response) (ok, refused int) {
 	t.Helper()
 	for _, r := range answers {
 		switch r.Status {
@@ -265,11 +265,11 @@ func countPaid(t *testing.T, answers []*testenv.Response) (ok, refused int) {
 }
 
 // fundedKey is the first key of a new account holding the given credits.
-func fundedKey(t *testing.T, env *testenv.Env, credits int64) string {
+func fundedKey(t *testing.T, env *apptest.Env, credits int64) string {
 	t.Helper()
 	created, err := env.Accounts.Create(context.Background(), "payer", credits, time.Hour)
 	require.NoError(t, err)
-	first := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+	first := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "k"}})
 	require.Equal(t, http.StatusCreated, first.Status, "%s", first.Raw)
 	return first.Body["apiKey"].(map[string]any)["secret"].(string)
@@ -306,7 +306,7 @@ func TestSDKInvoke(t *testing.T) {
 // and is charged once.
 func TestInvokeAnswerWaitsForItsCharge(t *testing.T) {
 	t.Parallel()
-	var env *testenv.Env
+	var env *apptest.Env
 	var calls atomic.Int64
 	var breakLedger atomic.Bool
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -326,12 +326,12 @@ func TestInvokeAnswerWaitsForItsCharge(t *testing.T) {
 	env = gatewayEnv(t, up.URL)
 	key := fundedKey(t, env, 5)
 	createConnection(t, env, key)
-	invoke := func() *testenv.Response {
-		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+	invoke := func() *apptest.Response {
+		return env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
 			Body: map[string]any{"operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "once"}})
 	}
 	balance := func() map[string]any {
-		return env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
+		return env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
 	}
 
 	breakLedger.Store(true)
@@ -377,8 +377,8 @@ func TestInvokeRetryAfterAFailedAttemptHoldsAgain(t *testing.T) {
 	env := gatewayEnv(t, up.URL)
 	key := fundedKey(t, env, 5)
 	createConnection(t, env, key)
-	invoke := func() *testenv.Response {
-		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
+	invoke := func() *apptest.Response {
+		return env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/services/imagegen/invoke", Key: key,
 			Body: map[string]any{"operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "same"}})
 	}
 	failed := invoke()
@@ -386,7 +386,7 @@ func TestInvokeRetryAfterAFailedAttemptHoldsAgain(t *testing.T) {
 	ok := invoke()
 	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Raw)
 	require.Equal(t, "1", ok.Header.Get("X-Svc-Credits-Charged"))
-	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
+	bal := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
 	require.EqualValues(t, 4, bal["credits"], "the retry was charged")
 	require.EqualValues(t, 0, bal["heldCredits"])
 	require.EqualValues(t, 2, calls.Load())

@@ -13,8 +13,8 @@ import (
 	"go.temporal.io/api/history/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/internal/x402"
 )
 
@@ -25,7 +25,7 @@ func TestRecordHistories(t *testing.T) {
 	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
 		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
 	}
-	env := testenv.New(t)
+	env := apptest.New(t)
 	key, _ := firstKey(t, env)
 	approver, _ := approverKey(t, env, key)
 	testdata := filepath.Join("..", "workflows", "testdata")
@@ -35,7 +35,7 @@ func TestRecordHistories(t *testing.T) {
 		"run_echo_memo.json":  {"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"hello": "world"}},
 		"run_sleep_memo.json": {"serviceId": "managed-workflows", "operationId": "sleep", "input": map[string]any{"seconds": 0.2}},
 	} {
-		resp := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key, Body: body,
+		resp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key, Body: body,
 			Headers: map[string]string{"Idempotency-Key": name}})
 		require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
 		id := resp.Body["run"].(map[string]any)["id"].(string)
@@ -59,7 +59,7 @@ func TestRecordHistories(t *testing.T) {
 		switch c.decision {
 		case "":
 		case "cancel":
-			r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs/" + runID + "/cancel", Key: key,
+			r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs/" + runID + "/cancel", Key: key,
 				Headers: map[string]string{"Idempotency-Key": "cancel-" + c.name}})
 			require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
 		default:
@@ -71,7 +71,7 @@ func TestRecordHistories(t *testing.T) {
 		writeHistory(t, env, "run/"+runID, filepath.Join(testdata, "run_gated_"+c.name+".json"))
 		writeHistory(t, env, "approval/"+aprID, filepath.Join(testdata, "approval_"+c.name+".json"))
 	}
-	sa := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/approvals/service-actions", Key: key,
+	sa := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/approvals/service-actions", Key: key,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "sa"}})
 	require.Equal(t, http.StatusCreated, sa.Status, "%s", sa.Raw)
 	aprID := sa.Body["approval"].(map[string]any)["id"].(string)
@@ -99,7 +99,7 @@ func TestRecordHistories(t *testing.T) {
 	}
 
 	// Webhook deliveries: at once, after one failure (the 5 s step), and to an endpoint that is gone.
-	denv := testenv.New(t)
+	denv := apptest.New(t)
 	for name, status := range map[string]func(int64) int{
 		"delivery_succeeded.json": always(http.StatusOK),
 		"delivery_retried.json": func(n int64) int {
@@ -121,12 +121,12 @@ func TestRecordHistories(t *testing.T) {
 }
 
 // workflowClosed reports whether the workflow has finished.
-func workflowClosed(env *testenv.Env, workflowID string) bool {
+func workflowClosed(env *apptest.Env, workflowID string) bool {
 	d, err := env.Temporal.DescribeWorkflowExecution(context.Background(), workflowID, "")
 	return err == nil && d.WorkflowExecutionInfo.GetStatus() != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
 }
 
-func writeHistory(t *testing.T, env *testenv.Env, workflowID, path string) {
+func writeHistory(t *testing.T, env *apptest.Env, workflowID, path string) {
 	t.Helper()
 	iter := env.Temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	h := &history.History{}
@@ -147,7 +147,7 @@ func TestRecordTopUpHistories(t *testing.T) {
 	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
 		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
 	}
-	env := testenv.NewWith(t, testenv.Options{Chain: true})
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
 	key := env.FirstKey(t)
 	testdata := filepath.Join("..", "workflows", "testdata")
 	for name, usdc := range map[string]float64{"topup_credited.json": 10, "topup_refused.json": 1} {
@@ -170,7 +170,7 @@ func TestRecordUnstorableHistories(t *testing.T) {
 	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
 		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
 	}
-	env := testenv.New(t)
+	env := apptest.New(t)
 	a := newRunsAccount(t, env)
 	id := startUnstorableRun(t, env, a)
 	waitRun(t, env, a.secret, id, client.RunFailed)
@@ -184,7 +184,7 @@ func TestRecordLostHistories(t *testing.T) {
 	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
 		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
 	}
-	env := testenv.NewWith(t, testenv.Options{RunSweepInterval: 50 * time.Millisecond})
+	env := apptest.NewWith(t, apptest.Options{RunSweepInterval: 50 * time.Millisecond})
 	a := newRunsAccount(t, env)
 	insertRuns(t, env, a, storedRun{id: "run_lost", service: client.ServiceManagedWorkflows, operation: "echo",
 		status: client.RunQueued, created: time.Now().Add(-20 * time.Minute)})

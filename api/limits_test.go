@@ -9,16 +9,16 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app/apptest"
 )
 
 // TestTwoAPIProcessesShareALimit: a key with requestsPerMinute 25 on services.list, loaded through two
 // API processes at once, gets exactly 25 answers in total; refusals carry the contract's headers.
 func TestTwoAPIProcessesShareALimit(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root := env.FirstKey(t)
-	child := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
+	child := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
 		Body:    map[string]any{"limits": []map[string]any{{"operation": "services.list", "requestsPerMinute": 25}}},
 		Headers: map[string]string{"Idempotency-Key": "limited"}})
 	require.Equal(t, http.StatusCreated, child.Status, "%s", child.Raw)
@@ -35,7 +35,7 @@ func TestTwoAPIProcessesShareALimit(t *testing.T) {
 			if i%2 == 1 {
 				base = second
 			}
-			r := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/services", Key: key, BaseURL: base})
+			r := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/services", Key: key, BaseURL: base})
 			switch r.Status {
 			case http.StatusOK:
 				ok.Add(1)
@@ -59,8 +59,8 @@ func TestTwoAPIProcessesShareALimit(t *testing.T) {
 	require.EqualValues(t, 55, limited.Load())
 
 	// Other operations are not limited, and the parent is not limited by its child's limit.
-	require.Equal(t, http.StatusOK, env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/actions", Key: root}).Status)
-	require.Equal(t, http.StatusOK, env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/services", Key: root}).Status)
+	require.Equal(t, http.StatusOK, env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/actions", Key: root}).Status)
+	require.Equal(t, http.StatusOK, env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/services", Key: root}).Status)
 
 }
 
@@ -68,19 +68,19 @@ func TestTwoAPIProcessesShareALimit(t *testing.T) {
 // beyond it but not echo runs.
 func TestRunLimitsMatchQualifiedSelectors(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root := env.FirstKey(t)
-	child := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
+	child := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
 		Body:    map[string]any{"limits": []map[string]any{{"operation": "runs.create.managed-workflows.sleep", "requestsPerMinute": 2}}},
 		Headers: map[string]string{"Idempotency-Key": "q"}})
 	require.Equal(t, http.StatusCreated, child.Status, "%s", child.Raw)
 	key := child.Body["apiKey"].(map[string]any)["secret"].(string)
-	run := func(op, idem string) *testenv.Response {
+	run := func(op, idem string) *apptest.Response {
 		input := map[string]any{}
 		if op == "sleep" {
 			input["seconds"] = 0
 		}
-		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+		return env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
 			Body: map[string]any{"serviceId": "managed-workflows", "operationId": op, "input": input}, Headers: map[string]string{"Idempotency-Key": idem}})
 	}
 	require.Equal(t, http.StatusCreated, run("sleep", "s1").Status)

@@ -14,13 +14,13 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	sdkclient "go.temporal.io/sdk/client"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/workflows"
 )
 
 // workflowExecutions counts the executions Temporal has with the workflow id.
-func workflowExecutions(t *testing.T, env *testenv.Env, workflowID string) int {
+func workflowExecutions(t *testing.T, env *apptest.Env, workflowID string) int {
 	t.Helper()
 	resp, err := env.Temporal.CountWorkflow(context.Background(), &workflowservice.CountWorkflowExecutionsRequest{
 		Query: fmt.Sprintf("WorkflowId = %q", workflowID)})
@@ -29,7 +29,7 @@ func workflowExecutions(t *testing.T, env *testenv.Env, workflowID string) int {
 }
 
 // workflowUnknown reports whether Temporal has no workflow with the id.
-func workflowUnknown(env *testenv.Env, workflowID string) bool {
+func workflowUnknown(env *apptest.Env, workflowID string) bool {
 	_, err := env.Temporal.DescribeWorkflowExecution(context.Background(), workflowID, "")
 	var notFound *serviceerror.NotFound
 	return errors.As(err, &notFound)
@@ -41,7 +41,7 @@ func workflowUnknown(env *testenv.Env, workflowID string) bool {
 // to its request.
 func TestSweepStartsRunsLeftByADeadRequest(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{RunSweepInterval: 50 * time.Millisecond})
+	env := apptest.NewWith(t, apptest.Options{RunSweepInterval: 50 * time.Millisecond})
 	env.SecondAPI(t) // a second process sweeping the same runs
 	a := newRunsAccount(t, env)
 	now := time.Now()
@@ -61,13 +61,13 @@ func TestSweepStartsRunsLeftByADeadRequest(t *testing.T) {
 	var unchecked int
 	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM runs WHERE id = 'run_young' AND start_checked_at IS NULL").Scan(context.Background(), &unchecked))
 	require.Equal(t, 1, unchecked)
-	resp := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/run_young", Key: a.secret})
+	resp := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/run_young", Key: a.secret})
 	require.Equal(t, client.RunQueued, resp.Body["run"].(map[string]any)["status"])
 	require.True(t, workflowUnknown(env, "run/run_young"))
 }
 
 // countStarted counts the start events in the workflow's history.
-func countStarted(t *testing.T, env *testenv.Env, workflowID string) int {
+func countStarted(t *testing.T, env *apptest.Env, workflowID string) int {
 	t.Helper()
 	iter := env.Temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	n := 0
@@ -86,7 +86,7 @@ func countStarted(t *testing.T, env *testenv.Env, workflowID string) int {
 // workflow closed without recording an outcome ends failed with run_lost too.
 func TestSweepFailsLostRuns(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{RunSweepInterval: 50 * time.Millisecond})
+	env := apptest.NewWith(t, apptest.Options{RunSweepInterval: 50 * time.Millisecond})
 	a := newRunsAccount(t, env)
 	old := time.Now().Add(-20 * time.Minute)
 	insertRuns(t, env, a,
@@ -114,7 +114,7 @@ func TestSweepFailsLostRuns(t *testing.T) {
 // recorded anything ends failed with run_lost.
 func TestSweepFailsRunsWhoseWorkflowClosedSilently(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{RunSweepInterval: 50 * time.Millisecond, NoWorker: true})
+	env := apptest.NewWith(t, apptest.Options{RunSweepInterval: 50 * time.Millisecond, NoWorker: true})
 	a := newRunsAccount(t, env)
 	ctx := context.Background()
 	_, err := env.Temporal.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: "run/run_terminated", TaskQueue: workflows.TaskQueue},
@@ -132,7 +132,7 @@ func TestSweepFailsRunsWhoseWorkflowClosedSilently(t *testing.T) {
 // still unsettled past run.LostAfter is failed with run_lost.
 func TestSweepRetriesRunsItCannotSettleLater(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{RunSweepInterval: 50 * time.Millisecond})
+	env := apptest.NewWith(t, apptest.Options{RunSweepInterval: 50 * time.Millisecond})
 	a := newRunsAccount(t, env)
 	now := time.Now()
 	insertRuns(t, env, a,

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/api/enums/v1"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 // runsAccount is an account with its first key, as the runs tests use it.
@@ -22,7 +22,7 @@ type runsAccount struct {
 	accountID string
 }
 
-func newRunsAccount(t *testing.T, env *testenv.Env) runsAccount {
+func newRunsAccount(t *testing.T, env *apptest.Env) runsAccount {
 	t.Helper()
 	secret, key := firstKey(t, env)
 	a := runsAccount{secret: secret, keyID: key["id"].(string)}
@@ -31,9 +31,9 @@ func newRunsAccount(t *testing.T, env *testenv.Env) runsAccount {
 }
 
 // childKey creates a key of a under parent with the given scopes and services and returns its secret.
-func (a runsAccount) childKey(t *testing.T, env *testenv.Env, idem string, body map[string]any) string {
+func (a runsAccount) childKey(t *testing.T, env *apptest.Env, idem string, body map[string]any) string {
 	t.Helper()
-	resp := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: a.secret, Body: body,
+	resp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: a.secret, Body: body,
 		Headers: map[string]string{"Idempotency-Key": idem}})
 	require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
 	return resp.Body["apiKey"].(map[string]any)["secret"].(string)
@@ -47,7 +47,7 @@ type storedRun struct {
 	created                        time.Time
 }
 
-func insertRuns(t *testing.T, env *testenv.Env, a runsAccount, runs ...storedRun) {
+func insertRuns(t *testing.T, env *apptest.Env, a runsAccount, runs ...storedRun) {
 	t.Helper()
 	for _, r := range runs {
 		_, err := env.DB.NewRaw(`INSERT INTO runs (id, account_id, project_id, key_id, service_id, operation_id, status, input,
@@ -60,9 +60,9 @@ func insertRuns(t *testing.T, env *testenv.Env, a runsAccount, runs ...storedRun
 
 // listRunIDs lists runs with the query and returns their ids in order and the next cursor ("" on the
 // last page).
-func listRunIDs(t *testing.T, env *testenv.Env, key, query string, headers map[string]string) ([]string, string) {
+func listRunIDs(t *testing.T, env *apptest.Env, key, query string, headers map[string]string) ([]string, string) {
 	t.Helper()
-	resp := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs?" + query, Key: key, Headers: headers})
+	resp := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs?" + query, Key: key, Headers: headers})
 	require.Equal(t, http.StatusOK, resp.Status, "%s", resp.Raw)
 	require.Equal(t, true, resp.Body["ok"])
 	ids := []string{}
@@ -78,9 +78,9 @@ func listRunIDs(t *testing.T, env *testenv.Env, key, query string, headers map[s
 // parameters answered 400 naming the parameter.
 func TestListRuns(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	acme := newRunsAccount(t, env)
-	projResp := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/projects", Key: acme.secret,
+	projResp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/projects", Key: acme.secret,
 		Body: map[string]any{"name": "runs"}, Headers: map[string]string{"Idempotency-Key": "proj"}})
 	require.Equal(t, http.StatusCreated, projResp.Status, "%s", projResp.Raw)
 	projectID := projResp.Body["project"].(map[string]any)["id"].(string)
@@ -99,7 +99,7 @@ func TestListRuns(t *testing.T) {
 		storedRun{"run_p0", wf, "echo", "succeeded", &projectID, at(5)},
 	)
 	// And one real run, made through the API now: the newest of all.
-	created := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: acme.secret,
+	created := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: acme.secret,
 		Body:    map[string]any{"serviceId": wf, "operationId": "echo", "input": map[string]any{"n": 1}},
 		Headers: map[string]string{"Idempotency-Key": "real"}})
 	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
@@ -112,8 +112,8 @@ func TestListRuns(t *testing.T) {
 	require.Empty(t, next)
 
 	// The wire shape is the run's, as GET /v1/runs/{runId} answers it.
-	full := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs?limit=1", Key: acme.secret})
-	one := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/" + realID, Key: acme.secret})
+	full := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs?limit=1", Key: acme.secret})
+	one := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/" + realID, Key: acme.secret})
 	require.Equal(t, one.Body["run"], full.Body["runs"].([]any)[0])
 	require.Equal(t, map[string]any{"n": float64(1)}, one.Body["run"].(map[string]any)["output"])
 
@@ -184,7 +184,7 @@ func TestListRuns(t *testing.T) {
 		ids, next := listRunIDs(t, env, stranger.secret, "", nil)
 		require.Empty(t, ids, "another account sees none of them")
 		require.Empty(t, next)
-		foreignProject := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs", Key: stranger.secret, Headers: inProject})
+		foreignProject := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs", Key: stranger.secret, Headers: inProject})
 		require.Equal(t, http.StatusNotFound, foreignProject.Status, "%s", foreignProject.Raw)
 	})
 
@@ -204,7 +204,7 @@ func TestListRuns(t *testing.T) {
 		require.Empty(t, ids)
 
 		noScope := acme.childKey(t, env, "no-scope", map[string]any{"scopes": []string{"runs:write"}})
-		denied := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs", Key: noScope})
+		denied := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs", Key: noScope})
 		require.Equal(t, http.StatusForbidden, denied.Status)
 		require.Equal(t, "scope_missing", denied.ErrorCode())
 	})
@@ -221,7 +221,7 @@ func TestListRuns(t *testing.T) {
 			{"limit=ten", "limit"},
 			{"cursor=not-a-cursor", "cursor"},
 		} {
-			resp := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs?" + c.query, Key: acme.secret})
+			resp := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs?" + c.query, Key: acme.secret})
 			require.Equal(t, http.StatusBadRequest, resp.Status, "%s: %s", c.query, resp.Raw)
 			require.Equal(t, "invalid_request", resp.ErrorCode(), c.query)
 			require.Equal(t, c.param, errorOf(resp)["param"], "%s: %s", c.query, resp.Raw)
@@ -230,7 +230,7 @@ func TestListRuns(t *testing.T) {
 }
 
 // workflowEvents returns the event types of a workflow's history.
-func workflowEvents(t *testing.T, env *testenv.Env, workflowID string) []enums.EventType {
+func workflowEvents(t *testing.T, env *apptest.Env, workflowID string) []enums.EventType {
 	t.Helper()
 	it := env.Temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	var types []enums.EventType
@@ -247,24 +247,24 @@ func workflowEvents(t *testing.T, env *testenv.Env, workflowID string) []enums.E
 // unknown or forbidden run changes nothing; a run whose workflow was terminated is settled cancelled.
 func TestCancelRun(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	acme := newRunsAccount(t, env)
 	ctx := context.Background()
 	start := func(key, idem, operation string, input map[string]any) string {
 		t.Helper()
-		resp := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+		resp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
 			Body:    map[string]any{"serviceId": client.ServiceManagedWorkflows, "operationId": operation, "input": input},
 			Headers: map[string]string{"Idempotency-Key": idem}})
 		require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
 		return resp.Body["run"].(map[string]any)["id"].(string)
 	}
-	cancel := func(key, runID, idem string) *testenv.Response {
+	cancel := func(key, runID, idem string) *apptest.Response {
 		t.Helper()
 		h := map[string]string{}
 		if idem != "" {
 			h["Idempotency-Key"] = idem
 		}
-		return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs/" + runID + "/cancel", Key: key, Headers: h})
+		return env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs/" + runID + "/cancel", Key: key, Headers: h})
 	}
 	long := map[string]any{"seconds": 600}
 
@@ -275,10 +275,10 @@ func TestCancelRun(t *testing.T) {
 	foreign := cancel(stranger.secret, victim, "c-foreign")
 	require.Equal(t, http.StatusNotFound, foreign.Status, "%s", foreign.Raw)
 	require.Equal(t, "not_found", foreign.ErrorCode())
-	projResp := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/projects", Key: acme.secret,
+	projResp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/projects", Key: acme.secret,
 		Body: map[string]any{"name": "elsewhere"}, Headers: map[string]string{"Idempotency-Key": "proj"}})
 	require.Equal(t, http.StatusCreated, projResp.Status, "%s", projResp.Raw)
-	inProject := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs/" + victim + "/cancel", Key: acme.secret,
+	inProject := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs/" + victim + "/cancel", Key: acme.secret,
 		Headers: map[string]string{"Idempotency-Key": "c-project", "X-Svc-Project": projResp.Body["project"].(map[string]any)["id"].(string)}})
 	require.Equal(t, http.StatusNotFound, inProject.Status, "another project of the same account: %s", inProject.Raw)
 	unknown := cancel(acme.secret, "run_doesnotexist", "c-unknown")
@@ -331,7 +331,7 @@ func TestCancelRun(t *testing.T) {
 	late := cancel(acme.secret, echo, "c-echo")
 	require.Equal(t, http.StatusConflict, late.Status, "%s", late.Raw)
 	require.Equal(t, "conflict", late.ErrorCode())
-	after := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/" + echo, Key: acme.secret})
+	after := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/" + echo, Key: acme.secret})
 	require.Equal(t, before, after.Body["run"].(map[string]any))
 
 	// A run whose workflow an operator terminated: nothing will finish it, so the cancellation does.

@@ -8,15 +8,15 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 // TestSDKAgainstTheServer drives the real server through the Go SDK: the SDK and the server share the
 // wire types, and ordinary failures come back as envelopes, never as errors or panics.
 func TestSDKAgainstTheServer(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	ctx := context.Background()
 	_, token := env.NewAccount(t, "sdk")
 
@@ -78,7 +78,7 @@ func TestSDKAgainstTheServer(t *testing.T) {
 // TestSDKAccounting drives projects, usage, audit events and the balance through the SDK.
 func TestSDKAccounting(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	ctx := context.Background()
 	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(env.FirstKey(t)))
 

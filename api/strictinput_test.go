@@ -14,12 +14,12 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app/apptest"
 )
 
 // rawDo sends a request exactly as given (body bytes, headers; no Content-Type unless set) and decodes
 // the answer.
-func rawDo(t *testing.T, env *testenv.Env, method, path string, body []byte, headers map[string]string) *testenv.Response {
+func rawDo(t *testing.T, env *apptest.Env, method, path string, body []byte, headers map[string]string) *apptest.Response {
 	t.Helper()
 	var r io.Reader
 	if body != nil {
@@ -35,7 +35,7 @@ func rawDo(t *testing.T, env *testenv.Env, method, path string, body []byte, hea
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	out := &testenv.Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	out := &apptest.Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
 	require.NoError(t, json.Unmarshal(raw, &out.Body), "%s", raw)
 	return out
 }
@@ -47,7 +47,7 @@ var goNames = regexp.MustCompile(`Go (struct field|value)|of type (u?int|float|s
 // the field named, and that nothing was written.
 func TestStrictInputRefusals(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root, _ := firstKey(t, env)
 	runsBefore, projectsBefore := countRows(t, env, "runs"), countRows(t, env, "projects")
 	jsonH := func(idem string) map[string]string {
@@ -119,7 +119,7 @@ func TestStrictInputRefusals(t *testing.T) {
 // sent: free-text white space, escaped backslashes, characters outside the BMP, 64 levels of nesting.
 func TestStrictInputAccepts(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root, _ := firstKey(t, env)
 	h := func(idem, ct string) map[string]string {
 		return map[string]string{"Authorization": "Bearer " + root, "Idempotency-Key": idem, "Content-Type": ct}
@@ -146,7 +146,7 @@ func TestStrictInputAccepts(t *testing.T) {
 // the body of every route in the route table: each answer is 400 naming the field, never a 500.
 func TestNULNeverA500(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root, _ := firstKey(t, env)
 	doc := env.Server.OpenAPI()
 	param := regexp.MustCompile(`\{([^}]+)\}`)

@@ -12,9 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/internal/x402"
 )
 
@@ -66,11 +66,11 @@ func (f *facilitator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // startFacilitator serves a facilitator on the environment's chain, settling with the dev deployer key
 // (not the worker's facilitator key, so the transfers are visibly the facilitator's).
-func startFacilitator(t *testing.T, lose bool) (*facilitator, string, func(*testenv.Env)) {
+func startFacilitator(t *testing.T, lose bool) (*facilitator, string, func(*apptest.Env)) {
 	f := &facilitator{t: t, lose: lose}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
-	return f, srv.URL, func(env *testenv.Env) {
+	return f, srv.URL, func(env *apptest.Env) {
 		ch, err := evm.Dial(context.Background(), env.Chain.RPCURL(), big.NewInt(devchain.ChainID), devchain.USDCAddress, devchain.DeployerKey())
 		require.NoError(t, err)
 		t.Cleanup(ch.Close)
@@ -87,7 +87,7 @@ func TestTopUpThroughExternalFacilitator(t *testing.T) {
 		t.Run(map[bool]string{false: "answered", true: "answer lost"}[lose], func(t *testing.T) {
 			t.Parallel()
 			f, url, attach := startFacilitator(t, lose)
-			env := testenv.NewWith(t, testenv.Options{Chain: true, FacilitatorURL: url})
+			env := apptest.NewWith(t, apptest.Options{Chain: true, FacilitatorURL: url})
 			attach(env)
 			key := env.FirstKey(t)
 			p := newPayer(t, env, 20)

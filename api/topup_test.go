@@ -18,11 +18,11 @@ import (
 	"github.com/stretchr/testify/require"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/evm/usdc"
 	"github.com/svcplatform/svc/internal/outbox"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/internal/x402"
 	"github.com/svcplatform/svc/worker"
 )
@@ -35,22 +35,22 @@ type payer struct {
 	addr common.Address
 }
 
-func newPayer(t *testing.T, env *testenv.Env, usdc float64) payer {
+func newPayer(t *testing.T, env *apptest.Env, usdc float64) payer {
 	t.Helper()
 	key, err := crypto.GenerateKey()
 	require.NoError(t, err)
 	p := payer{key: key, addr: crypto.PubkeyToAddress(key.PublicKey)}
 	if usdc > 0 {
-		r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": p.addr.Hex(), "usdc": usdc}})
+		r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": p.addr.Hex(), "usdc": usdc}})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
 	}
 	return p
 }
 
 // requirements asks for a top-up without paying and returns the decoded Payment-Required.
-func requirements(t *testing.T, env *testenv.Env, key, idem string, usd float64) x402.PaymentRequired {
+func requirements(t *testing.T, env *apptest.Env, key, idem string, usd float64) x402.PaymentRequired {
 	t.Helper()
-	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": usd},
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": usd},
 		Headers: map[string]string{"Idempotency-Key": idem}})
 	require.Equal(t, http.StatusPaymentRequired, r.Status, "%s", r.Raw)
 	require.Equal(t, "payment_required", r.ErrorCode())
@@ -68,13 +68,13 @@ func paymentHeader(t *testing.T, p x402.PaymentPayload) string {
 	return h
 }
 
-func pay(t *testing.T, env *testenv.Env, key, idem string, usd float64, header string) *testenv.Response {
+func pay(t *testing.T, env *apptest.Env, key, idem string, usd float64, header string) *apptest.Response {
 	t.Helper()
-	return env.Do(t, testenv.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": usd},
+	return env.Do(t, apptest.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": usd},
 		Headers: map[string]string{"Idempotency-Key": idem, "Payment-Signature": header}})
 }
 
-func usdcBalance(t *testing.T, env *testenv.Env, who common.Address) *big.Int {
+func usdcBalance(t *testing.T, env *apptest.Env, who common.Address) *big.Int {
 	t.Helper()
 	ch, err := evm.Dial(context.Background(), env.Chain.RPCURL(), big.NewInt(devchain.ChainID), devchain.USDCAddress, nil)
 	require.NoError(t, err)
@@ -84,9 +84,9 @@ func usdcBalance(t *testing.T, env *testenv.Env, who common.Address) *big.Int {
 	return b
 }
 
-func balanceCredits(t *testing.T, env *testenv.Env, key string) float64 {
+func balanceCredits(t *testing.T, env *apptest.Env, key string) float64 {
 	t.Helper()
-	r := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
+	r := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key})
 	return r.Body["balance"].(map[string]any)["credits"].(float64)
 }
 
@@ -95,7 +95,7 @@ func balanceCredits(t *testing.T, env *testenv.Env, key string) float64 {
 // outbox has credits.topped_up.
 func TestTopUpPaysOnChainAndCreditsOnce(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{Chain: true})
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
 	key := env.FirstKey(t)
 	p := newPayer(t, env, 30)
 	treasuryBefore := usdcBalance(t, env, devchain.PayTo)
@@ -156,7 +156,7 @@ func TestTopUpPaysOnChainAndCreditsOnce(t *testing.T) {
 // with its own Idempotency-Key) find one top-up: one transfer, one credit, one receipt.
 func TestTopUpOneSignatureSentTwentyTimesCreditsOnce(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{Chain: true})
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
 	key := env.FirstKey(t)
 	p := newPayer(t, env, 100)
 	pr := requirements(t, env, key, "probe", 10)
@@ -165,7 +165,7 @@ func TestTopUpOneSignatureSentTwentyTimesCreditsOnce(t *testing.T) {
 	header := paymentHeader(t, payment)
 
 	var wg sync.WaitGroup
-	answers := make([]*testenv.Response, 20)
+	answers := make([]*apptest.Response, 20)
 	for i := range answers {
 		wg.Add(1)
 		go func() {
@@ -197,7 +197,7 @@ func TestTopUpOneSignatureSentTwentyTimesCreditsOnce(t *testing.T) {
 // domain name, a payer without the USDC: each is refused with its reason and nothing is credited.
 func TestTopUpRefusesBadPayments(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{Chain: true})
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
 	key := env.FirstKey(t)
 	rich := newPayer(t, env, 100)
 	poor := newPayer(t, env, 1)
@@ -250,7 +250,7 @@ func TestTopUpRefusesBadPayments(t *testing.T) {
 // naming the field; nothing is asked to be paid.
 func TestTopUpBadInput(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{Chain: true})
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
 	key := env.FirstKey(t)
 	cases := []struct {
 		body  map[string]any
@@ -268,13 +268,13 @@ func TestTopUpBadInput(t *testing.T) {
 		{map[string]any{}, "amountUsd"},
 	}
 	for i, c := range cases {
-		r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: c.body,
+		r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: c.body,
 			Headers: map[string]string{"Idempotency-Key": "bad-" + strconv.Itoa(i)}})
 		require.Equal(t, http.StatusBadRequest, r.Status, "%v: %s", c.body, r.Raw)
 		require.Equal(t, "invalid_request", r.ErrorCode())
 		require.Equal(t, c.param, r.Body["error"].(map[string]any)["param"], "%v: %s", c.body, r.Raw)
 	}
-	ok := env.Do(t, testenv.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": 500},
+	ok := env.Do(t, apptest.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": 500},
 		Headers: map[string]string{"Idempotency-Key": "max"}})
 	require.Equal(t, http.StatusPaymentRequired, ok.Status, "500 is allowed: %s", ok.Raw)
 }
@@ -284,7 +284,7 @@ func TestTopUpBadInput(t *testing.T) {
 // top-up's state, never a fresh 402; once a worker runs, a retry gets the credit, paid and credited once.
 func TestTopUpRetryAfterTimeoutNeverPaysTwice(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{Chain: true, NoWorker: true, TopUpWait: 300 * time.Millisecond})
+	env := apptest.NewWith(t, apptest.Options{Chain: true, NoWorker: true, TopUpWait: 300 * time.Millisecond})
 	key := env.FirstKey(t)
 	p := newPayer(t, env, 50)
 	want := requirements(t, env, key, "slow", 10).Accepts[0]
@@ -294,7 +294,7 @@ func TestTopUpRetryAfterTimeoutNeverPaysTwice(t *testing.T) {
 	require.Equal(t, http.StatusServiceUnavailable, r.Status, "%s", r.Raw)
 	require.NotEmpty(t, r.Body["error"].(map[string]any)["details"].(map[string]any)["topUpId"])
 
-	unpaid := env.Do(t, testenv.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": 10},
+	unpaid := env.Do(t, apptest.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": 10},
 		Headers: map[string]string{"Idempotency-Key": "slow"}})
 	require.Equal(t, http.StatusServiceUnavailable, unpaid.Status, "a retry is not asked to pay again: %s", unpaid.Raw)
 	second, err := x402.Pay(p.key, want, nil, time.Now())
@@ -308,9 +308,9 @@ func TestTopUpRetryAfterTimeoutNeverPaysTwice(t *testing.T) {
 	w := worker.New(env.Temporal, worker.Deps{DB: env.DB, Chain: ch}, sdkworker.Options{})
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
-	var done *testenv.Response
+	var done *apptest.Response
 	require.Eventually(t, func() bool {
-		done = env.Do(t, testenv.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": 10},
+		done = env.Do(t, apptest.Req{Method: http.MethodPost, Path: topUpPath, Key: key, Body: map[string]any{"amountUsd": 10},
 			Headers: map[string]string{"Idempotency-Key": "slow"}})
 		return done.Status != http.StatusServiceUnavailable
 	}, 30*time.Second, 50*time.Millisecond)
@@ -327,7 +327,7 @@ func TestTopUpRetryAfterTimeoutNeverPaysTwice(t *testing.T) {
 // next attempt sends the transfer again and the top-up is credited once.
 func TestTopUpResendsAfterARevertedSettlement(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{Chain: true, NoWorker: true, TopUpWait: 300 * time.Millisecond})
+	env := apptest.NewWith(t, apptest.Options{Chain: true, NoWorker: true, TopUpWait: 300 * time.Millisecond})
 	key := env.FirstKey(t)
 	p := newPayer(t, env, 10)
 	payment, err := x402.Pay(p.key, requirements(t, env, key, "rev", 10).Accepts[0], nil, time.Now())
@@ -358,7 +358,7 @@ func TestTopUpResendsAfterARevertedSettlement(t *testing.T) {
 	w := worker.New(env.Temporal, worker.Deps{DB: env.DB, Chain: ch}, sdkworker.Options{})
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
-	var done *testenv.Response
+	var done *apptest.Response
 	require.Eventually(t, func() bool {
 		done = pay(t, env, key, "rev", 10, paymentHeader(t, payment))
 		return done.Status != http.StatusServiceUnavailable

@@ -16,10 +16,10 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/svcplatform/svc/activities"
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/run"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/workflows"
 )
 
@@ -28,7 +28,7 @@ import (
 // row and its workflow are made directly, as a request past any edge check would have left them.
 func TestUnstorableOutputFailsTheRun(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	a := newRunsAccount(t, env)
 	id := startUnstorableRun(t, env, a)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -46,7 +46,7 @@ func TestUnstorableOutputFailsTheRun(t *testing.T) {
 
 // startUnstorableRun stores a queued echo run and starts its workflow with an input PostgreSQL's jsonb
 // refuses, past the API's checks, and returns the run id.
-func startUnstorableRun(t *testing.T, env *testenv.Env, a runsAccount) string {
+func startUnstorableRun(t *testing.T, env *apptest.Env, a runsAccount) string {
 	t.Helper()
 	id := "run_unstorable"
 	insertRuns(t, env, a, storedRun{id: id, service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunQueued, created: time.Now()})
@@ -62,7 +62,7 @@ func startUnstorableRun(t *testing.T, env *testenv.Env, a runsAccount) string {
 // storable form rather than failing.
 func TestFinishRunClassifiesStorageErrors(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	a := newRunsAccount(t, env)
 	now := time.Now()
 	insertRuns(t, env, a,
@@ -79,7 +79,7 @@ func TestFinishRunClassifiesStorageErrors(t *testing.T) {
 
 	require.NoError(t, acts.FinishRun(ctx, workflows.RunOutcome{RunID: "run_bad_message", Status: client.RunFailed,
 		ErrorCode: "upstream_rejected", ErrorMessage: "service said a\x00b\xff"}))
-	r := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/run_bad_message", Key: a.secret})
+	r := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/run_bad_message", Key: a.secret})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
 	require.Equal(t, "service said ab\uFFFD", r.Body["run"].(map[string]any)["error"].(map[string]any)["message"])
 }
@@ -108,7 +108,7 @@ services:
         credits: 3
 `, up.URL)))
 	require.NoError(t, err)
-	env := testenv.NewWith(t, testenv.Options{Gateway: cat})
+	env := apptest.NewWith(t, apptest.Options{Gateway: cat})
 	key := fundedKey(t, env, 10)
 
 	got := waitRun(t, env, key, startRun(t, env, key, "generate", "u1"), client.RunFailed)

@@ -12,9 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/outbox"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 // received is one request a test receiver got.
@@ -63,35 +63,35 @@ func (rc *receiver) next(t *testing.T, within time.Duration) received {
 }
 
 // createHook registers an endpoint and returns its id and secret.
-func createHook(t *testing.T, env *testenv.Env, key, url, idem string, events ...string) (string, string) {
+func createHook(t *testing.T, env *apptest.Env, key, url, idem string, events ...string) (string, string) {
 	t.Helper()
-	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/webhooks", Key: key,
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/webhooks", Key: key,
 		Body: map[string]any{"url": url, "events": events}, Headers: map[string]string{"Idempotency-Key": idem}})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
 	h := r.Body["webhook"].(map[string]any)
 	return h["id"].(string), h["secret"].(string)
 }
 
-func startEcho(t *testing.T, env *testenv.Env, key, idem string) string {
+func startEcho(t *testing.T, env *apptest.Env, key, idem string) string {
 	t.Helper()
-	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key, Headers: map[string]string{"Idempotency-Key": idem},
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key, Headers: map[string]string{"Idempotency-Key": idem},
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"hello": "hooks"}}})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
 	return r.Body["run"].(map[string]any)["id"].(string)
 }
 
 // listDeliveries answers GET /v1/webhook-deliveries?query.
-func listDeliveries(t *testing.T, env *testenv.Env, key, query string) []client.WebhookDelivery {
+func listDeliveries(t *testing.T, env *apptest.Env, key, query string) []client.WebhookDelivery {
 	t.Helper()
 	var out client.WebhookDeliveryList
-	r := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/webhook-deliveries?" + query, Key: key})
+	r := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/webhook-deliveries?" + query, Key: key})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
 	require.NoError(t, json.Unmarshal(r.Raw, &out), "%s", r.Raw)
 	return out.Deliveries
 }
 
 // waitDeliveries waits until the query lists n deliveries, all finished, and answers them.
-func waitDeliveries(t *testing.T, env *testenv.Env, key, query string, n int) []client.WebhookDelivery {
+func waitDeliveries(t *testing.T, env *apptest.Env, key, query string, n int) []client.WebhookDelivery {
 	t.Helper()
 	var ds []client.WebhookDelivery
 	require.Eventually(t, func() bool {
@@ -109,9 +109,9 @@ func waitDeliveries(t *testing.T, env *testenv.Env, key, query string, n int) []
 	return ds
 }
 
-func replay(t *testing.T, env *testenv.Env, key, deliveryID, idem string) *testenv.Response {
+func replay(t *testing.T, env *apptest.Env, key, deliveryID, idem string) *apptest.Response {
 	t.Helper()
-	return env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/webhook-deliveries/" + deliveryID + "/replay", Key: key,
+	return env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/webhook-deliveries/" + deliveryID + "/replay", Key: key,
 		Headers: map[string]string{"Idempotency-Key": idem}})
 }
 
@@ -121,7 +121,7 @@ func replay(t *testing.T, env *testenv.Env, key, deliveryID, idem string) *teste
 // timestamp, a valid signature); another account cannot replay it.
 func TestWebhookDeliveriesEndToEnd(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	key := env.FirstKey(t)
 	rc := newReceiver(t, always(http.StatusNoContent), nil)
 	hookID, secret := createHook(t, env, key, rc.URL+"/hook", "hook", outbox.RunCreated, outbox.RunSucceeded)
@@ -187,9 +187,9 @@ func TestWebhookDeliveriesEndToEnd(t *testing.T) {
 func TestWebhookRetryAndGone(t *testing.T) {
 	t.Parallel()
 	// The schedule's steps at 1/100 (5 s → 50 ms, 5 min → 3 s), so the flaky receiver can fail twice.
-	env := testenv.NewWith(t, testenv.Options{WebhookRetryScale: 0.01})
+	env := apptest.NewWith(t, apptest.Options{WebhookRetryScale: 0.01})
 	accountID, token := env.NewAccount(t, "hooks")
-	r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 		Headers: map[string]string{"X-Svc-Credit-Token": token, "Idempotency-Key": "k"}})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
 	key := r.Body["apiKey"].(map[string]any)["secret"].(string)
@@ -210,7 +210,7 @@ func TestWebhookRetryAndGone(t *testing.T) {
 	require.Equal(t, client.DeliveryFailed, goneDs[0].Status)
 	require.Len(t, goneDs[0].Attempts, 1)
 	require.Equal(t, http.StatusGone, *goneDs[0].Attempts[0].HTTPStatus)
-	hooks := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/webhooks", Key: key})
+	hooks := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/webhooks", Key: key})
 	for _, h := range hooks.Body["webhooks"].([]any) {
 		h := h.(map[string]any)
 		if h["id"] == goneID {
@@ -247,7 +247,7 @@ func TestWebhookRetryAndGone(t *testing.T) {
 // delivery, another endpoint gets the same event at once.
 func TestSlowEndpointDoesNotHoldUpAHealthyOne(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	key := env.FirstKey(t)
 	release := make(chan struct{})
 	slow := newReceiver(t, always(http.StatusOK), func(r *http.Request) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app/apptest"
 )
 
 // TestWebhooksLifecycle: create, list, update, rotate, delete (disable); the secret is answered only by
@@ -16,16 +16,16 @@ import (
 // another account gets 404.
 func TestWebhooksLifecycle(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	key := env.FirstKey(t)
-	do := func(k, method, path string, body any, idemKey string) *testenv.Response {
+	do := func(k, method, path string, body any, idemKey string) *apptest.Response {
 		var h map[string]string
 		if idemKey != "" {
 			h = map[string]string{"Idempotency-Key": idemKey}
 		}
-		return env.Do(t, testenv.Req{Method: method, Path: path, Key: k, Body: body, Headers: h})
+		return env.Do(t, apptest.Req{Method: method, Path: path, Key: k, Body: body, Headers: h})
 	}
-	hook := func(r *testenv.Response) map[string]any { return r.Body["webhook"].(map[string]any) }
+	hook := func(r *apptest.Response) map[string]any { return r.Body["webhook"].(map[string]any) }
 
 	created := do(key, http.MethodPost, "/v1/webhooks", map[string]any{"url": "http://127.0.0.1:9/hook",
 		"events": []string{"run.succeeded", "run.failed"}, "description": "ci"}, "c")
@@ -68,7 +68,7 @@ func TestWebhooksLifecycle(t *testing.T) {
 	list = do(key, http.MethodGet, "/v1/webhooks", nil, "")
 	require.Equal(t, false, list.Body["webhooks"].([]any)[0].(map[string]any)["enabled"])
 
-	for _, r := range []*testenv.Response{list, updated, deleted} {
+	for _, r := range []*apptest.Response{list, updated, deleted} {
 		require.NotContains(t, string(r.Raw), secret)
 		require.NotContains(t, string(r.Raw), newSecret)
 		require.NotContains(t, string(r.Raw), `"secret"`)
@@ -96,7 +96,7 @@ func TestWebhooksLifecycle(t *testing.T) {
 // in dev mode, which admits http and loopback but still refuses private and metadata addresses.
 func TestWebhooksBadInput(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	key := env.FirstKey(t)
 	cases := []struct {
 		url    string
@@ -111,7 +111,7 @@ func TestWebhooksBadInput(t *testing.T) {
 		{"http://127.0.0.1:9/x", []string{}, "events"},
 	}
 	for i, c := range cases {
-		r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/webhooks", Key: key,
+		r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/webhooks", Key: key,
 			Body:    map[string]any{"url": c.url, "events": c.events},
 			Headers: map[string]string{"Idempotency-Key": "bad-" + string(rune('a'+i))}})
 		require.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", c.url, r.Raw)
@@ -119,11 +119,11 @@ func TestWebhooksBadInput(t *testing.T) {
 	}
 	require.Zero(t, countRows(t, env, "webhooks"))
 
-	created := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/webhooks", Key: key,
+	created := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/webhooks", Key: key,
 		Body: map[string]any{"url": "http://127.0.0.1:9/x", "events": []string{"*"}}, Headers: map[string]string{"Idempotency-Key": "ok"}})
 	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
 	id := created.Body["webhook"].(map[string]any)["id"].(string)
-	bad := env.Do(t, testenv.Req{Method: http.MethodPatch, Path: "/v1/webhooks/" + id, Key: key,
+	bad := env.Do(t, apptest.Req{Method: http.MethodPatch, Path: "/v1/webhooks/" + id, Key: key,
 		Body: map[string]any{"url": "https://169.254.169.254/x"}, Headers: map[string]string{"Idempotency-Key": "p"}})
 	require.Equal(t, http.StatusBadRequest, bad.Status, "%s", bad.Raw)
 	require.Equal(t, "url", errorOf(bad)["param"])

@@ -21,9 +21,9 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm/usdc"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/internal/testnode"
 	"github.com/svcplatform/svc/internal/x402"
 )
@@ -98,7 +98,7 @@ func TestX402InteropFetchPaysTopUp(t *testing.T) {
 	}()
 	t.Cleanup(func() { <-done })
 
-	env := testenv.NewWith(t, testenv.Options{Chain: true})
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
 	key := env.FirstKey(t)
 	p := newPayer(t, env, 30)
 	const amountUSD, price = 25, 25_000_000

@@ -13,9 +13,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/app"
+	"github.com/svcplatform/svc/app"
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/gateway"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 // BenchmarkGetRunLimitedVersusUnlimited loads GET /v1/runs/{id} with a key under three matching limits
@@ -23,10 +23,10 @@ import (
 // with an unlimited key of the same account, auditing on for both, in alternating rounds.
 func BenchmarkGetRunLimitedVersusUnlimited(b *testing.B) {
 	app.TuneGC(os.Getenv)
-	env := testenv.New(b)
+	env := apptest.New(b)
 	root := env.FirstKey(b)
 	mk := func(key, idem string, limits []map[string]any) string {
-		r := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: key, Body: map[string]any{"limits": limits},
+		r := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: key, Body: map[string]any{"limits": limits},
 			Headers: map[string]string{"Idempotency-Key": idem}})
 		require.Equal(b, http.StatusCreated, r.Status, "%s", r.Raw)
 		return r.Body["apiKey"].(map[string]any)["secret"].(string)
@@ -34,7 +34,7 @@ func BenchmarkGetRunLimitedVersusUnlimited(b *testing.B) {
 	parent := mk(root, "parent", []map[string]any{{"operation": "*", "requestsPerMinute": 1_000_000_000}})
 	limited := mk(parent, "limited", []map[string]any{{"operation": "runs.read", "requestsPerMinute": 1_000_000_000}})
 	unlimited := mk(root, "unlimited", nil)
-	resp := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: root,
+	resp := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: root,
 		Body: map[string]any{"serviceId": "managed-workflows", "operationId": "echo"}, Headers: map[string]string{"Idempotency-Key": "run"}})
 	runID := resp.Body["run"].(map[string]any)["id"].(string)
 	waitSucceeded(b, env, root, runID)
@@ -85,13 +85,13 @@ func benchInvoke(b *testing.B, work time.Duration) {
 	defer up.Close()
 	cat, err := gateway.Parse([]byte(fmt.Sprintf("services:\n  - id: gen\n    baseUrl: %s\n    connection: gen-key\n    operations:\n      - id: make\n        method: POST\n        path: /make\n        credits: 0.001\n", up.URL)))
 	require.NoError(b, err)
-	env := testenv.NewWith(b, testenv.Options{Gateway: cat})
+	env := apptest.NewWith(b, apptest.Options{Gateway: cat})
 	created, err := env.Accounts.Create(context.Background(), "bench", 1_000_000, time.Hour)
 	require.NoError(b, err)
-	first := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+	first := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "k"}})
 	key := first.Body["apiKey"].(map[string]any)["secret"].(string)
-	conn := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+	conn := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
 		Body:    map[string]any{"name": "gen-key", "authType": "header", "headerName": "X-Api-Key", "secret": "bench-secret"},
 		Headers: map[string]string{"Idempotency-Key": "c"}})
 	require.Equal(b, http.StatusCreated, conn.Status)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app/apptest"
 )
 
 const approvals = 200
@@ -19,14 +19,14 @@ const approvals = 200
 // POST /v1/approvals/{id} (approve) to the gated run being marked running by its workflow (its
 // started_at, from PostgreSQL's clock on the same machine), and reports p50 and p99.
 func BenchmarkApprovalDecisionToResume(b *testing.B) {
-	env := testenv.New(b)
+	env := apptest.New(b)
 	key := env.FirstKey(b)
 	approver := approverKey(b, env, key)
 	ctx := context.Background()
 	for b.Loop() {
 		var runIDs, approvalIDs []string
 		for i := range approvals {
-			r := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+			r := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
 				Body:    map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "requireApproval": true},
 				Headers: map[string]string{"Idempotency-Key": fmt.Sprintf("gated-%d-%d", b.N, i)}})
 			require.Equal(b, http.StatusCreated, r.Status, "%s", r.Raw)
@@ -37,7 +37,7 @@ func BenchmarkApprovalDecisionToResume(b *testing.B) {
 		for i, aprID := range approvalIDs {
 			var t0 time.Time
 			require.NoError(b, env.DB.NewRaw("SELECT clock_timestamp()").Scan(ctx, &t0))
-			d := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/approvals/" + aprID, Key: approver,
+			d := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/approvals/" + aprID, Key: approver,
 				Body: map[string]any{"decision": "approve"}, Headers: map[string]string{"Idempotency-Key": "d-" + aprID}})
 			require.Equal(b, http.StatusOK, d.Status, "%s", d.Raw)
 			var started *time.Time
@@ -56,8 +56,8 @@ func BenchmarkApprovalDecisionToResume(b *testing.B) {
 }
 
 // approverKey is a second key of the account holding approvals:write: the asking key cannot approve.
-func approverKey(b *testing.B, env *testenv.Env, root string) string {
-	r := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
+func approverKey(b *testing.B, env *apptest.Env, root string) string {
+	r := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: root,
 		Body: map[string]any{"name": "approver", "scopes": []string{"approvals:write"}}, Headers: map[string]string{"Idempotency-Key": "approver"}})
 	require.Equal(b, http.StatusCreated, r.Status, "%s", r.Raw)
 	return r.Body["apiKey"].(map[string]any)["secret"].(string)

@@ -19,8 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 	sdkclient "go.temporal.io/sdk/client"
 
-	"github.com/svcplatform/svc/internal/app"
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app"
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/workflows"
 )
 
@@ -54,9 +54,9 @@ func getReq(url, key string) func() *http.Request {
 // and a bare Gin handler with 64 connections each, in five alternating 2-second rounds of each.
 func BenchmarkGetRunVersusBareGin(b *testing.B) {
 	app.TuneGC(os.Getenv) // as svcd does; the bare Gin server shares the process and the setting
-	env := testenv.New(b)
+	env := apptest.New(b)
 	key := env.FirstKey(b)
-	resp := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+	resp := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
 		Body:    map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"n": 1}},
 		Headers: map[string]string{"Idempotency-Key": "bench-run"}})
 	require.Equal(b, http.StatusCreated, resp.Status)
@@ -87,9 +87,9 @@ func report(b *testing.B, name string, r LoadResult) {
 	b.Logf("%s: %.0f req/s, p50 %v, p99 %v, %d requests", name, r.RPS(), r.P50, r.P99, r.Requests)
 }
 
-func waitSucceeded(b *testing.B, env *testenv.Env, key, runID string) {
+func waitSucceeded(b *testing.B, env *apptest.Env, key, runID string) {
 	require.Eventually(b, func() bool {
-		r := env.Do(b, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/" + runID, Key: key})
+		r := env.Do(b, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/" + runID, Key: key})
 		return r.Body["run"].(map[string]any)["status"] == "succeeded"
 	}, 20*time.Second, 10*time.Millisecond)
 }
@@ -104,7 +104,7 @@ const (
 // started directly with the Temporal Go SDK against the same server and worker (50 concurrent clients,
 // ten alternating rounds of 100 runs per side: 1,000 each), and reports completed runs per second of both.
 func BenchmarkEchoRunsVersusSDK(b *testing.B) {
-	env := testenv.New(b)
+	env := apptest.New(b)
 	key := env.FirstKey(b)
 	ctx := context.Background()
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: runClients}}
@@ -151,7 +151,7 @@ func BenchmarkEchoRunsVersusSDK(b *testing.B) {
 
 // completeRuns starts n runs from runClients goroutines and returns how long it took until every
 // workflow completed.
-func completeRuns(b *testing.B, env *testenv.Env, n int, start func() string) time.Duration {
+func completeRuns(b *testing.B, env *apptest.Env, n int, start func() string) time.Duration {
 	ctx := context.Background()
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -171,7 +171,7 @@ func completeRuns(b *testing.B, env *testenv.Env, n int, start func() string) ti
 }
 
 // insertQueuedRuns makes rows run_sdk1..n like POST /v1/runs would, for the SDK baseline's workflows.
-func insertQueuedRuns(b *testing.B, env *testenv.Env, n int) {
+func insertQueuedRuns(b *testing.B, env *apptest.Env, n int) {
 	ctx := context.Background()
 	_, err := env.DB.ExecContext(ctx, "DELETE FROM runs WHERE id LIKE 'run_sdk%'")
 	require.NoError(b, err)

@@ -16,9 +16,9 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/internal/x402"
 )
 
@@ -33,7 +33,7 @@ const (
 // transferWithAuthorization submissions to the same chain from one Go program (sign, send, wait for the
 // receipt), at the same concurrency, and reports the ratio.
 func BenchmarkTopUpsVersusRawTransfers(b *testing.B) {
-	env := testenv.NewWith(b, testenv.Options{Chain: true})
+	env := apptest.NewWith(b, apptest.Options{Chain: true})
 	key := env.FirstKey(b)
 	payer := fundedPayer(b, env, 1_000_000)
 	want := env.X402.Requirements(big.NewInt(5_000_000))
@@ -45,10 +45,10 @@ func BenchmarkTopUpsVersusRawTransfers(b *testing.B) {
 		r := round.Add(1)
 		topUps := concurrently(b, func(i int) {
 			idem := fmt.Sprintf("bench-%d-%d", r, i)
-			ask := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Key: key,
+			ask := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Key: key,
 				Body: map[string]any{"amountUsd": 5}, Headers: map[string]string{"Idempotency-Key": idem}})
 			require.Equal(b, http.StatusPaymentRequired, ask.Status, "%s", ask.Raw)
-			paid := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Key: key,
+			paid := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Key: key,
 				Body: map[string]any{"amountUsd": 5}, Headers: map[string]string{"Idempotency-Key": idem, "Payment-Signature": signed(b, payer, want)}})
 			require.Equal(b, http.StatusOK, paid.Status, "%s", paid.Raw)
 		})
@@ -80,7 +80,7 @@ func BenchmarkTopUpsVersusRawTransfers(b *testing.B) {
 // the top-up row's timestamps) and credit (recorded → credits posted), and the paid request end to end;
 // it reports the medians.
 func BenchmarkTopUpLatency(b *testing.B) {
-	env := testenv.NewWith(b, testenv.Options{Chain: true})
+	env := apptest.NewWith(b, apptest.Options{Chain: true})
 	key := env.FirstKey(b)
 	payer := fundedPayer(b, env, 10_000)
 	want := env.X402.Requirements(big.NewInt(5_000_000))
@@ -98,7 +98,7 @@ func BenchmarkTopUpLatency(b *testing.B) {
 			require.NoError(b, err)
 			verify = append(verify, time.Since(t0))
 			t1 := time.Now()
-			paid := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Key: key,
+			paid := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Key: key,
 				Body: map[string]any{"amountUsd": 5}, Headers: map[string]string{"Idempotency-Key": fmt.Sprintf("lat-%d-%d", r, i), "Payment-Signature": header}})
 			total = append(total, time.Since(t1))
 			require.Equal(b, http.StatusOK, paid.Status, "%s", paid.Raw)
@@ -123,7 +123,7 @@ func BenchmarkTopUpLatency(b *testing.B) {
 }
 
 // logPhases logs the medians of the top-ups' settle and credit phases under load (from their rows).
-func logPhases(b *testing.B, env *testenv.Env) {
+func logPhases(b *testing.B, env *apptest.Env) {
 	var settle, credit []time.Duration
 	rows, err := env.DB.QueryContext(context.Background(), "SELECT settled_at - created_at, credited_at - settled_at FROM topups WHERE status = 'credited'")
 	require.NoError(b, err)
@@ -150,7 +150,7 @@ func pgInterval(s string) string {
 
 // awaitIdleChain waits until the dev chain's head is not ahead of the wall clock: under a burst the
 // chain seals one block a second (see internal/devchain), which one top-up's latency should not include.
-func awaitIdleChain(b *testing.B, env *testenv.Env) {
+func awaitIdleChain(b *testing.B, env *apptest.Env) {
 	c := env.Chain.Client()
 	defer c.Close()
 	require.Eventually(b, func() bool {
@@ -178,10 +178,10 @@ func concurrently(b *testing.B, f func(i int)) time.Duration {
 }
 
 // fundedPayer is a new key holding usdc dev USDC.
-func fundedPayer(b *testing.B, env *testenv.Env, usdc int) *ecdsa.PrivateKey {
+func fundedPayer(b *testing.B, env *apptest.Env, usdc int) *ecdsa.PrivateKey {
 	key, err := crypto.GenerateKey()
 	require.NoError(b, err)
-	r := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/dev/faucet",
+	r := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet",
 		Body: map[string]any{"address": crypto.PubkeyToAddress(key.PublicKey).Hex(), "usdc": usdc}})
 	require.Equal(b, http.StatusOK, r.Status, "%s", r.Raw)
 	return key

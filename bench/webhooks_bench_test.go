@@ -17,8 +17,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/outbox"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 const (
@@ -72,8 +72,8 @@ func newReceiver(status int, want int64) *receiver {
 
 // registerHook registers an endpoint for every event type through the API and returns the account and
 // project of its scope, for emitting events into the outbox directly.
-func registerHook(b *testing.B, env *testenv.Env, key, url string) (string, *string) {
-	r := env.Do(b, testenv.Req{Method: http.MethodPost, Path: "/v1/webhooks", Key: key,
+func registerHook(b *testing.B, env *apptest.Env, key, url string) (string, *string) {
+	r := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/webhooks", Key: key,
 		Body: map[string]any{"url": url, "events": []string{"*"}}, Headers: map[string]string{"Idempotency-Key": "hook"}})
 	require.Equal(b, http.StatusCreated, r.Status, "%s", r.Raw)
 	id := r.Body["webhook"].(map[string]any)["id"].(string)
@@ -86,7 +86,7 @@ func registerHook(b *testing.B, env *testenv.Env, key, url string) (string, *str
 }
 
 // emit records n run.succeeded events of the account in the outbox, 1,000 per statement.
-func emit(b *testing.B, env *testenv.Env, account string, project *string, tag string, n int) {
+func emit(b *testing.B, env *apptest.Env, account string, project *string, tag string, n int) {
 	ctx := context.Background()
 	for lo := 0; lo < n; lo += 1000 {
 		evs := make([]outbox.Event, 0, 1000)
@@ -191,7 +191,7 @@ func BenchmarkWebhookDeliveriesVersusPlainPosts(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("SVC_BENCH_WEBHOOK_EVENTS")); err == nil && v > 0 {
 		n = v
 	}
-	env := testenv.New(b)
+	env := apptest.New(b)
 	key := env.FirstKey(b)
 	ctx := context.Background()
 	iter := 0
@@ -249,7 +249,7 @@ func BenchmarkWebhookDeliveriesVersusPlainPosts(b *testing.B) {
 
 // logDispatch logs how the deliveries were dispatched: how many dispatcher transactions recorded them
 // (one now() each) over how long, and how long their first attempts spread over.
-func logDispatch(b *testing.B, env *testenv.Env) {
+func logDispatch(b *testing.B, env *apptest.Env) {
 	var d struct {
 		Txs      int     `bun:"txs"`
 		Spread   float64 `bun:"spread"`
@@ -271,7 +271,7 @@ type heapSample struct {
 	attempts   int
 }
 
-func sampleHeap(b *testing.B, env *testenv.Env, label string) heapSample {
+func sampleHeap(b *testing.B, env *apptest.Env, label string) heapSample {
 	runtime.GC()
 	runtime.GC()
 	var ms runtime.MemStats
@@ -282,7 +282,7 @@ func sampleHeap(b *testing.B, env *testenv.Env, label string) heapSample {
 }
 
 // waitAttempts polls until count deliveries have made at least number attempts.
-func waitAttempts(b *testing.B, env *testenv.Env, number, count int, within time.Duration) {
+func waitAttempts(b *testing.B, env *apptest.Env, number, count int, within time.Duration) {
 	ctx := context.Background()
 	deadline := time.Now().Add(within)
 	for {
@@ -305,7 +305,7 @@ func mib(v uint64) float64 { return float64(v) / (1 << 20) }
 // its first attempt, when every one has made its second (5 s later: all now wait on a timer of ~5 min),
 // and 5 s and 10 s after that. The in-process Temporal server (and its store) shares the heap.
 func BenchmarkWebhookMemoryWithFailingEndpoint(b *testing.B) {
-	env := testenv.New(b)
+	env := apptest.New(b)
 	key := env.FirstKey(b)
 	iter := 0
 	for b.Loop() {

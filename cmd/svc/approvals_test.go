@@ -14,7 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app/apptest"
 )
 
 // approvalHintRE finds the approval id in the hint runs create prints for a run awaiting approval.
@@ -37,7 +37,7 @@ func jsonField(t *testing.T, r result, name string) map[string]any {
 // runs as a run; unknown approvals and keys without approvals:write are refused.
 func TestCLIApprovals(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	root := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
 		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
 	as := func(vars map[string]string) func(args ...string) result {

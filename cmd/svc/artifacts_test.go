@@ -14,10 +14,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/ids"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 // TestCLIArtifacts lists artifacts by run and downloads them: to a directory under the artifact's name,
@@ -25,9 +25,9 @@ import (
 // content does not match its digest.
 func TestCLIArtifacts(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	_, token := env.NewAccount(t, "cli-artifacts")
-	first := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+	first := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 		Headers: map[string]string{"X-Svc-Credit-Token": token, "Idempotency-Key": "first"}})
 	require.Equal(t, http.StatusCreated, first.Status, "%s", first.Raw)
 	secret := first.Body["apiKey"].(map[string]any)["secret"].(string)

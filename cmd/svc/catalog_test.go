@@ -10,13 +10,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/gateway"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 // catalogEnv is a platform whose catalog also holds the external generation service "imagegen" (1
 // credit a call), served by a real upstream that answers its preflight.
-func catalogEnv(t *testing.T) *testenv.Env {
+func catalogEnv(t *testing.T) *apptest.Env {
 	t.Helper()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(`{"ok":true}`)) })
@@ -40,7 +40,7 @@ services:
         credits: 1
 `, up.URL)))
 	require.NoError(t, err)
-	return testenv.NewWith(t, testenv.Options{Gateway: cat})
+	return apptest.NewWith(t, apptest.Options{Gateway: cat})
 }
 
 // TestCLICatalog: services list, capabilities and pricing against the real server: tables by default,

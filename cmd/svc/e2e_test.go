@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app/apptest"
 )
 
 // TestCLIAgainstTheServer follows the README: log in with a key, create an echo run and wait for it,
@@ -17,7 +17,7 @@ import (
 // credit balance, usage and audit events, all against the real server.
 func TestCLIAgainstTheServer(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	secret := env.FirstKey(t)
 	cfgDir := t.TempDir()
 	getenv := func(k string) string {

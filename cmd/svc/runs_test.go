@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app/apptest"
 )
 
 // watchedWriter is a buffer safe for concurrent use that closes seen once its content contains want.
@@ -49,7 +49,7 @@ func (w *watchedWriter) String() string {
 // 1, a watch of a succeeded run that exits 0, and the refusals of cancelling a finished or unknown run.
 func TestCLIRunsListCancelWatch(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
 		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
 	svc := func(args ...string) result { return cli(t, vars, "", args...) }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 // requireSaidOnce fails when a line repeats a word at once ("cancelled: cancelled") or ends with a
@@ -43,7 +43,7 @@ func namesParamForTest(text, param string) bool {
 // name is still shown.
 func TestCLIErrorsSayThingsOnce(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
 		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
 	svc := func(args ...string) result { return cli(t, vars, "", args...) }

@@ -14,20 +14,20 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/devchain"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/internal/x402"
 )
 
 // newPayerKey returns a fresh private key as hex (without 0x) and its address, funded with usdc dev USDC
 // when usdc > 0.
-func newPayerKey(t *testing.T, env *testenv.Env, usdc float64) (string, common.Address) {
+func newPayerKey(t *testing.T, env *apptest.Env, usdc float64) (string, common.Address) {
 	t.Helper()
 	key, err := crypto.GenerateKey()
 	require.NoError(t, err)
 	addr := crypto.PubkeyToAddress(key.PublicKey)
 	if usdc > 0 {
-		r := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": addr.Hex(), "usdc": usdc}})
+		r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": addr.Hex(), "usdc": usdc}})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
 	}
 	return hex.EncodeToString(crypto.FromECDSA(key)), addr
@@ -48,7 +48,7 @@ func requireNoKey(t *testing.T, r result, keys ...string) {
 // envelope; an unfunded payer is refused with the server's reason; the private key is never printed.
 func TestCLICreditsTopUp(t *testing.T) {
 	t.Parallel()
-	env := testenv.NewWith(t, testenv.Options{Chain: true})
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
 	payerHex, payer := newPayerKey(t, env, 30)
 	poorHex, _ := newPayerKey(t, env, 0)
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,

@@ -16,8 +16,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 // lineWaiter is an output buffer, safe for concurrent use, that a test waits on for a pattern.
@@ -80,7 +80,7 @@ type forwardedDelivery struct {
 // answered 400 and not forwarded; cancelling disables both webhooks and exits 0.
 func TestCLIWebhooksListen(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
 		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
 	getenv := func(k string) string { return vars[k] }

@@ -14,8 +14,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 // webhookSecretRE finds the secret in the banner webhooks create and rotate-secret print.
@@ -30,7 +30,7 @@ const onceWarning = "WARNING: this secret is shown only once and cannot be retri
 // signing, delete disables and update --enable enables again; the server's refusals name the field.
 func TestCLIWebhooks(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
+	env := apptest.New(t)
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
 		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
 	svc := func(args ...string) result { return cli(t, vars, "", args...) }

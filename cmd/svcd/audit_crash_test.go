@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
 
-	"github.com/svcplatform/svc/internal/testenv"
+	"github.com/svcplatform/svc/app/apptest"
 )
 
 // TestAPIKilledLosesNoAuditEventOfAChange runs `svcd api` as its own process, sends it requests that
@@ -23,11 +23,11 @@ import (
 func TestAPIKilledLosesNoAuditEventOfAChange(t *testing.T) {
 	t.Parallel()
 	svcd := buildSvcd(t)
-	env := testenv.NewWith(t, testenv.Options{NoWorker: true})
+	env := apptest.NewWith(t, apptest.Options{NoWorker: true})
 	key := fundedKey(t, env, 0)
 	api := startAPI(t, svcd, env)
 
-	changes := []testenv.Req{
+	changes := []apptest.Req{
 		{Method: http.MethodPost, Path: "/v1/projects", Body: map[string]any{"name": "alpha"},
 			Headers: map[string]string{"Idempotency-Key": "p1"}},
 		{Method: http.MethodPost, Path: "/v1/projects", Body: map[string]any{"name": "beta"},
@@ -58,19 +58,19 @@ func TestAPIKilledLosesNoAuditEventOfAChange(t *testing.T) {
 type apiProcess struct {
 	cmd *exec.Cmd
 	url string
-	log *testenv.Buffer
+	log *apptest.Buffer
 }
 
 // startAPI runs `svcd api` on a free loopback port against the test's database schema and Temporal
 // server and waits until it answers /health.
-func startAPI(t *testing.T, svcd string, env *testenv.Env) *apiProcess {
+func startAPI(t *testing.T, svcd string, env *apptest.Env) *apiProcess {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	addr := l.Addr().String()
 	require.NoError(t, l.Close())
 
-	log := &testenv.Buffer{}
+	log := &apptest.Buffer{}
 	cmd := exec.Command(svcd, "api")
 	cmd.Env = append(os.Environ(),
 		"DATABASE_URL="+env.DatabaseURL, "TEMPORAL_ADDRESS="+env.TemporalAddress, "TEMPORAL_NAMESPACE="+env.Namespace,

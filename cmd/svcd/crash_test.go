@@ -17,9 +17,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/outbox"
-	"github.com/svcplatform/svc/internal/testenv"
 )
 
 // idempotentService is a generation service that honours Idempotency-Key: the first call of a key does
@@ -84,18 +84,18 @@ func TestWorkerKilledMidRunCompletesOnceAndChargesOnce(t *testing.T) {
 `, up.URL)
 	cat, err := gateway.Parse([]byte(yaml))
 	require.NoError(t, err)
-	env := testenv.NewWith(t, testenv.Options{Gateway: cat, NoWorker: true})
+	env := apptest.NewWith(t, apptest.Options{Gateway: cat, NoWorker: true})
 	dir := t.TempDir()
 	servicesFile := filepath.Join(dir, "services.yaml")
 	require.NoError(t, os.WriteFile(servicesFile, []byte(yaml), 0o600))
 
 	first := startWorker(t, svcd, env, servicesFile, dir)
 	key := fundedKey(t, env, 10)
-	conn := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
+	conn := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/connections", Key: key,
 		Body:    map[string]any{"name": "imagegen-key", "authType": "bearer", "secret": "up-secret-0123456789"},
 		Headers: map[string]string{"Idempotency-Key": "conn"}})
 	require.Equal(t, http.StatusCreated, conn.Status, "%s", conn.Raw)
-	created := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+	created := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
 		Body: map[string]any{"serviceId": "imagegen", "operationId": "generate"}, Headers: map[string]string{"Idempotency-Key": "run"}})
 	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
 	runID := created.Body["run"].(map[string]any)["id"].(string)
@@ -111,7 +111,7 @@ func TestWorkerKilledMidRunCompletesOnceAndChargesOnce(t *testing.T) {
 
 	var run map[string]any
 	require.Eventually(t, func() bool {
-		r := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/runs/" + runID, Key: key})
+		r := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/" + runID, Key: key})
 		run = r.Body["run"].(map[string]any)
 		return run["status"] == "succeeded" || run["status"] == "failed"
 	}, 90*time.Second, 50*time.Millisecond, "the run never finished; second worker log:\n%s", second.log.String())
@@ -121,7 +121,7 @@ func TestWorkerKilledMidRunCompletesOnceAndChargesOnce(t *testing.T) {
 	require.EqualValues(t, 1, svc.performed.Load(), "the service did the job once")
 	require.EqualValues(t, 2, svc.calls.Load(), "the killed attempt, then its retry")
 
-	bal := env.Do(t, testenv.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
+	bal := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/credits/balance", Key: key}).Body["balance"].(map[string]any)
 	require.EqualValues(t, 8, bal["credits"], "charged once")
 	require.EqualValues(t, 0, bal["heldCredits"])
 	var settles int
@@ -143,14 +143,14 @@ func TestWorkerKilledMidRunCompletesOnceAndChargesOnce(t *testing.T) {
 
 type workerProcess struct {
 	cmd *exec.Cmd
-	log *testenv.Buffer
+	log *apptest.Buffer
 }
 
 // startWorker runs `svcd worker` against the test's database schema and Temporal server, with extra
 // environment variables (NAME=value) on top.
-func startWorker(t *testing.T, svcd string, env *testenv.Env, servicesFile, dataDir string, extra ...string) *workerProcess {
+func startWorker(t *testing.T, svcd string, env *apptest.Env, servicesFile, dataDir string, extra ...string) *workerProcess {
 	t.Helper()
-	log := &testenv.Buffer{}
+	log := &apptest.Buffer{}
 	cmd := exec.Command(svcd, "worker")
 	cmd.Env = append(os.Environ(),
 		"DATABASE_URL="+env.DatabaseURL, "TEMPORAL_ADDRESS="+env.TemporalAddress, "TEMPORAL_NAMESPACE="+env.Namespace,
@@ -199,11 +199,11 @@ func buildSvcd(t *testing.T) string {
 }
 
 // fundedKey is the first key of a new account holding credits.
-func fundedKey(t *testing.T, env *testenv.Env, credits int64) string {
+func fundedKey(t *testing.T, env *apptest.Env, credits int64) string {
 	t.Helper()
 	created, err := env.Accounts.Create(context.Background(), "payer", credits, time.Hour)
 	require.NoError(t, err)
-	first := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+	first := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "k"}})
 	require.Equal(t, http.StatusCreated, first.Status, "%s", first.Raw)
 	return first.Body["apiKey"].(map[string]any)["secret"].(string)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/svcplatform/svc/internal/app"
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/internal/devchain"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/app"
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/internal/devchain"
 )
 

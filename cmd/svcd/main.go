@@ -15,8 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/internal/account"
-	"github.com/svcplatform/svc/internal/app"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".

@@ -14,15 +14,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/activities"
+	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
-	"github.com/svcplatform/svc/internal/testenv"
 	"github.com/svcplatform/svc/internal/x402"
 	"github.com/svcplatform/svc/schema"
 )
 
 // chainEnv are the variables that point an svcd worker at the test's dev chain.
-func chainEnv(env *testenv.Env) []string {
+func chainEnv(env *apptest.Env) []string {
 	return []string{
 		"SVC_CHAIN_RPC_URL=" + env.Chain.RPCURL(), "SVC_X402_NETWORK=" + devchain.Network,
 		"SVC_USDC_ADDRESS=" + devchain.USDCAddress.Hex(), "SVC_X402_PAY_TO=" + devchain.PayTo.Hex(),
@@ -37,7 +37,7 @@ func chainEnv(env *testenv.Env) []string {
 func TestWorkerKilledBetweenSettlementAndCreditCreditsOnce(t *testing.T) {
 	t.Parallel()
 	svcd := buildSvcd(t)
-	env := testenv.NewWith(t, testenv.Options{Chain: true, NoWorker: true})
+	env := apptest.NewWith(t, apptest.Options{Chain: true, NoWorker: true})
 	dir := t.TempDir()
 	first := startWorker(t, svcd, env, "", dir, append(chainEnv(env), "SVC_TEST_FAULT="+activities.FaultStallAfterSettle)...)
 
@@ -45,16 +45,16 @@ func TestWorkerKilledBetweenSettlementAndCreditCreditsOnce(t *testing.T) {
 	payerKey, err := crypto.GenerateKey()
 	require.NoError(t, err)
 	payerAddr := crypto.PubkeyToAddress(payerKey.PublicKey)
-	funded := env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": payerAddr.Hex(), "usdc": 20}})
+	funded := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": payerAddr.Hex(), "usdc": 20}})
 	require.Equal(t, http.StatusOK, funded.Status, "%s", funded.Raw)
 	payment, err := x402.Pay(payerKey, env.X402.Requirements(big.NewInt(10_000_000)), nil, time.Now())
 	require.NoError(t, err)
 	header, err := x402.EncodeHeader(payment)
 	require.NoError(t, err)
 
-	answer := make(chan *testenv.Response, 1)
+	answer := make(chan *apptest.Response, 1)
 	go func() {
-		answer <- env.Do(t, testenv.Req{Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Key: key,
+		answer <- env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Key: key,
 			Body: map[string]any{"amountUsd": 10}, Headers: map[string]string{"Idempotency-Key": "crash", "Payment-Signature": header}})
 	}()
 
@@ -74,7 +74,7 @@ func TestWorkerKilledBetweenSettlementAndCreditCreditsOnce(t *testing.T) {
 	_ = first.cmd.Wait()
 	second := startWorker(t, svcd, env, "", dir, chainEnv(env)...)
 
-	var r *testenv.Response
+	var r *apptest.Response
 	select {
 	case r = <-answer:
 	case <-time.After(90 * time.Second):

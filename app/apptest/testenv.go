@@ -1,7 +1,7 @@
-// Package testenv assembles the whole platform for end-to-end tests: an isolated schema in the real
+// Package apptest assembles the whole platform for end-to-end tests: an isolated schema in the real
 // PostgreSQL, an in-process Temporal server (temporaltest), the production worker, and the API served
 // over real HTTP on loopback.
-package testenv
+package apptest
 
 import (
 	"bytes"
