@@ -54,17 +54,6 @@ func auditFilter(ctx context.Context, in *auditListInput) (audit.Filter, error) 
 	return f, nil
 }
 
-func parseTime(param, v string) (*time.Time, error) {
-	if v == "" {
-		return nil, nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return nil, svcerr.Invalid(param, "%s must be an RFC 3339 time such as 2026-01-02T15:04:05Z", param)
-	}
-	return &t, nil
-}
-
 type usageInput struct {
 	From      string `query:"from" doc:"First UTC day, YYYY-MM-DD (default: 29 days before to)."`
 	To        string `query:"to" doc:"Last UTC day, YYYY-MM-DD (default: today)."`

@@ -92,17 +92,6 @@ func (s *Server) createServiceAction(ctx context.Context, in *createServiceActio
 	return reply(client.ApprovalEnvelope{OK: true, Approval: approval.ToWire(created)})
 }
 
-// approvalTTL validates an expiry in seconds: 0 means the default, at most approval.MaxTTL.
-func approvalTTL(param string, seconds int) (time.Duration, error) {
-	if seconds == 0 {
-		return approval.DefaultTTL, nil
-	}
-	if seconds < 1 || time.Duration(seconds)*time.Second > approval.MaxTTL {
-		return 0, svcerr.Invalid(param, "%s must be between 1 and %d", param, int(approval.MaxTTL.Seconds()))
-	}
-	return time.Duration(seconds) * time.Second, nil
-}
-
 type decideApprovalInput struct {
 	ApprovalID string `path:"approvalId" doc:"The approval id (apr_...)."`
 	Body       client.DecideApprovalRequest

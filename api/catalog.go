@@ -32,10 +32,6 @@ func (s *Server) pricing(_ context.Context, in *pricingInput) (*Out[client.Prici
 	return reply(out)
 }
 
-func credits(millicredits int64) float64 {
-	return float64(millicredits) / catalog.MillicreditsPerCredit
-}
-
 func serviceToWire(svc catalog.Service) client.Service {
 	out := client.Service{ID: svc.ID, Name: svc.Name, Description: svc.Description, Available: svc.Available(),
 		Operations: make([]client.Operation, 0, len(svc.Operations))}

@@ -9,7 +9,6 @@ import (
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/ledger"
-	"github.com/svcplatform/svc/internal/limit"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
@@ -133,32 +132,6 @@ func (s *Server) charge(ctx context.Context, r *ledger.Reservation, res gateway.
 		s.log.Warn("service reported more than its price; capped", "requestId", requestIDFrom(ctx))
 	}
 	return charged, nil
-}
-
-// reserveDaily takes a price from the creditsPerDay limits (of base and its per-service and
-// per-operation forms) of the caller and its ancestors; nil when nothing limits it.
-func (s *Server) reserveDaily(ctx context.Context, p *Principal, base, serviceID, operationID string, millicredits int64) (*limit.Reservation, error) {
-	if millicredits == 0 || !hasLimits(p) {
-		return nil, nil
-	}
-	d, r, err := s.limiter.ReserveCredits(ctx, owners(p), limit.Operations(base, serviceID, operationID), millicredits)
-	if err != nil {
-		return nil, err
-	}
-	if !d.Allowed {
-		return nil, limitExceeded(d)
-	}
-	return r, nil
-}
-
-// releaseDaily gives back the part of a daily reservation that was not charged.
-func (s *Server) releaseDaily(ctx context.Context, r *limit.Reservation, millicredits int64) {
-	if r == nil || millicredits <= 0 {
-		return
-	}
-	if err := s.limiter.ReleaseCredits(context.WithoutCancel(ctx), r, millicredits); err != nil {
-		s.log.Warn("release daily credits", "err", err)
-	}
 }
 
 func orEmpty(in map[string]any) map[string]any {

@@ -12,17 +12,6 @@ import (
 	"github.com/svcplatform/svc/schema"
 )
 
-// PageQuery is the paging of every list route. It is exported because Huma sets query fields promoted
-// from an embedded struct only when that struct's type is exported.
-type PageQuery struct {
-	Limit  int    `query:"limit" minimum:"1" maximum:"200" doc:"Page size, 1..200 (default 50)."`
-	Cursor string `query:"cursor" doc:"nextCursor of the previous page."`
-}
-
-type listInput struct {
-	PageQuery
-}
-
 func (s *Server) listKeys(ctx context.Context, in *listInput) (*Out[client.APIKeyList], error) {
 	p, err := page.Parse(in.Limit, in.Cursor)
 	if err != nil {

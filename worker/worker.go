@@ -9,7 +9,6 @@ import (
 	"go.temporal.io/sdk/activity"
 	sdkclient "go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/svcplatform/svc/activities"
 	"github.com/svcplatform/svc/internal/approval"
@@ -71,35 +70,27 @@ func Register(r interface {
 	sdkworker.WorkflowRegistry
 	sdkworker.ActivityRegistry
 }, deps Deps) {
-	r.RegisterWorkflowWithOptions(workflows.RunWorkflow, workflow.RegisterOptions{Name: workflows.RunWorkflowName})
-	runs := &activities.Runs{Store: run.NewWriteStore(deps.DB), Artifacts: deps.Artifacts}
-	r.RegisterActivityWithOptions(runs.MarkRunRunning, activity.RegisterOptions{Name: workflows.ActivityMarkRunning})
-	r.RegisterActivityWithOptions(runs.FinishRun, activity.RegisterOptions{Name: workflows.ActivityFinishRun})
+	workflows.RegisterWorkflows(r)
+	for _, reg := range activitySet(deps).Registrations() {
+		r.RegisterActivityWithOptions(reg.Func, activity.RegisterOptions{Name: reg.Name})
+	}
+}
 
-	r.RegisterWorkflowWithOptions(workflows.ApprovalWorkflow, workflow.RegisterOptions{Name: workflows.ApprovalWorkflowName})
+// activitySet builds every activity implementation with its dependencies.
+func activitySet(deps Deps) activities.Set {
 	approvals := &activities.Approvals{Store: approval.NewStore(deps.DB)}
 	if deps.Temporal != nil {
 		approvals.Runs = run.NewService(run.NewWriteStore(deps.DB), deps.Temporal).WithCatalog(runCatalog(deps))
 	}
-	r.RegisterActivityWithOptions(approvals.SettleApproval, activity.RegisterOptions{Name: workflows.ActivitySettleApproval})
-	r.RegisterActivityWithOptions(approvals.CancelApproval, activity.RegisterOptions{Name: workflows.ActivityCancelApproval})
-	r.RegisterActivityWithOptions(approvals.StartApprovedRun, activity.RegisterOptions{Name: workflows.ActivityStartApprovedRun})
-
-	inv := invocations(deps)
-	r.RegisterActivityWithOptions(inv.InvokeService, activity.RegisterOptions{Name: workflows.ActivityInvokeService})
-	r.RegisterActivityWithOptions(inv.ReleaseRunHold, activity.RegisterOptions{Name: workflows.ActivityReleaseRunHold})
-
-	r.RegisterWorkflowWithOptions(workflows.DeliveryWorkflow, workflow.RegisterOptions{Name: workflows.DeliveryWorkflowName})
-	dlv := &activities.Deliveries{Store: delivery.NewStore(deps.DB, nil), DB: deps.DB, CanSign: deps.Box != nil,
-		Webhooks: webhook.NewStore(deps.DB, deps.Box, webhook.Options{AllowHTTP: deps.AllowLoopback, AllowLoopback: deps.AllowLoopback}),
-		Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: deps.AllowLoopback, AllowLoopback: deps.AllowLoopback})}
-	r.RegisterActivityWithOptions(dlv.DeliverWebhook, activity.RegisterOptions{Name: workflows.ActivityDeliverWebhook})
-	r.RegisterActivityWithOptions(dlv.FinishDelivery, activity.RegisterOptions{Name: workflows.ActivityFinishDelivery})
-
-	r.RegisterWorkflowWithOptions(workflows.TopUpWorkflow, workflow.RegisterOptions{Name: workflows.TopUpWorkflowName})
-	tops := &activities.TopUps{Store: topup.NewStore(deps.DB), Chain: deps.Chain, Facilitator: deps.Facilitator, X402: deps.X402, Fault: deps.Fault}
-	r.RegisterActivityWithOptions(tops.SettleTopUp, activity.RegisterOptions{Name: workflows.ActivitySettleTopUp})
-	r.RegisterActivityWithOptions(tops.CreditTopUp, activity.RegisterOptions{Name: workflows.ActivityCreditTopUp})
+	return activities.Set{
+		Runs:        &activities.Runs{Store: run.NewWriteStore(deps.DB), Artifacts: deps.Artifacts},
+		Approvals:   approvals,
+		Invocations: invocations(deps),
+		Deliveries: &activities.Deliveries{Store: delivery.NewStore(deps.DB, nil), DB: deps.DB, CanSign: deps.Box != nil,
+			Webhooks: webhook.NewStore(deps.DB, deps.Box, webhook.Options{AllowHTTP: deps.AllowLoopback, AllowLoopback: deps.AllowLoopback}),
+			Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: deps.AllowLoopback, AllowLoopback: deps.AllowLoopback})},
+		TopUps: &activities.TopUps{Store: topup.NewStore(deps.DB), Chain: deps.Chain, Facilitator: deps.Facilitator, X402: deps.X402, Fault: deps.Fault},
+	}
 }
 
 // StartDispatcher runs the webhook dispatcher (see internal/delivery) beside a worker, starting delivery

@@ -1,0 +1,37 @@
+package activities
+
+import "github.com/svcplatform/svc/workflows"
+
+// Set is every activity implementation, each built with its dependencies (by package worker).
+type Set struct {
+	Runs        *Runs
+	Approvals   *Approvals
+	Invocations *Invocations
+	Deliveries  *Deliveries
+	TopUps      *TopUps
+}
+
+// Registration is one activity function and the type name (in workflows/names.go) it is registered
+// under.
+type Registration struct {
+	Name string
+	Func any
+}
+
+// Registrations lists every activity of s once, under its name; a name of workflows/names.go missing
+// here fails TestEveryActivityIsRegistered.
+func (s Set) Registrations() []Registration {
+	return []Registration{
+		{Name: workflows.ActivityMarkRunning, Func: s.Runs.MarkRunRunning},
+		{Name: workflows.ActivityFinishRun, Func: s.Runs.FinishRun},
+		{Name: workflows.ActivitySettleApproval, Func: s.Approvals.SettleApproval},
+		{Name: workflows.ActivityCancelApproval, Func: s.Approvals.CancelApproval},
+		{Name: workflows.ActivityStartApprovedRun, Func: s.Approvals.StartApprovedRun},
+		{Name: workflows.ActivityInvokeService, Func: s.Invocations.InvokeService},
+		{Name: workflows.ActivityReleaseRunHold, Func: s.Invocations.ReleaseRunHold},
+		{Name: workflows.ActivityDeliverWebhook, Func: s.Deliveries.DeliverWebhook},
+		{Name: workflows.ActivityFinishDelivery, Func: s.Deliveries.FinishDelivery},
+		{Name: workflows.ActivitySettleTopUp, Func: s.TopUps.SettleTopUp},
+		{Name: workflows.ActivityCreditTopUp, Func: s.TopUps.CreditTopUp},
+	}
+}

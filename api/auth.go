@@ -1,0 +1,116 @@
+package api
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/project"
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/tenant"
+	"github.com/svcplatform/svc/schema"
+)
+
+// authenticate resolves the caller of routes that need one.
+func (s *Server) authenticate(c *gin.Context) {
+	r := s.route(c)
+	if r == nil || r.Auth == authNone {
+		c.Next()
+		return
+	}
+	p, err := s.principal(c, r)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	stateFrom(c.Request.Context()).principal = p
+	c.Next()
+}
+
+func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
+	ctx := c.Request.Context()
+	authz := c.GetHeader("Authorization")
+	if authz == "" && r.Auth == authKeyOrCreditToken && c.GetHeader(headerCreditToken) != "" {
+		tok, err := s.accounts.VerifyToken(ctx, c.GetHeader(headerCreditToken))
+		if err != nil {
+			return nil, err
+		}
+		return &Principal{CreditToken: &tok, Scope: tenant.Scope{AccountID: tok.AccountID}}, nil
+	}
+	secret, ok := strings.CutPrefix(authz, "Bearer ")
+	if !ok || secret == "" {
+		return nil, svcerr.New(svcerr.Unauthenticated, "send Authorization: Bearer <API key>")
+	}
+	caller, err := s.keyCache.Authenticate(ctx, strings.TrimSpace(secret))
+	if err != nil {
+		return nil, err
+	}
+	key := caller.Key
+	scope, archived, err := s.projectScope(ctx, key, c.GetHeader(headerProject))
+	if err != nil {
+		return nil, err
+	}
+	return &Principal{Key: key, Ancestors: caller.Ancestors, Scope: scope, ProjectArchived: archived}, nil
+}
+
+// projectScope applies X-Svc-Project: a project-bound key stays in its project; an account-level key
+// may select any project of its account. It also reports whether the project is archived.
+func (s *Server) projectScope(ctx context.Context, key *schema.APIKey, header string) (tenant.Scope, bool, error) {
+	scope := tenant.Scope{AccountID: key.AccountID, ProjectID: key.ProjectID}
+	notFound := &svcerr.Error{Code: svcerr.NotFound, Param: headerProject, Message: "no project with that id"}
+	if header != "" && key.ProjectID != nil && *key.ProjectID != header {
+		return scope, false, notFound
+	}
+	if header != "" {
+		scope.ProjectID = &header
+	}
+	if scope.ProjectID == nil {
+		return scope, false, nil
+	}
+	var status string
+	err := s.db.NewSelect().Model((*schema.Project)(nil)).Column("status").
+		Where("id = ? AND account_id = ?", *scope.ProjectID, key.AccountID).Scan(ctx, &status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return scope, false, notFound
+	}
+	if err != nil {
+		return scope, false, err
+	}
+	return scope, status == project.Archived, nil
+}
+
+// authorize checks the route's scope and service access for API keys.
+func (s *Server) authorize(c *gin.Context) {
+	r := s.route(c)
+	p := principalFrom(c.Request.Context())
+	if r == nil || p == nil || p.Key == nil {
+		c.Next()
+		return
+	}
+	grants := apikey.GrantsOf(p.Key)
+	if r.Scope != "" && !grants.HasScope(r.Scope) {
+		s.fail(c, scopeMissing(r.Scope))
+		return
+	}
+	if p.ProjectArchived && r.Method != http.MethodGet {
+		s.fail(c, svcerr.New(svcerr.Conflict, "project %s is archived: it can be read but not changed", p.Scope.Project()))
+		return
+	}
+	if r.ServiceParam != "" {
+		id := c.Param(r.ServiceParam)
+		if !s.catalog.Known(id) {
+			s.fail(c, svcerr.NotFoundf("no service %q", id))
+			return
+		}
+		if err := serviceAccess(grants, id); err != nil {
+			s.fail(c, err)
+			return
+		}
+	}
+	c.Next()
+}

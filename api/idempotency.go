@@ -1,0 +1,181 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/internal/audit"
+	"github.com/svcplatform/svc/internal/idempotency"
+	"github.com/svcplatform/svc/internal/svcerr"
+)
+
+// idempotent enforces Idempotency-Key on the routes that require it.
+func (s *Server) idempotent(c *gin.Context) {
+	r := s.route(c)
+	p := principalFrom(c.Request.Context())
+	if r == nil || !r.Idem || p == nil {
+		c.Next()
+		return
+	}
+	req, err := s.idempotencyRequest(c, p)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	claim, err := s.idem.Claim(c.Request.Context(), req)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if claim.Replay != nil {
+		replay(c, claim.Replay)
+		return
+	}
+	stateFrom(c.Request.Context()).seed, stateFrom(c.Request.Context()).idemKey = claim.Seed, req.Key
+	before := c.Writer.Header().Clone()
+	w := &capture{ResponseWriter: c.Writer}
+	c.Writer = w
+	c.Next()
+	c.Writer = w.ResponseWriter
+	err = s.record(c, r, req, claim.Seed, w)
+	if err != nil {
+		// The answer's effects did not commit: the client gets an error to retry with the same key, not
+		// an answer that did not happen.
+		h := c.Writer.Header()
+		clear(h)
+		maps.Copy(h, before)
+		stateFrom(c.Request.Context()).charged = 0
+		s.fail(c, err)
+		return
+	}
+	_, _ = c.Writer.Write(w.buf.Bytes())
+}
+
+func (s *Server) idempotencyRequest(c *gin.Context, p *Principal) (idempotency.Request, error) {
+	key := c.GetHeader(headerIdemKey)
+	if key == "" {
+		return idempotency.Request{}, &svcerr.Error{Code: svcerr.IdempotencyKeyMissing, Param: headerIdemKey,
+			Message: "this route requires an Idempotency-Key header (1..255 visible ASCII characters)"}
+	}
+	if !idempotency.ValidKey(key) {
+		return idempotency.Request{}, svcerr.Invalid(headerIdemKey, "Idempotency-Key must be 1..255 visible ASCII characters")
+	}
+	body, err := readBody(c)
+	if err != nil {
+		return idempotency.Request{}, err
+	}
+	path := c.Request.URL.Path
+	if c.Request.URL.RawQuery != "" {
+		path += "?" + c.Request.URL.RawQuery
+	}
+	return idempotency.Request{
+		AccountID: p.Scope.AccountID, Key: key, Method: c.Request.Method, Path: path,
+		Fingerprint: idempotency.Fingerprint(p.caller(), c.Request.Method, path, p.Scope.Project(), body),
+		Lease:       s.route(c).Lease,
+	}, nil
+}
+
+// record stores a final answer for replay, committing with it the statements the handler left for it,
+// or unlocks the key (keeping its seed) so the client may retry. It fails only when the statements did
+// not commit; a record that cannot be written otherwise is logged, since a retry finds what the request
+// did through the seed.
+func (s *Server) record(c *gin.Context, r *Route, req idempotency.Request, seed string, w *capture) error {
+	ctx := context.WithoutCancel(c.Request.Context())
+	st := stateFrom(ctx)
+	also := st.withAnswer
+	status := w.Status()
+	committed := true
+	var err error
+	if storable(status) {
+		// The audit event commits with the answer, in the same round trip: stored before it is sent.
+		event := audit.Statement(s.db, s.auditEvent(c, r, st.principal, status))
+		stmts := append(also[:len(also):len(also)], event)
+		err = s.idem.Complete(ctx, req, seed, idempotency.Response{Status: status, Header: storedHeaders(w.Header()), Body: w.buf.Bytes()}, r.Seal, stmts...)
+		committed = err == nil
+		st.auditStored = committed
+	} else {
+		if len(also) > 0 {
+			if _, xerr := s.db.ExecContext(ctx, idempotency.Batch(also...)); xerr != nil {
+				committed = false
+				s.log.Error("commit with a failed answer", "requestId", requestIDFrom(ctx), "err", xerr)
+			}
+		}
+		err = s.idem.Unlock(ctx, req, seed)
+	}
+	for _, after := range st.afterAnswer {
+		after(ctx, committed)
+	}
+	if err == nil {
+		return nil
+	}
+	s.log.Error("record idempotent answer", "requestId", requestIDFrom(ctx), "err", err)
+	if len(also) == 0 || !storable(status) {
+		return nil
+	}
+	if uerr := s.idem.Unlock(ctx, req, seed); uerr != nil {
+		s.log.Error("unlock idempotency key", "requestId", requestIDFrom(ctx), "err", uerr)
+	}
+	return fmt.Errorf("record the answer with its effects: %w", err)
+}
+
+// commitWithAnswer commits q with the answer on idempotent routes, so the stored answer a retry replays
+// and the effect it reports (a charge, say) commit together, in the same round trip; elsewhere it runs
+// q at once. q may be nil (nothing to commit). after (may be nil) runs once q has committed or failed
+// to (to give reserved credits back, say).
+func (s *Server) commitWithAnswer(ctx context.Context, q *bun.RawQuery, after func(ctx context.Context, committed bool)) error {
+	st := stateFrom(ctx)
+	if st.seed != "" {
+		if q != nil {
+			st.withAnswer = append(st.withAnswer, q)
+		}
+		if after != nil {
+			st.afterAnswer = append(st.afterAnswer, after)
+		}
+		return nil
+	}
+	var err error
+	if q != nil {
+		_, err = q.Exec(ctx)
+	}
+	if after != nil {
+		after(ctx, err == nil)
+	}
+	return err
+}
+
+// storable answers are replayed: successes and final client errors. Answers that depend on timing or
+// a later step (401, 402, 408, 409, 429, 5xx) are not kept, so the same key can be retried.
+func storable(status int) bool {
+	switch status {
+	case http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusRequestTimeout, http.StatusConflict, http.StatusTooManyRequests:
+		return false
+	}
+	return status < 500
+}
+
+func storedHeaders(h http.Header) http.Header {
+	out := http.Header{}
+	for k, v := range h {
+		switch k {
+		case headerRequestID, "Date", "Content-Length", "Ratelimit", "Ratelimit-Policy", "Retry-After", "X-Svc-Limit-Operation":
+			continue // per answer, not per request: a replay must not repeat them
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func replay(c *gin.Context, resp *idempotency.Response) {
+	for k, v := range resp.Header {
+		c.Writer.Header()[k] = v
+	}
+	c.Header(headerReplayed, "true")
+	c.Status(resp.Status)
+	_, _ = c.Writer.Write(resp.Body)
+	c.Abort()
+}
