@@ -249,12 +249,12 @@ func (s *Server) Close() {
 // release of credit holds left open by processes that died mid-call.
 func (s *Server) Start(ctx context.Context) {
 	s.bg.Add(6)
-	go func() { defer s.bg.Done(); s.sweepHolds(ctx, 5*time.Minute) }()
-	go func() { defer s.bg.Done(); s.sweepRuns(ctx, s.runSweep) }()
+	go func() { defer s.bg.Done(); every(ctx, 5*time.Minute, s.releaseStaleHolds) }()
+	go func() { defer s.bg.Done(); every(ctx, s.runSweep, s.sweepRuns) }()
 	go func() { defer s.bg.Done(); s.keyCache.Listen(ctx, s.db) }()
 	go func() { defer s.bg.Done(); s.connections.Listen(ctx, s.db) }()
 	go func() { defer s.bg.Done(); s.limiter.Run(ctx) }()
-	go func() { defer s.bg.Done(); s.purgeLoop(ctx, time.Hour) }()
+	go func() { defer s.bg.Done(); every(ctx, time.Hour, s.purgeIdempotency) }()
 }
 
 // Ages after which an open hold's call must have ended: an invocation lasts at most the longest service
@@ -265,60 +265,46 @@ const (
 	staleRunHold    = 3 * time.Hour
 )
 
-// sweepHolds releases stale holds every interval until ctx ends. Several API processes may sweep at
-// once: releasing a hold is a conditional update, so each is released once.
-func (s *Server) sweepHolds(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
+// every calls fn every interval until ctx ends.
+func every(ctx context.Context, interval time.Duration, fn func(ctx context.Context)) {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if n, err := s.ledger.ReleaseStale(ctx, staleInvokeHold, staleRunHold); err != nil {
-				s.log.Warn("release stale credit holds", "err", err)
-			} else if n > 0 {
-				s.log.Info("released stale credit holds", "count", n)
-			}
+			fn(ctx)
 		}
 	}
 }
 
-// sweepRuns reconciles runs left unstarted by a request that died (run.Service.SweepStarts) every
-// interval until ctx ends.
-func (s *Server) sweepRuns(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			n, err := s.runs.SweepStarts(ctx)
-			if err != nil && ctx.Err() == nil {
-				s.log.Warn("reconcile unstarted runs", "err", err)
-			}
-			if n > 0 {
-				s.log.Info("reconciled unstarted runs", "count", n)
-			}
-		}
+// releaseStaleHolds releases credit holds whose call must have ended. Several API processes may sweep
+// at once: releasing a hold is a conditional update, so each is released once.
+func (s *Server) releaseStaleHolds(ctx context.Context) {
+	if n, err := s.ledger.ReleaseStale(ctx, staleInvokeHold, staleRunHold); err != nil {
+		s.log.Warn("release stale credit holds", "err", err)
+	} else if n > 0 {
+		s.log.Info("released stale credit holds", "count", n)
 	}
 }
 
-// purgeLoop deletes expired idempotency records every interval until ctx ends.
-func (s *Server) purgeLoop(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if n, err := s.idem.Purge(ctx); err != nil {
-				s.log.Warn("purge idempotency keys", "err", err)
-			} else if n > 0 {
-				s.log.Info("purged idempotency keys", "count", n)
-			}
-		}
+// sweepRuns reconciles runs left unstarted by a request that died (run.Service.SweepStarts).
+func (s *Server) sweepRuns(ctx context.Context) {
+	n, err := s.runs.SweepStarts(ctx)
+	if err != nil && ctx.Err() == nil {
+		s.log.Warn("reconcile unstarted runs", "err", err)
+	}
+	if n > 0 {
+		s.log.Info("reconciled unstarted runs", "count", n)
+	}
+}
+
+// purgeIdempotency deletes expired idempotency records.
+func (s *Server) purgeIdempotency(ctx context.Context) {
+	if n, err := s.idem.Purge(ctx); err != nil {
+		s.log.Warn("purge idempotency keys", "err", err)
+	} else if n > 0 {
+		s.log.Info("purged idempotency keys", "count", n)
 	}
 }

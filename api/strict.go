@@ -107,6 +107,9 @@ func checkQuery(raw string) error {
 // checkHeaders refuses header values that are not text (Go's HTTP server has already refused most
 // control characters; tab and bytes that are not UTF-8 remain).
 func checkHeaders(h http.Header) error {
+	if headersAreText(h) { // the common case, without sorting on every request
+		return nil
+	}
 	names := make([]string, 0, len(h))
 	for name := range h {
 		names = append(names, name)
@@ -120,6 +123,18 @@ func checkHeaders(h http.Header) error {
 		}
 	}
 	return nil
+}
+
+// headersAreText reports whether every header value is text.
+func headersAreText(h http.Header) bool {
+	for _, vs := range h {
+		for _, v := range vs {
+			if strictjson.CheckText(v) != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // checkBody refuses a body that is not JSON, or that the strict decoder or the route's integer fields

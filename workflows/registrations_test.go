@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/activities"
 	"github.com/svcplatform/svc/workflows"
 )
 
@@ -49,6 +50,20 @@ func TestEveryWorkflowIsRegistered(t *testing.T) {
 	require.NotEmpty(t, names)
 	var registered []string
 	for _, r := range workflows.Registrations {
+		require.NotNil(t, r.Func, r.Name)
+		registered = append(registered, r.Name)
+	}
+	require.ElementsMatch(t, names, registered)
+}
+
+// TestEveryActivityIsRegistered fails when an activity type name of names.go is missing from
+// activities.Set.Registrations (or listed twice), so a new activity cannot be forgotten by the worker.
+func TestEveryActivityIsRegistered(t *testing.T) {
+	t.Parallel()
+	names := namesInFile(t, "names.go", func(id string) bool { return strings.HasPrefix(id, "Activity") })
+	require.NotEmpty(t, names)
+	var registered []string
+	for _, r := range (activities.Set{}).Registrations() {
 		require.NotNil(t, r.Func, r.Name)
 		registered = append(registered, r.Name)
 	}
