@@ -11,10 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	svctemporal "github.com/svcplatform/svc/temporal"
-	"github.com/svcplatform/svc/worker"
 )
 
 // loggedWorker runs the production worker on a client of its own whose SDK logs (info and above) go to
@@ -26,7 +26,7 @@ func loggedWorker(t *testing.T, env *apptest.Env) *apptest.Buffer {
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
-	w := worker.New(c, worker.Deps{DB: env.DB, Box: env.Box, Artifacts: env.Artifacts}, sdkworker.Options{})
+	w := app.NewWorker(c, app.WorkerDeps{DB: env.DB, Box: env.Box, Artifacts: env.Artifacts}, sdkworker.Options{})
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
 	return logs

@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/outbox"
-	"github.com/svcplatform/svc/worker"
 )
 
 // approverKey makes a second key of the root's account holding approvals:read/write (and runs:read).
@@ -237,7 +237,7 @@ func TestDecisionWhileNoWorkerRuns(t *testing.T) {
 	run := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/" + runID, Key: root}).Body["run"].(map[string]any)
 	require.Equal(t, "awaiting_approval", run["status"], "no worker has acted yet")
 
-	w := worker.New(env.Temporal, worker.Deps{DB: env.DB}, sdkworker.Options{})
+	w := app.NewWorker(env.Temporal, app.WorkerDeps{DB: env.DB}, sdkworker.Options{})
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
 	waitRun(t, env, root, runID, "succeeded")

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/api"
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
 )
@@ -23,10 +24,10 @@ func newBareServer(t *testing.T) *api.Server {
 	_, _ = rand.Read(key)
 	box, err := secretbox.New(key)
 	require.NoError(t, err)
-	s, err := api.New(api.Deps{DB: testdb.New(t), Box: box, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"})
+	p, err := app.NewAPI(app.APIDeps{DB: testdb.New(t), Box: box, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"})
 	require.NoError(t, err)
-	t.Cleanup(s.Close)
-	return s
+	t.Cleanup(p.Close)
+	return p.Server
 }
 
 func fetchJSON(t *testing.T, h http.Handler, path string) map[string]any {

@@ -6,12 +6,10 @@ package api
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -35,39 +33,49 @@ import (
 	"github.com/svcplatform/svc/internal/limit"
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
-	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/webhook"
 	"github.com/svcplatform/svc/internal/x402"
 )
 
-// Deps are the server's collaborators.
+// Deps are the server's collaborators, built once by the composition root (app/): the server constructs
+// no domain service of its own and runs no background job.
 type Deps struct {
-	DB       *bun.DB
+	// DB answers health checks and the queries of audit events and usage.
+	DB *bun.DB
+	// Temporal answers health checks.
 	Temporal sdkclient.Client
-	Box      *secretbox.Box
 	Logger   *slog.Logger
 	// Version is the build reported by /health.
 	Version string
-	// Idempotency tunes idempotency records (defaults: 1 min lease, 24 h retention).
-	Idempotency idempotency.Options
-	// CreditLeases tunes how invocations of busy accounts are paid from credit leases (see
-	// ledger.LeaseOptions for the defaults); Log defaults to Logger.
-	CreditLeases ledger.LeaseOptions
-	// Audit tunes the background writer of read requests' audit events (defaults: batches of 256, at
-	// most 50 ms apart); the events of other requests are stored before their answer regardless.
-	Audit audit.Options
-	// Gateway are the external services of services.yaml; nil means none.
-	Gateway *gateway.Catalog
-	// AllowLoopback lets invocations reach services on loopback addresses (dev mode).
-	AllowLoopback bool
 	// TrustedProxies are the proxy addresses or CIDRs whose X-Forwarded-For is believed for the client IP
 	// recorded in audit events; none by default.
 	TrustedProxies []string
-	// Artifacts is the artifact store the worker saves into; nil means a store on DB with blobs in
-	// .data/artifacts (artifact.DefaultDir).
-	Artifacts *artifact.Store
+
+	Keys        *apikey.Store
+	KeyCache    *apikey.Cache
+	Accounts    *account.Service
+	Idempotency *idempotency.Store
+	Audit       *audit.Writer
+	Runs        *run.Service
+	Approvals   *approval.Service
+	Artifacts   *artifact.Store
+	Projects    *project.Store
+	// Catalog is every service the platform offers: the built-in ones and Gateway's.
+	Catalog *catalog.Catalog
+	Limits  *limit.Limiter
+	// Connections are the stored upstream credentials.
+	Connections *connection.Store
+	// Gateway are the external services of services.yaml (an empty catalog when none).
+	Gateway *gateway.Catalog
+	Invoker *gateway.Invoker
+	Ledger  *ledger.Ledger
+	// Credits pays for invocations, from leases on busy accounts (see ledger.Leases).
+	Credits    *ledger.Leases
+	Webhooks   *webhook.Store
+	Deliveries *delivery.Store
+	TopUps     *topup.Service
 	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
 	X402 *x402.Config
 	// TopUpWait is how long a paid top-up waits for its settlement (default TopUpWait).
@@ -75,13 +83,7 @@ type Deps struct {
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet
-	// RunSweepInterval is how often the server reconciles runs a dying request left unstarted (default
-	// RunSweepInterval; see run.Service.SweepStarts).
-	RunSweepInterval time.Duration
 }
-
-// RunSweepInterval is how often, by default, the server looks for runs left unstarted.
-const RunSweepInterval = 10 * time.Second
 
 // Server serves the API.
 type Server struct {
@@ -114,58 +116,30 @@ type Server struct {
 	topups     *topup.Service
 	faucet     Faucet
 	topUpWait  time.Duration
-	runSweep   time.Duration
 
 	engine *gin.Engine
 	huma   huma.API
 	routes map[string]*Route
-	bg     sync.WaitGroup
 }
 
-// New builds the server and its route table.
+// New builds the server and its route table from services already built.
 func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
 		db: d.DB, temporal: d.Temporal, log: d.Logger, version: d.Version,
-		keys:      apikey.NewStore(d.DB),
-		accounts:  account.New(d.DB, d.Box.Derive("credit-token")),
-		idem:      idempotency.NewStore(d.DB, d.Box, d.Idempotency),
-		audit:     audit.NewWriter(d.DB, d.Logger, d.Audit),
-		runs:      run.NewService(run.NewStore(d.DB), d.Temporal),
-		approvals: approval.NewService(d.DB, d.Temporal),
-		projects:  project.NewStore(d.DB),
-		catalog:   catalog.Builtin(),
-
-		limiter:     limit.New(d.DB, limit.Options{Log: d.Logger}),
-		connections: connection.NewStore(d.DB, d.Box).CacheCredentials(time.Minute, 10000, d.Logger),
-		gateway:     d.Gateway,
-		invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
-		ledger:      ledger.New(d.DB),
-		webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
-		deliveries:  delivery.NewStore(d.DB, d.Temporal),
-		x402:        d.X402,
-		faucet:      d.DevFaucet,
-		topUpWait:   cmp.Or(d.TopUpWait, TopUpWait),
-		runSweep:    cmp.Or(d.RunSweepInterval, RunSweepInterval),
-		topups:      topup.NewService(topup.NewStore(d.DB), d.Temporal),
-		routes:      map[string]*Route{},
+		keys: d.Keys, keyCache: d.KeyCache, accounts: d.Accounts, idem: d.Idempotency, audit: d.Audit,
+		runs: d.Runs, approvals: d.Approvals, artifacts: d.Artifacts, projects: d.Projects, catalog: d.Catalog,
+		limiter: d.Limits, connections: d.Connections, gateway: d.Gateway, invoker: d.Invoker,
+		ledger: d.Ledger, credits: d.Credits, webhooks: d.Webhooks, deliveries: d.Deliveries,
+		x402: d.X402, faucet: d.DevFaucet, topUpWait: cmp.Or(d.TopUpWait, TopUpWait), topups: d.TopUps,
+		routes: map[string]*Route{},
 	}
 	if s.gateway == nil {
 		s.gateway = &gateway.Catalog{}
 	}
-	if s.artifacts = d.Artifacts; s.artifacts == nil {
-		s.artifacts = artifact.NewStore(d.DB, artifact.NewLocalBlobs(artifact.DefaultDir), artifact.Options{})
+	if s.catalog == nil {
+		s.catalog = catalog.Builtin()
 	}
-	cat, err := catalog.Builtin().With(s.gateway.ForCatalog()...)
-	if err != nil {
-		return nil, fmt.Errorf("services: %w", err)
-	}
-	s.catalog = cat
-	s.runs.WithCatalog(cat)
-	leases := d.CreditLeases
-	leases.Log = cmp.Or(leases.Log, d.Logger)
-	s.credits = ledger.NewLeases(s.ledger, leases)
-	s.keyCache = apikey.NewCache(s.keys, time.Minute, 10000, d.Logger)
 	s.engine = gin.New()
 	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("trusted proxies: %w", err)
@@ -226,85 +200,4 @@ func (s *Server) Routes() []Route {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path+out[i].Method < out[j].Path+out[j].Method })
 	return out
-}
-
-// Close waits for the background work started by Start (whose context must have ended) and flushes
-// audit events. Call it after the HTTP server has stopped.
-func (s *Server) Close() {
-	s.bg.Wait()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.limiter.Close(ctx); err != nil {
-		s.log.Warn("return unused limit leases", "err", err)
-	}
-	if err := s.credits.Close(ctx); err != nil {
-		s.log.Warn("close credit leases; the stale-hold sweep will", "err", err)
-	}
-	s.audit.Close()
-	s.invoker.Close()
-}
-
-// Start runs the server's background work until ctx ends: the listeners that let authentication and
-// connection credentials be served from memory, the purge of expired idempotency records, and the
-// release of credit holds left open by processes that died mid-call.
-func (s *Server) Start(ctx context.Context) {
-	s.bg.Add(6)
-	go func() { defer s.bg.Done(); every(ctx, 5*time.Minute, s.releaseStaleHolds) }()
-	go func() { defer s.bg.Done(); every(ctx, s.runSweep, s.sweepRuns) }()
-	go func() { defer s.bg.Done(); s.keyCache.Listen(ctx, s.db) }()
-	go func() { defer s.bg.Done(); s.connections.Listen(ctx, s.db) }()
-	go func() { defer s.bg.Done(); s.limiter.Run(ctx) }()
-	go func() { defer s.bg.Done(); every(ctx, time.Hour, s.purgeIdempotency) }()
-}
-
-// Ages after which an open hold's call must have ended: an invocation lasts at most the longest service
-// timeout (a credit lease admits calls for seconds, then waits for them); a run's attempts (six, each up
-// to that timeout, with backoff) well under three hours.
-const (
-	staleInvokeHold = gateway.MaxTimeout + 5*time.Minute
-	staleRunHold    = 3 * time.Hour
-)
-
-// every calls fn every interval until ctx ends.
-func every(ctx context.Context, interval time.Duration, fn func(ctx context.Context)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			fn(ctx)
-		}
-	}
-}
-
-// releaseStaleHolds releases credit holds whose call must have ended. Several API processes may sweep
-// at once: releasing a hold is a conditional update, so each is released once.
-func (s *Server) releaseStaleHolds(ctx context.Context) {
-	if n, err := s.ledger.ReleaseStale(ctx, staleInvokeHold, staleRunHold); err != nil {
-		s.log.Warn("release stale credit holds", "err", err)
-	} else if n > 0 {
-		s.log.Info("released stale credit holds", "count", n)
-	}
-}
-
-// sweepRuns reconciles runs left unstarted by a request that died (run.Service.SweepStarts).
-func (s *Server) sweepRuns(ctx context.Context) {
-	n, err := s.runs.SweepStarts(ctx)
-	if err != nil && ctx.Err() == nil {
-		s.log.Warn("reconcile unstarted runs", "err", err)
-	}
-	if n > 0 {
-		s.log.Info("reconciled unstarted runs", "count", n)
-	}
-}
-
-// purgeIdempotency deletes expired idempotency records.
-func (s *Server) purgeIdempotency(ctx context.Context) {
-	if n, err := s.idem.Purge(ctx); err != nil {
-		s.log.Warn("purge idempotency keys", "err", err)
-	} else if n > 0 {
-		s.log.Info("purged idempotency keys", "count", n)
-	}
 }

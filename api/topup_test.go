@@ -18,13 +18,13 @@ import (
 	"github.com/stretchr/testify/require"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/evm/usdc"
 	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/x402"
-	"github.com/svcplatform/svc/worker"
 )
 
 const topUpPath = "/v1/credits/x402/top-up"
@@ -305,7 +305,7 @@ func TestTopUpRetryAfterTimeoutNeverPaysTwice(t *testing.T) {
 	ch, err := evm.Dial(context.Background(), env.Chain.RPCURL(), big.NewInt(devchain.ChainID), devchain.USDCAddress, devchain.FacilitatorKey())
 	require.NoError(t, err)
 	t.Cleanup(ch.Close)
-	w := worker.New(env.Temporal, worker.Deps{DB: env.DB, Chain: ch}, sdkworker.Options{})
+	w := app.NewWorker(env.Temporal, app.WorkerDeps{DB: env.DB, Chain: ch}, sdkworker.Options{})
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
 	var done *apptest.Response
@@ -355,7 +355,7 @@ func TestTopUpResendsAfterARevertedSettlement(t *testing.T) {
 	_, err = env.DB.NewRaw("UPDATE topups SET tx_hash = ?", tx.Hash().Hex()).Exec(ctx)
 	require.NoError(t, err)
 
-	w := worker.New(env.Temporal, worker.Deps{DB: env.DB, Chain: ch}, sdkworker.Options{})
+	w := app.NewWorker(env.Temporal, app.WorkerDeps{DB: env.DB, Chain: ch}, sdkworker.Options{})
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
 	var done *apptest.Response

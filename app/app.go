@@ -17,14 +17,12 @@ import (
 	sdkclient "go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
-	"github.com/svcplatform/svc/api"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/devpg"
 	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/schema"
 	svctemporal "github.com/svcplatform/svc/temporal"
-	"github.com/svcplatform/svc/worker"
 )
 
 // shutdownTimeout bounds a graceful stop: in-flight requests finish within it.
@@ -179,12 +177,12 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 			defer deps.Chain.Close()
 		}
 		deps.Fault = cfg.Chain.Fault
-		w := worker.New(tc, deps, sdkworker.Options{})
+		w := NewWorker(tc, deps, sdkworker.Options{})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
 		}
 		defer w.Stop()
-		stopDispatcher := worker.StartDispatcher(tc, db, delivery.DispatcherOptions{Log: log})
+		stopDispatcher := StartDispatcher(tc, db, delivery.DispatcherOptions{Log: log})
 		defer stopDispatcher()
 		fmt.Fprintln(progress, "worker: polling task queue svc; dispatching webhook deliveries")
 	}
@@ -197,12 +195,12 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 
 // workerDeps are the worker's collaborators. A worker that performs runs of external services opens
 // their connections' credentials, so it needs the same encryption key as the API.
-func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode) (worker.Deps, error) {
+func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode) (WorkerDeps, error) {
 	services, err := cfg.Services()
 	if err != nil {
-		return worker.Deps{}, err
+		return WorkerDeps{}, err
 	}
-	d := worker.Deps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: cfg.Artifacts(db)}
+	d := WorkerDeps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: cfg.Artifacts(db)}
 	mode := keyMode
 	if mode < 0 {
 		mode = KeyRequired
@@ -212,7 +210,7 @@ func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode) (worker.Deps, error) {
 			// Webhook deliveries need the key too; without it their attempts fail saying so.
 			return d, nil
 		}
-		return worker.Deps{}, fmt.Errorf("worker: external services need their connections' key: %w", err)
+		return WorkerDeps{}, fmt.Errorf("worker: external services need their connections' key: %w", err)
 	}
 	return d, nil
 }
@@ -240,20 +238,20 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	if err != nil {
 		return err
 	}
-	srv, err := api.New(api.Deps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
+	proc, err := NewAPI(APIDeps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
 		Artifacts: cfg.Artifacts(db), X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode)})
 	if err != nil {
 		return err
 	}
 	bg, stopBG := context.WithCancel(ctx)
-	defer func() { stopBG(); srv.Close() }()
-	srv.Start(bg)
+	defer func() { stopBG(); proc.Close() }()
+	proc.Start(bg)
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	hs := &http.Server{Handler: proc.Server.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	fmt.Fprintf(progress, "api: listening on http://%s (OpenAPI at /openapi.json)\n", ln.Addr())

@@ -26,6 +26,7 @@ import (
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/svcplatform/svc/api"
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
@@ -39,7 +40,6 @@ import (
 	"github.com/svcplatform/svc/internal/testdb"
 	"github.com/svcplatform/svc/internal/x402"
 	svctemporal "github.com/svcplatform/svc/temporal"
-	"github.com/svcplatform/svc/worker"
 )
 
 // Env is a running platform.
@@ -66,7 +66,7 @@ type Env struct {
 	// X402 the top-up configuration pointing at it; nil otherwise.
 	Chain *devchain.Chain
 	X402  *x402.Config
-	deps  api.Deps
+	deps  app.APIDeps
 }
 
 // Options adjust the platform a test gets.
@@ -91,7 +91,7 @@ type Options struct {
 	FacilitatorURL string
 	// CreditLeases tunes the API's credit leases (see ledger.LeaseOptions).
 	CreditLeases ledger.LeaseOptions
-	// RunSweepInterval is how often the API reconciles runs left unstarted (0: api.RunSweepInterval).
+	// RunSweepInterval is how often the API reconciles runs left unstarted (0: app.RunSweepInterval).
 	RunSweepInterval time.Duration
 	// Audit tunes the API's background audit writer (an Interval of an hour holds read events in memory,
 	// as if the writer were stuck).
@@ -123,7 +123,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 
 	artifactDir := t.TempDir()
 	artifacts := artifact.NewStore(db, artifact.NewLocalBlobs(artifactDir), artifact.Options{})
-	wdeps := worker.Deps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts}
+	wdeps := app.WorkerDeps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts}
 	var chain *devchain.Chain
 	var xc *x402.Config
 	var faucet api.Faucet
@@ -140,10 +140,10 @@ func NewWith(t testing.TB, opts Options) *Env {
 	if !opts.NoWorker {
 		// Stop waits for the tasks in flight (a run writing its output artifact, say), so nothing writes
 		// into the test's directories or schema after the test has ended.
-		w := worker.New(tc, wdeps, sdkworker.Options{WorkerStopTimeout: workerStopTimeout})
+		w := app.NewWorker(tc, wdeps, sdkworker.Options{WorkerStopTimeout: workerStopTimeout})
 		require.NoError(t, w.Start())
 		t.Cleanup(w.Stop)
-		t.Cleanup(worker.StartDispatcher(tc, db, delivery.DispatcherOptions{RetryScale: opts.WebhookRetryScale}))
+		t.Cleanup(app.StartDispatcher(tc, db, delivery.DispatcherOptions{RetryScale: opts.WebhookRetryScale}))
 	}
 	logTo := opts.Log
 	if logTo == nil {
@@ -158,7 +158,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		DatabaseURL: testdb.SchemaURL(schemaName), TemporalAddress: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(),
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
 		Artifacts:     artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
-		deps: api.Deps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
+		deps: app.APIDeps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit}}
 	e.Server, e.HTTP = e.startAPI(t)
@@ -187,13 +187,13 @@ func startChain(t testing.TB) (*devchain.Chain, *x402.Config, api.Faucet) {
 
 // startAPI serves one more API process on the environment's database and Temporal.
 func (e *Env) startAPI(t testing.TB) (*api.Server, *httptest.Server) {
-	srv, err := api.New(e.deps)
+	proc, err := app.NewAPI(e.deps)
 	require.NoError(t, err)
 	bg, stop := context.WithCancel(context.Background())
-	srv.Start(bg)
-	hs := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() { hs.Close(); stop(); srv.Close() })
-	return srv, hs
+	proc.Start(bg)
+	hs := httptest.NewServer(proc.Server.Handler())
+	t.Cleanup(func() { hs.Close(); stop(); proc.Close() })
+	return proc.Server, hs
 }
 
 // SecondAPI starts another API process sharing everything with the first and returns its URL, for

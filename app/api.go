@@ -1,0 +1,192 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/uptrace/bun"
+	sdkclient "go.temporal.io/sdk/client"
+
+	"github.com/svcplatform/svc/api"
+	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/audit"
+	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/connection"
+	"github.com/svcplatform/svc/internal/delivery"
+	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/idempotency"
+	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/limit"
+	"github.com/svcplatform/svc/internal/project"
+	"github.com/svcplatform/svc/internal/run"
+	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/topup"
+	"github.com/svcplatform/svc/internal/webhook"
+	"github.com/svcplatform/svc/internal/x402"
+)
+
+// APIDeps configure one API process: what its services are built on and how they are tuned.
+type APIDeps struct {
+	DB       *bun.DB
+	Temporal sdkclient.Client
+	Box      *secretbox.Box
+	Logger   *slog.Logger
+	// Version is the build reported by /health.
+	Version string
+	// Idempotency tunes idempotency records (defaults: 1 min lease, 24 h retention).
+	Idempotency idempotency.Options
+	// CreditLeases tunes how invocations of busy accounts are paid from credit leases (see
+	// ledger.LeaseOptions for the defaults); Log defaults to Logger.
+	CreditLeases ledger.LeaseOptions
+	// Audit tunes the background writer of read requests' audit events (defaults: batches of 256, at
+	// most 50 ms apart); the events of other requests are stored before their answer regardless.
+	Audit audit.Options
+	// Gateway are the external services of services.yaml; nil means none.
+	Gateway *gateway.Catalog
+	// AllowLoopback lets invocations reach services on loopback addresses (dev mode).
+	AllowLoopback bool
+	// TrustedProxies are the proxy addresses or CIDRs whose X-Forwarded-For is believed for the client IP
+	// recorded in audit events; none by default.
+	TrustedProxies []string
+	// Artifacts is the artifact store the worker saves into; nil means a store on DB with blobs in
+	// .data/artifacts (artifact.DefaultDir).
+	Artifacts *artifact.Store
+	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
+	X402 *x402.Config
+	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).
+	TopUpWait time.Duration
+	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
+	// route out.
+	DevFaucet api.Faucet
+	// RunSweepInterval is how often the process reconciles runs a dying request left unstarted (default
+	// RunSweepInterval; see run.Service.SweepStarts).
+	RunSweepInterval time.Duration
+}
+
+// RunSweepInterval is how often, by default, an API process looks for runs left unstarted.
+const RunSweepInterval = 10 * time.Second
+
+// APIProcess is one API process: the HTTP server over services built once, and the background jobs those
+// services need (Start) until Close.
+type APIProcess struct {
+	// Server serves the routes.
+	Server *api.Server
+	deps   api.Deps
+	log    *slog.Logger
+	sweep  time.Duration
+	bg     sync.WaitGroup
+}
+
+// NewAPI builds every service an API process uses, once, and the server over them.
+func NewAPI(d APIDeps) (*APIProcess, error) {
+	deps, err := apiServices(d)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := api.New(deps)
+	if err != nil {
+		deps.Invoker.Close()
+		return nil, err
+	}
+	return &APIProcess{Server: srv, deps: deps, log: d.Logger, sweep: cmp.Or(d.RunSweepInterval, RunSweepInterval)}, nil
+}
+
+// apiServices builds the services of one API process.
+func apiServices(d APIDeps) (api.Deps, error) {
+	gw := d.Gateway
+	if gw == nil {
+		gw = &gateway.Catalog{}
+	}
+	cat, err := serviceCatalog(gw)
+	if err != nil {
+		return api.Deps{}, err
+	}
+	artifacts := d.Artifacts
+	if artifacts == nil {
+		artifacts = artifact.NewStore(d.DB, artifact.NewLocalBlobs(artifact.DefaultDir), artifact.Options{})
+	}
+	keys := apikey.NewStore(d.DB)
+	book := ledger.New(d.DB)
+	leases := d.CreditLeases
+	leases.Log = cmp.Or(leases.Log, d.Logger)
+	return api.Deps{
+		DB: d.DB, Temporal: d.Temporal, Logger: d.Logger, Version: d.Version, TrustedProxies: d.TrustedProxies,
+		Keys:        keys,
+		KeyCache:    apikey.NewCache(keys, time.Minute, 10000, d.Logger),
+		Accounts:    account.New(d.DB, d.Box.Derive("credit-token")),
+		Idempotency: idempotency.NewStore(d.DB, d.Box, d.Idempotency),
+		Audit:       audit.NewWriter(d.DB, d.Logger, d.Audit),
+		Runs:        run.NewService(run.NewStore(d.DB), d.Temporal).WithCatalog(cat),
+		Approvals:   approval.NewService(d.DB, d.Temporal),
+		Artifacts:   artifacts,
+		Projects:    project.NewStore(d.DB),
+		Catalog:     cat,
+		Limits:      limit.New(d.DB, limit.Options{Log: d.Logger}),
+		Connections: connection.NewStore(d.DB, d.Box).CacheCredentials(time.Minute, 10000, d.Logger),
+		Gateway:     gw,
+		Invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
+		Ledger:      book,
+		Credits:     ledger.NewLeases(book, leases),
+		Webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
+		Deliveries:  delivery.NewStore(d.DB, d.Temporal),
+		TopUps:      topup.NewService(topup.NewStore(d.DB), d.Temporal),
+		X402:        d.X402,
+		TopUpWait:   d.TopUpWait,
+		DevFaucet:   d.DevFaucet,
+	}, nil
+}
+
+// serviceCatalog is the built-in services plus the external ones of services.yaml.
+func serviceCatalog(gw *gateway.Catalog) (*catalog.Catalog, error) {
+	if gw == nil {
+		return catalog.Builtin(), nil
+	}
+	cat, err := catalog.Builtin().With(gw.ForCatalog()...)
+	if err != nil {
+		return nil, fmt.Errorf("services: %w", err)
+	}
+	return cat, nil
+}
+
+// Start runs the process's background jobs until ctx ends: the listeners that let authentication and
+// connection credentials be served from memory, the limiter's lease keeping, the purge of expired
+// idempotency records, the release of credit holds left open by processes that died mid-call, and the
+// sweep of runs left unstarted.
+func (a *APIProcess) Start(ctx context.Context) {
+	d := a.deps
+	jobs := []func(context.Context){
+		func(ctx context.Context) { d.KeyCache.Listen(ctx, d.DB) },
+		func(ctx context.Context) { d.Connections.Listen(ctx, d.DB) },
+		d.Limits.Run,
+		func(ctx context.Context) { every(ctx, 5*time.Minute, a.releaseStaleHolds) },
+		func(ctx context.Context) { every(ctx, a.sweep, a.sweepRuns) },
+		func(ctx context.Context) { every(ctx, time.Hour, a.purgeIdempotency) },
+	}
+	a.bg.Add(len(jobs))
+	for _, job := range jobs {
+		go func() { defer a.bg.Done(); job(ctx) }()
+	}
+}
+
+// Close waits for the background jobs started by Start (whose context must have ended), returns unused
+// limit and credit leases and flushes audit events. Call it after the HTTP server has stopped.
+func (a *APIProcess) Close() {
+	a.bg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := a.deps.Limits.Close(ctx); err != nil {
+		a.log.Warn("return unused limit leases", "err", err)
+	}
+	if err := a.deps.Credits.Close(ctx); err != nil {
+		a.log.Warn("close credit leases; the stale-hold sweep will", "err", err)
+	}
+	a.deps.Audit.Close()
+	a.deps.Invoker.Close()
+}

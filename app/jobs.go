@@ -1,0 +1,60 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/svcplatform/svc/internal/gateway"
+)
+
+// Ages after which an open hold's call must have ended: an invocation lasts at most the longest service
+// timeout (a credit lease admits calls for seconds, then waits for them); a run's attempts (six, each up
+// to that timeout, with backoff) well under three hours.
+const (
+	staleInvokeHold = gateway.MaxTimeout + 5*time.Minute
+	staleRunHold    = 3 * time.Hour
+)
+
+// every calls fn every interval until ctx ends.
+func every(ctx context.Context, interval time.Duration, fn func(ctx context.Context)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			fn(ctx)
+		}
+	}
+}
+
+// releaseStaleHolds releases credit holds whose call must have ended. Several API processes may sweep
+// at once: releasing a hold is a conditional update, so each is released once.
+func (a *APIProcess) releaseStaleHolds(ctx context.Context) {
+	if n, err := a.deps.Ledger.ReleaseStale(ctx, staleInvokeHold, staleRunHold); err != nil {
+		a.log.Warn("release stale credit holds", "err", err)
+	} else if n > 0 {
+		a.log.Info("released stale credit holds", "count", n)
+	}
+}
+
+// sweepRuns reconciles runs left unstarted by a request that died (run.Service.SweepStarts).
+func (a *APIProcess) sweepRuns(ctx context.Context) {
+	n, err := a.deps.Runs.SweepStarts(ctx)
+	if err != nil && ctx.Err() == nil {
+		a.log.Warn("reconcile unstarted runs", "err", err)
+	}
+	if n > 0 {
+		a.log.Info("reconciled unstarted runs", "count", n)
+	}
+}
+
+// purgeIdempotency deletes expired idempotency records.
+func (a *APIProcess) purgeIdempotency(ctx context.Context) {
+	if n, err := a.deps.Idempotency.Purge(ctx); err != nil {
+		a.log.Warn("purge idempotency keys", "err", err)
+	} else if n > 0 {
+		a.log.Info("purged idempotency keys", "count", n)
+	}
+}

@@ -1,0 +1,119 @@
+package app
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+	sdkclient "go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/svcplatform/svc/activities"
+	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/connection"
+	"github.com/svcplatform/svc/internal/delivery"
+	"github.com/svcplatform/svc/internal/evm"
+	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/run"
+	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/topup"
+	"github.com/svcplatform/svc/internal/webhook"
+	"github.com/svcplatform/svc/internal/x402"
+	"github.com/svcplatform/svc/worker"
+)
+
+// WorkerDeps configure a worker process: what its activities are built on.
+type WorkerDeps struct {
+	DB *bun.DB
+	// Temporal lets activities start workflows (the run of an approved service action); NewWorker sets it
+	// to the worker's own client when nil.
+	Temporal run.Engine
+	// Gateway are the external services (services.yaml) whose runs this worker performs; nil means none.
+	Gateway *gateway.Catalog
+	// Box opens connection credentials (needed when Gateway has services) and webhook secrets (without
+	// it, webhook delivery attempts fail saying so).
+	Box *secretbox.Box
+	// AllowLoopback lets runs call services, and webhook deliveries reach endpoints, on loopback
+	// addresses and over http (dev mode).
+	AllowLoopback bool
+	// Artifacts keeps runs' outputs; the API must serve from the same store. Nil keeps none.
+	Artifacts *artifact.Store
+	// Chain is where x402 top-ups settle; nil fails their settlement attempts saying so (retried).
+	Chain *evm.Chain
+	// Facilitator, when set, settles top-ups through an external x402 facilitator; X402 describes what
+	// payments are made in (both only needed with an external facilitator).
+	Facilitator *x402.HTTPFacilitator
+	X402        *x402.Config
+	// Fault injects a test fault into top-up settlement (activities.FaultStallAfterSettle); never in
+	// production.
+	Fault string
+}
+
+// NewWorker builds every activity once and returns a worker on the svc task queue with them and every
+// workflow registered; the caller starts and stops it.
+func NewWorker(c sdkclient.Client, d WorkerDeps, opts sdkworker.Options) sdkworker.Worker {
+	if d.Temporal == nil {
+		d.Temporal = c
+	}
+	return worker.New(c, Activities(d), opts)
+}
+
+// Activities builds every activity implementation with its dependencies.
+func Activities(d WorkerDeps) activities.Set {
+	approvals := &activities.Approvals{Store: approval.NewStore(d.DB)}
+	if d.Temporal != nil {
+		approvals.Runs = run.NewService(run.NewWriteStore(d.DB), d.Temporal).WithCatalog(workerCatalog(d.Gateway))
+	}
+	return activities.Set{
+		Runs:        &activities.Runs{Store: run.NewWriteStore(d.DB), Artifacts: d.Artifacts},
+		Approvals:   approvals,
+		Invocations: invocations(d),
+		Deliveries: &activities.Deliveries{Store: delivery.NewStore(d.DB, nil), DB: d.DB, CanSign: d.Box != nil,
+			Webhooks: webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
+			Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback})},
+		TopUps: &activities.TopUps{Store: topup.NewStore(d.DB), Chain: d.Chain, Facilitator: d.Facilitator, X402: d.X402, Fault: d.Fault},
+	}
+}
+
+// workerCatalog is the built-in services plus the worker's external ones; services.yaml was validated
+// when loaded, so a clash leaves the built-in services.
+func workerCatalog(gw *gateway.Catalog) *catalog.Catalog {
+	cat, err := serviceCatalog(gw)
+	if err != nil {
+		return catalog.Builtin()
+	}
+	return cat
+}
+
+// StartDispatcher runs the webhook dispatcher (see internal/delivery) beside a worker, starting delivery
+// workflows with c, until the returned stop is called; stop waits for it to end.
+func StartDispatcher(c delivery.Engine, db *bun.DB, opts delivery.DispatcherOptions) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	d := delivery.NewDispatcher(db, c, opts)
+	go func() {
+		defer close(done)
+		d.Run(ctx)
+	}()
+	return func() { cancel(); <-done }
+}
+
+// invocations is the activity that performs runs of external services; without the key that opens
+// their connections' credentials it knows none.
+func invocations(d WorkerDeps) *activities.Invocations {
+	cat := d.Gateway
+	if cat == nil || d.Box == nil {
+		cat = &gateway.Catalog{}
+	}
+	inv := &activities.Invocations{
+		Runs: run.NewWriteStore(d.DB), Gateway: cat, Ledger: ledger.New(d.DB),
+		Invoker:   gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
+		Artifacts: d.Artifacts,
+	}
+	if d.Box != nil {
+		inv.Connections = connection.NewStore(d.DB, d.Box)
+	}
+	return inv
+}
