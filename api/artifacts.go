@@ -29,7 +29,7 @@ type listArtifactsInput struct {
 
 // listArtifacts lists the artifacts of the caller's scope, newest first. Artifacts of services the key
 // may not use are left out, as if they did not exist.
-func (s *Server) listArtifacts(ctx context.Context, in *listArtifactsInput) (*Out[client.ArtifactList], error) {
+func (ar *artifactsAPI) listArtifacts(ctx context.Context, in *listArtifactsInput) (*Out[client.ArtifactList], error) {
 	pg, err := page.Parse(in.Limit, in.Cursor)
 	if err != nil {
 		return nil, err
@@ -39,7 +39,7 @@ func (s *Server) listArtifacts(ctx context.Context, in *listArtifactsInput) (*Ou
 	if g := apikey.GrantsOf(p.Key); !slices.Contains(g.Services, apikey.AllServices) {
 		f.Services = append([]string{}, g.Services...)
 	}
-	rows, next, err := s.artifacts.List(ctx, p.Scope, f, pg)
+	rows, next, err := ar.artifacts.List(ctx, p.Scope, f, pg)
 	if err != nil {
 		return nil, err
 	}
@@ -67,16 +67,16 @@ type artifactContentOutput struct {
 // artifactContent streams an artifact's bytes. An unknown or foreign id is 404; an artifact of a service
 // the key may not use is 403 service_access_denied. The blob is opened (and its size checked) before
 // the headers are sent, so a missing blob is a 500 envelope, not a cut answer.
-func (s *Server) artifactContent(ctx context.Context, in *artifactIDInput) (*artifactContentOutput, error) {
+func (ar *artifactsAPI) artifactContent(ctx context.Context, in *artifactIDInput) (*artifactContentOutput, error) {
 	p := principalFrom(ctx)
-	a, err := s.artifacts.Get(ctx, p.Scope, in.ArtifactID)
+	a, err := ar.artifacts.Get(ctx, p.Scope, in.ArtifactID)
 	if err != nil {
 		return nil, err
 	}
 	if err := serviceAccess(apikey.GrantsOf(p.Key), a.ServiceID); err != nil {
 		return nil, err
 	}
-	rc, err := s.artifacts.Open(ctx, a)
+	rc, err := ar.artifacts.Open(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -93,28 +93,40 @@ func (s *Server) artifactContent(ctx context.Context, in *artifactIDInput) (*art
 			case err != nil:
 				// The status is sent: the client sees fewer bytes than Content-Length and the connection
 				// closes, which the SDK reports.
-				s.log.Warn("stream artifact", slog.String("requestId", rid), slog.String("artifactId", a.ID),
+				ar.log.Warn("stream artifact", slog.String("requestId", rid), slog.String("artifactId", a.ID),
 					slog.Int64("sent", n), slog.Any("err", err))
 			case n != a.SizeBytes || src.Sum() != a.SHA256:
-				s.log.Error("artifact blob does not match its recorded size and sha256", slog.String("requestId", rid),
+				ar.log.Error("artifact blob does not match its recorded size and sha256", slog.String("requestId", rid),
 					slog.String("artifactId", a.ID), slog.String("blobKey", a.BlobKey), slog.Int64("size", n))
 			}
 		},
 	}, nil
 }
 
-// documentArtifactContent states in the OpenAPI document that the content route answers raw bytes.
-func (s *Server) documentArtifactContent(path string) {
-	item := s.huma.OpenAPI().Paths[path]
-	if item == nil || item.Get == nil {
-		return
-	}
-	resp := item.Get.Responses["200"]
+// documentRawContent states in the OpenAPI document that the content route answers raw bytes.
+func documentRawContent(op *huma.Operation) {
+	resp := op.Responses["200"]
 	if resp == nil {
 		return
 	}
 	resp.Description = "The artifact's bytes, streamed."
 	resp.Content = map[string]*huma.MediaType{
 		"application/octet-stream": {Schema: &huma.Schema{Type: "string", Format: "binary"}},
+	}
+}
+
+// artifactsAPI serves the artifacts runs produced.
+type artifactsAPI struct {
+	artifacts *artifact.Store
+	log       *slog.Logger
+}
+
+// routes are the artifacts routes.
+func (ar *artifactsAPI) routes() []Route {
+	return []Route{
+		handle(Route{Op: client.OpArtifactsList, Method: http.MethodGet, Path: "/v1/artifacts", Summary: "List artifacts runs produced, newest first", Tag: "Artifacts",
+			Auth: authKey, Scope: client.ScopeArtifactsRead}, ar.listArtifacts),
+		handle(Route{Op: client.OpArtifactsContentRead, Method: http.MethodGet, Path: "/v1/artifacts/{artifactId}/content", Summary: "Download an artifact's bytes", Tag: "Artifacts",
+			Auth: authKey, Scope: client.ScopeArtifactsRead, document: documentRawContent}, ar.artifactContent),
 	}
 }

@@ -6,8 +6,12 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/uptrace/bun"
 
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/schema"
 )
 
@@ -77,4 +81,61 @@ func (s *Server) auditEvent(c *gin.Context, r *Route, p *Principal, status int) 
 		ev.KeyID = &p.Key.ID
 	}
 	return ev
+}
+
+type auditListInput struct {
+	PageQuery
+	Operation string `query:"operation" doc:"Only this limit operation id."`
+	KeyID     string `query:"keyId" doc:"Only requests of this key."`
+	Status    int    `query:"status" minimum:"100" maximum:"599" doc:"Only answers with this HTTP status."`
+	From      string `query:"from" doc:"RFC 3339 time: events at or after it."`
+	To        string `query:"to" doc:"RFC 3339 time: events before it."`
+}
+
+func (au *auditAPI) listAuditEvents(ctx context.Context, in *auditListInput) (*Out[client.AuditEventList], error) {
+	p, err := page.Parse(in.Limit, in.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	f, err := auditFilter(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	rows, next, err := audit.List(ctx, au.db, f, p)
+	if err != nil {
+		return nil, err
+	}
+	out := client.AuditEventList{OK: true, AuditEvents: make([]client.AuditEvent, 0, len(rows)), NextCursor: next}
+	for _, e := range rows {
+		out.AuditEvents = append(out.AuditEvents, client.AuditEvent{ID: e.ID, KeyID: e.KeyID, ProjectID: e.ProjectID,
+			Operation: e.Operation, Method: e.Method, Path: e.Path, Status: e.Status, RequestID: e.RequestID,
+			ClientIP: e.ClientIP, ChargedCredits: credits(e.ChargedMillicredits), CreatedAt: e.CreatedAt.UTC(), Sanitized: e.Sanitized})
+	}
+	return reply(out)
+}
+
+func auditFilter(ctx context.Context, in *auditListInput) (audit.Filter, error) {
+	p := principalFrom(ctx)
+	f := audit.Filter{AccountID: p.Scope.AccountID, Project: p.Scope.ProjectID, Operation: in.Operation, KeyID: in.KeyID, Status: in.Status}
+	var err error
+	if f.From, err = parseTime("from", in.From); err != nil {
+		return f, err
+	}
+	if f.To, err = parseTime("to", in.To); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// auditAPI serves the audit events the middleware (audited) records.
+type auditAPI struct {
+	db *bun.DB
+}
+
+// routes are the audit routes.
+func (au *auditAPI) routes() []Route {
+	return []Route{
+		handle(Route{Op: client.OpAuditEventsList, Method: http.MethodGet, Path: "/v1/audit-events", Summary: "List audit events", Tag: "Projects",
+			Auth: authKey, Scope: client.ScopeAuditRead}, au.listAuditEvents),
+	}
 }

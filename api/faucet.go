@@ -43,15 +43,22 @@ type faucetOutput struct {
 	}
 }
 
-// registerDev adds the dev-mode routes (POST /dev/faucet) when the server has a faucet.
-func (s *Server) registerDev() {
-	if s.faucet == nil {
-		return
-	}
-	register(s, Route{Op: "dev.faucet", Method: http.MethodPost, Path: "/dev/faucet", Summary: "Dev mode only: mint dev USDC (and send ETH) to an address on the dev chain", Tag: "Dev"}, s.fund)
+// devAPI serves the dev-mode routes: POST /dev/faucet, when the process has a faucet.
+type devAPI struct {
+	faucet Faucet
 }
 
-func (s *Server) fund(ctx context.Context, in *faucetInput) (*faucetOutput, error) {
+// routes are the dev routes: none without a faucet.
+func (d *devAPI) routes() []Route {
+	if d.faucet == nil {
+		return nil
+	}
+	return []Route{
+		handle(Route{Op: "dev.faucet", Method: http.MethodPost, Path: "/dev/faucet", Summary: "Dev mode only: mint dev USDC (and send ETH) to an address on the dev chain", Tag: "Dev"}, d.fund),
+	}
+}
+
+func (d *devAPI) fund(ctx context.Context, in *faucetInput) (*faucetOutput, error) {
 	if !common.IsHexAddress(in.Body.Address) {
 		return nil, svcerr.Invalid("address", "address must be a 0x-prefixed 20-byte hex address")
 	}
@@ -67,7 +74,7 @@ func (s *Server) fund(ctx context.Context, in *faucetInput) (*faucetOutput, erro
 		return nil, svcerr.Invalid("usdc", "ask for some usdc or eth")
 	}
 	to := common.HexToAddress(in.Body.Address)
-	res, err := s.faucet(ctx, to, usdc, wei)
+	res, err := d.faucet(ctx, to, usdc, wei)
 	if err != nil {
 		return nil, err
 	}

@@ -2,22 +2,24 @@ package api
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/schema"
 )
 
-func (s *Server) listKeys(ctx context.Context, in *listInput) (*Out[client.APIKeyList], error) {
+func (k *keysAPI) listKeys(ctx context.Context, in *listInput) (*Out[client.APIKeyList], error) {
 	p, err := page.Parse(in.Limit, in.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	keys, next, err := s.keys.List(ctx, principalFrom(ctx).Key, p)
+	keys, next, err := k.keys.List(ctx, principalFrom(ctx).Key, p)
 	if err != nil {
 		return nil, err
 	}
@@ -34,19 +36,19 @@ type createKeyInput struct {
 	Body client.CreateAPIKeyRequest
 }
 
-func (s *Server) createKey(ctx context.Context, in *createKeyInput) (*Out[client.APIKeyEnvelope], error) {
+func (k *keysAPI) createKey(ctx context.Context, in *createKeyInput) (*Out[client.APIKeyEnvelope], error) {
 	p := principalFrom(ctx)
 	req := in.Body
 	nk := apikey.NewKey{ID: newID(ctx, ids.APIKey), AccountID: p.Scope.AccountID, Name: req.Name}
 	limits := toSchemaLimits(req.Limits)
 	if p.Key == nil { // first key, authorised by a credit token
-		grants, err := apikey.Narrow(s.catalog, apikey.FullGrants(), apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: limits})
+		grants, err := apikey.Narrow(k.catalog, apikey.FullGrants(), apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: limits})
 		if err != nil {
 			return nil, err
 		}
 		nk.Grants, nk.CreditTokenID = grants, p.CreditToken.ID
 	} else {
-		grants, err := apikey.Narrow(s.catalog, apikey.GrantsOf(p.Key), apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: limits})
+		grants, err := apikey.Narrow(k.catalog, apikey.GrantsOf(p.Key), apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: limits})
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +58,7 @@ func (s *Server) createKey(ctx context.Context, in *createKeyInput) (*Out[client
 	if err := bindProject(&nk, req.ProjectID, p); err != nil {
 		return nil, err
 	}
-	key, secret, err := s.keys.Create(ctx, nk)
+	key, secret, err := k.keys.Create(ctx, nk)
 	if err != nil {
 		return nil, err
 	}
@@ -82,13 +84,13 @@ type keyIDInput struct {
 	ID string `path:"id" doc:"The key id (key_...)."`
 }
 
-func (s *Server) revokeKey(ctx context.Context, in *keyIDInput) (*Out[client.APIKeyEnvelope], error) {
+func (k *keysAPI) revokeKey(ctx context.Context, in *keyIDInput) (*Out[client.APIKeyEnvelope], error) {
 	caller := principalFrom(ctx).Key
-	key, err := s.keys.Revoke(ctx, caller, in.ID, time.Now().UTC())
+	key, err := k.keys.Revoke(ctx, caller, in.ID, time.Now().UTC())
 	if err != nil {
 		return nil, err
 	}
-	s.keyCache.InvalidateAccount(caller.AccountID) // other processes learn it through NOTIFY
+	k.keyCache.InvalidateAccount(caller.AccountID) // other processes learn it through NOTIFY
 	return reply(client.APIKeyEnvelope{OK: true, APIKey: keyToWire(key, "")})
 }
 
@@ -113,4 +115,23 @@ func toSchemaLimits(in []client.Limit) []schema.Limit {
 		out[i] = schema.Limit(l)
 	}
 	return out
+}
+
+// keysAPI serves API keys.
+type keysAPI struct {
+	keys     *apikey.Store
+	keyCache *apikey.Cache
+	catalog  *catalog.Catalog
+}
+
+// routes are the keys routes.
+func (k *keysAPI) routes() []Route {
+	return []Route{
+		handle(Route{Op: client.OpAPIKeysList, Method: http.MethodGet, Path: "/v1/api-keys", Summary: "List this key and its descendants", Tag: "API keys",
+			Auth: authKey, Scope: client.ScopeAPIKeysManage}, k.listKeys),
+		handle(Route{Op: client.OpAPIKeysCreate, Method: http.MethodPost, Path: "/v1/api-keys", Summary: "Create the first key (credit token) or a narrower child key", Tag: "API keys",
+			Auth: authKeyOrCreditToken, Scope: client.ScopeAPIKeysManage, Idem: true, Seal: true, Status: http.StatusCreated}, k.createKey),
+		handle(Route{Op: client.OpAPIKeysRevoke, Method: http.MethodDelete, Path: "/v1/api-keys/{id}", Summary: "Revoke a key and all its descendants", Tag: "API keys",
+			Auth: authKey, Scope: client.ScopeAPIKeysManage, Idem: true}, k.revokeKey),
+	}
 }

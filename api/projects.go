@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"github.com/svcplatform/svc/client"
@@ -23,12 +24,12 @@ type listProjectsInput struct {
 	Status string `query:"status" enum:"active,archived" doc:"Only projects in this status."`
 }
 
-func (s *Server) listProjects(ctx context.Context, in *listProjectsInput) (*Out[client.ProjectList], error) {
+func (pa *projectsAPI) listProjects(ctx context.Context, in *listProjectsInput) (*Out[client.ProjectList], error) {
 	p, err := page.Parse(in.Limit, in.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	rows, next, err := s.projects.List(ctx, visibility(ctx), in.Status, p)
+	rows, next, err := pa.projects.List(ctx, visibility(ctx), in.Status, p)
 	if err != nil {
 		return nil, err
 	}
@@ -43,12 +44,12 @@ type createProjectInput struct {
 	Body client.CreateProjectRequest
 }
 
-func (s *Server) createProject(ctx context.Context, in *createProjectInput) (*Out[client.ProjectEnvelope], error) {
+func (pa *projectsAPI) createProject(ctx context.Context, in *createProjectInput) (*Out[client.ProjectEnvelope], error) {
 	v := visibility(ctx)
 	if v.Only != nil {
 		return nil, svcerr.New(svcerr.Forbidden, "a key bound to a project cannot create projects")
 	}
-	p, err := s.projects.Create(ctx, v.AccountID, newID(ctx, ids.Project), project.Fields{Name: &in.Body.Name, Description: &in.Body.Description})
+	p, err := pa.projects.Create(ctx, v.AccountID, newID(ctx, ids.Project), project.Fields{Name: &in.Body.Name, Description: &in.Body.Description})
 	if err != nil {
 		return nil, err
 	}
@@ -59,8 +60,8 @@ type projectIDInput struct {
 	ProjectID string `path:"projectId" doc:"The project id (proj_...)."`
 }
 
-func (s *Server) getProject(ctx context.Context, in *projectIDInput) (*Out[client.ProjectEnvelope], error) {
-	p, err := s.projects.Get(ctx, visibility(ctx), in.ProjectID)
+func (pa *projectsAPI) getProject(ctx context.Context, in *projectIDInput) (*Out[client.ProjectEnvelope], error) {
+	p, err := pa.projects.Get(ctx, visibility(ctx), in.ProjectID)
 	if err != nil {
 		return nil, err
 	}
@@ -72,16 +73,16 @@ type updateProjectInput struct {
 	Body      client.UpdateProjectRequest
 }
 
-func (s *Server) updateProject(ctx context.Context, in *updateProjectInput) (*Out[client.ProjectEnvelope], error) {
-	p, err := s.projects.Update(ctx, visibility(ctx), in.ProjectID, project.Fields{Name: in.Body.Name, Description: in.Body.Description})
+func (pa *projectsAPI) updateProject(ctx context.Context, in *updateProjectInput) (*Out[client.ProjectEnvelope], error) {
+	p, err := pa.projects.Update(ctx, visibility(ctx), in.ProjectID, project.Fields{Name: in.Body.Name, Description: in.Body.Description})
 	if err != nil {
 		return nil, err
 	}
 	return reply(client.ProjectEnvelope{OK: true, Project: projectToWire(p)})
 }
 
-func (s *Server) archiveProject(ctx context.Context, in *projectIDInput) (*Out[client.ProjectEnvelope], error) {
-	p, err := s.projects.Archive(ctx, visibility(ctx), in.ProjectID, time.Now().UTC())
+func (pa *projectsAPI) archiveProject(ctx context.Context, in *projectIDInput) (*Out[client.ProjectEnvelope], error) {
+	p, err := pa.projects.Archive(ctx, visibility(ctx), in.ProjectID, time.Now().UTC())
 	if err != nil {
 		return nil, err
 	}
@@ -91,4 +92,25 @@ func (s *Server) archiveProject(ctx context.Context, in *projectIDInput) (*Out[c
 func projectToWire(p *schema.Project) client.Project {
 	return client.Project{ID: p.ID, Name: p.Name, Description: p.Description, Status: p.Status,
 		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), ArchivedAt: p.ArchivedAt}
+}
+
+// projectsAPI serves projects.
+type projectsAPI struct {
+	projects *project.Store
+}
+
+// routes are the projects routes.
+func (pa *projectsAPI) routes() []Route {
+	return []Route{
+		handle(Route{Op: client.OpProjectsList, Method: http.MethodGet, Path: "/v1/projects", Summary: "List projects", Tag: "Projects",
+			Auth: authKey, Scope: client.ScopeProjectsRead}, pa.listProjects),
+		handle(Route{Op: client.OpProjectsCreate, Method: http.MethodPost, Path: "/v1/projects", Summary: "Create a project", Tag: "Projects",
+			Auth: authKey, Scope: client.ScopeProjectsWrite, Idem: true, Status: http.StatusCreated}, pa.createProject),
+		handle(Route{Op: client.OpProjectsRead, Method: http.MethodGet, Path: "/v1/projects/{projectId}", Summary: "Read a project", Tag: "Projects",
+			Auth: authKey, Scope: client.ScopeProjectsRead}, pa.getProject),
+		handle(Route{Op: client.OpProjectsUpdate, Method: http.MethodPatch, Path: "/v1/projects/{projectId}", Summary: "Update a project", Tag: "Projects",
+			Auth: authKey, Scope: client.ScopeProjectsWrite, Idem: true}, pa.updateProject),
+		handle(Route{Op: client.OpProjectsArchive, Method: http.MethodDelete, Path: "/v1/projects/{projectId}", Summary: "Archive a project", Tag: "Projects",
+			Auth: authKey, Scope: client.ScopeProjectsWrite, Idem: true}, pa.archiveProject),
+	}
 }

@@ -7,9 +7,6 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-
-	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/gateway"
 )
 
 // authKind says how a route authenticates.
@@ -51,6 +48,30 @@ type Route struct {
 	Qualified bool
 	// Status is the success status (200 when zero).
 	Status int
+
+	// bind registers the route's typed handler with Huma (set by handle).
+	bind func(s *Server, r Route)
+	// document, when set, adjusts the route's operation in the OpenAPI document once it is registered.
+	document func(op *huma.Operation)
+}
+
+// handle attaches the typed handler h to r: a capability's route list is made of handled routes.
+func handle[I, O any](r Route, h func(context.Context, *I) (*O, error)) Route {
+	r.bind = func(s *Server, r Route) { register(s, r, h) }
+	return r
+}
+
+// add registers routes: each in the table, with Huma (and so in the OpenAPI document), and with the
+// adjustments of its operation it asks for.
+func (s *Server) add(routes ...Route) {
+	for _, r := range routes {
+		r.bind(s, r)
+		if r.document != nil {
+			if op := operationOf(s.huma.OpenAPI(), r.Method, r.Path); op != nil {
+				r.document(op)
+			}
+		}
+	}
 }
 
 // LimitOp is the route's limit operation id.
@@ -180,107 +201,3 @@ func (r Route) errors() []int {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// registerRoutes is the route table.
-func (s *Server) registerRoutes() {
-	// Public.
-	register(s, Route{Op: "health", Method: http.MethodGet, Path: "/health", Summary: "Service and API-version health", Tag: "Public"}, s.health)
-	register(s, Route{Op: "health.v1", Method: http.MethodGet, Path: "/v1/health", Summary: "Service and API-version health", Tag: "Public"}, s.health)
-	register(s, Route{Op: "pricing.read", Method: http.MethodGet, Path: "/v1/pricing", Summary: "Server-owned price and availability catalog", Tag: "Public"}, s.pricing)
-
-	// API keys.
-	register(s, Route{Op: client.OpAPIKeysList, Method: http.MethodGet, Path: "/v1/api-keys", Summary: "List this key and its descendants", Tag: "API keys",
-		Auth: authKey, Scope: client.ScopeAPIKeysManage}, s.listKeys)
-	register(s, Route{Op: client.OpAPIKeysCreate, Method: http.MethodPost, Path: "/v1/api-keys", Summary: "Create the first key (credit token) or a narrower child key", Tag: "API keys",
-		Auth: authKeyOrCreditToken, Scope: client.ScopeAPIKeysManage, Idem: true, Seal: true, Status: http.StatusCreated}, s.createKey)
-	register(s, Route{Op: client.OpAPIKeysRevoke, Method: http.MethodDelete, Path: "/v1/api-keys/{id}", Summary: "Revoke a key and all its descendants", Tag: "API keys",
-		Auth: authKey, Scope: client.ScopeAPIKeysManage, Idem: true}, s.revokeKey)
-
-	// Catalog.
-	register(s, Route{Op: client.OpServicesList, Method: http.MethodGet, Path: "/v1/services", Summary: "List managed services visible to the key", Tag: "Services",
-		Auth: authKey, Scope: client.ScopeServicesRead}, s.listServices)
-	register(s, Route{Op: client.OpCapabilitiesList, Method: http.MethodGet, Path: "/v1/capabilities", Summary: "List capabilities of visible services", Tag: "Services",
-		Auth: authKey, Scope: client.ScopeServicesRead}, s.listServices)
-	register(s, Route{Op: "capabilities.read", Limit: client.OpCapabilitiesList, Method: http.MethodGet, Path: "/v1/capabilities/{serviceId}", Summary: "Capabilities of one service", Tag: "Services",
-		Auth: authKey, Scope: client.ScopeServicesRead, ServiceParam: "serviceId"}, s.getCapabilities)
-	register(s, Route{Op: client.OpActionsList, Method: http.MethodGet, Path: "/v1/actions", Summary: "List actions the key may start", Tag: "Services",
-		Auth: authKey, Scope: client.ScopeServicesRead}, s.listActions)
-
-	// Credits.
-	register(s, Route{Op: client.OpCreditsBalanceRead, Method: http.MethodGet, Path: "/v1/credits/balance", Summary: "The account's credit balance", Tag: "Credits",
-		Auth: authKey, Scope: client.ScopeCreditsRead}, s.balance)
-	register(s, Route{Op: client.OpCreditsX402TopUp, Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Summary: "Buy credits with an x402 payment (402 first, then pay)", Tag: "Credits",
-		Auth: authKey, Scope: client.ScopeCreditsWrite, Idem: true, Lease: TopUpWait + time.Minute}, s.topUp)
-
-	// Projects, usage, audit.
-	register(s, Route{Op: client.OpProjectsList, Method: http.MethodGet, Path: "/v1/projects", Summary: "List projects", Tag: "Projects",
-		Auth: authKey, Scope: client.ScopeProjectsRead}, s.listProjects)
-	register(s, Route{Op: client.OpProjectsCreate, Method: http.MethodPost, Path: "/v1/projects", Summary: "Create a project", Tag: "Projects",
-		Auth: authKey, Scope: client.ScopeProjectsWrite, Idem: true, Status: http.StatusCreated}, s.createProject)
-	register(s, Route{Op: client.OpProjectsRead, Method: http.MethodGet, Path: "/v1/projects/{projectId}", Summary: "Read a project", Tag: "Projects",
-		Auth: authKey, Scope: client.ScopeProjectsRead}, s.getProject)
-	register(s, Route{Op: client.OpProjectsUpdate, Method: http.MethodPatch, Path: "/v1/projects/{projectId}", Summary: "Update a project", Tag: "Projects",
-		Auth: authKey, Scope: client.ScopeProjectsWrite, Idem: true}, s.updateProject)
-	register(s, Route{Op: client.OpProjectsArchive, Method: http.MethodDelete, Path: "/v1/projects/{projectId}", Summary: "Archive a project", Tag: "Projects",
-		Auth: authKey, Scope: client.ScopeProjectsWrite, Idem: true}, s.archiveProject)
-	register(s, Route{Op: client.OpUsageRead, Method: http.MethodGet, Path: "/v1/usage", Summary: "Requests and charged credits by project, day and operation", Tag: "Projects",
-		Auth: authKey, Scope: client.ScopeUsageRead}, s.usage)
-	register(s, Route{Op: client.OpAuditEventsList, Method: http.MethodGet, Path: "/v1/audit-events", Summary: "List audit events", Tag: "Projects",
-		Auth: authKey, Scope: client.ScopeAuditRead}, s.listAuditEvents)
-
-	// Connections and invocations.
-	register(s, Route{Op: client.OpConnectionsList, Method: http.MethodGet, Path: "/v1/connections", Summary: "List protected connections", Tag: "Connections",
-		Auth: authKey, Scope: client.ScopeConnectionsRead}, s.listConnections)
-	register(s, Route{Op: client.OpConnectionsCreate, Method: http.MethodPost, Path: "/v1/connections", Summary: "Store an upstream credential", Tag: "Connections",
-		Auth: authKey, Scope: client.ScopeConnectionsWrite, Idem: true, Status: http.StatusCreated}, s.createConnection)
-	register(s, Route{Op: client.OpConnectionsRead, Method: http.MethodGet, Path: "/v1/connections/{connectionId}", Summary: "Read a connection's metadata", Tag: "Connections",
-		Auth: authKey, Scope: client.ScopeConnectionsRead}, s.getConnection)
-	register(s, Route{Op: client.OpConnectionsUpdate, Method: http.MethodPatch, Path: "/v1/connections/{connectionId}", Summary: "Rotate, rename, disable or enable a connection", Tag: "Connections",
-		Auth: authKey, Scope: client.ScopeConnectionsWrite, Idem: true}, s.updateConnection)
-	register(s, Route{Op: client.OpConnectionsDelete, Method: http.MethodDelete, Path: "/v1/connections/{connectionId}", Summary: "Delete a connection", Tag: "Connections",
-		Auth: authKey, Scope: client.ScopeConnectionsWrite, Idem: true}, s.deleteConnection)
-	register(s, Route{Op: client.OpServicesInvoke, Method: http.MethodPost, Path: "/v1/services/{serviceId}/invoke", Summary: "Invoke an external managed service", Tag: "Services",
-		Auth: authKey, Scope: client.ScopeServicesInvoke, Idem: true, ServiceParam: "serviceId", Qualified: true,
-		Lease: gateway.MaxTimeout + time.Minute}, s.invoke)
-
-	// Runs.
-	register(s, Route{Op: client.OpRunsCreate, Method: http.MethodPost, Path: "/v1/runs", Summary: "Start a durable run", Tag: "Runs",
-		Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusCreated, Qualified: true, ServiceBody: "serviceId"}, s.createRun)
-	register(s, Route{Op: client.OpRunsList, Method: http.MethodGet, Path: "/v1/runs", Summary: "List runs, newest first", Tag: "Runs",
-		Auth: authKey, Scope: client.ScopeRunsRead}, s.listRuns)
-	register(s, Route{Op: client.OpRunsRead, Method: http.MethodGet, Path: "/v1/runs/{runId}", Summary: "Read a run", Tag: "Runs",
-		Auth: authKey, Scope: client.ScopeRunsRead}, s.getRun)
-	register(s, Route{Op: client.OpRunsCancel, Method: http.MethodPost, Path: "/v1/runs/{runId}/cancel", Summary: "Request a run's cancellation", Tag: "Runs",
-		Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true}, s.cancelRun)
-
-	// Approvals.
-	register(s, Route{Op: client.OpApprovalsList, Method: http.MethodGet, Path: "/v1/approvals", Summary: "List approvals, newest first", Tag: "Approvals",
-		Auth: authKey, Scope: client.ScopeApprovalsRead}, s.listApprovals)
-	register(s, Route{Op: client.OpApprovalsCreate, Method: http.MethodPost, Path: "/v1/approvals/service-actions", Summary: "Ask for approval of a service action", Tag: "Approvals",
-		Auth: authKey, Scope: client.ScopeApprovalsWrite, Idem: true, Status: http.StatusCreated, ServiceBody: "serviceId"}, s.createServiceAction)
-	register(s, Route{Op: client.OpApprovalsDecide, Method: http.MethodPost, Path: "/v1/approvals/{approvalId}", Summary: "Approve or reject a pending approval", Tag: "Approvals",
-		Auth: authKey, Scope: client.ScopeApprovalsWrite, Idem: true}, s.decideApproval)
-
-	// Artifacts.
-	register(s, Route{Op: client.OpArtifactsList, Method: http.MethodGet, Path: "/v1/artifacts", Summary: "List artifacts runs produced, newest first", Tag: "Artifacts",
-		Auth: authKey, Scope: client.ScopeArtifactsRead}, s.listArtifacts)
-	register(s, Route{Op: client.OpArtifactsContentRead, Method: http.MethodGet, Path: "/v1/artifacts/{artifactId}/content", Summary: "Download an artifact's bytes", Tag: "Artifacts",
-		Auth: authKey, Scope: client.ScopeArtifactsRead}, s.artifactContent)
-	s.documentArtifactContent("/v1/artifacts/{artifactId}/content")
-
-	// Webhooks. Creation and rotation answer the secret: their stored idempotent answers are sealed.
-	register(s, Route{Op: client.OpWebhooksList, Method: http.MethodGet, Path: "/v1/webhooks", Summary: "List webhook endpoints", Tag: "Webhooks",
-		Auth: authKey, Scope: client.ScopeWebhooksRead}, s.listWebhooks)
-	register(s, Route{Op: client.OpWebhooksCreate, Method: http.MethodPost, Path: "/v1/webhooks", Summary: "Register a webhook endpoint; answers its signing secret once", Tag: "Webhooks",
-		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true, Seal: true, Status: http.StatusCreated}, s.createWebhook)
-	register(s, Route{Op: client.OpWebhooksUpdate, Method: http.MethodPatch, Path: "/v1/webhooks/{webhookId}", Summary: "Change a webhook's url, events, description or enabled state", Tag: "Webhooks",
-		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true}, s.updateWebhook)
-	register(s, Route{Op: client.OpWebhooksRotate, Method: http.MethodPost, Path: "/v1/webhooks/{webhookId}/rotate-secret", Summary: "Rotate a webhook's signing secret; the old one signs for 24 h more", Tag: "Webhooks",
-		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true, Seal: true}, s.rotateWebhookSecret)
-	register(s, Route{Op: client.OpWebhooksDisable, Method: http.MethodDelete, Path: "/v1/webhooks/{webhookId}", Summary: "Disable a webhook endpoint", Tag: "Webhooks",
-		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true}, s.deleteWebhook)
-	register(s, Route{Op: client.OpWebhookDeliveriesList, Method: http.MethodGet, Path: "/v1/webhook-deliveries", Summary: "List webhook deliveries with their attempts", Tag: "Webhooks",
-		Auth: authKey, Scope: client.ScopeWebhooksRead}, s.listWebhookDeliveries)
-	register(s, Route{Op: client.OpWebhookDeliveriesReplay, Method: http.MethodPost, Path: "/v1/webhook-deliveries/{deliveryId}/replay", Summary: "Deliver a delivery's event again as a fresh delivery", Tag: "Webhooks",
-		Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true}, s.replayWebhookDelivery)
-}

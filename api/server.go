@@ -154,8 +154,9 @@ func New(d Deps) (*Server, error) {
 		s.fail(c, svcerr.New(svcerr.MethodNotAllowed, "%s is not allowed on %s", c.Request.Method, c.Request.URL.Path))
 	})
 	s.huma = humagin.New(s.engine, humaConfig(d.Version))
-	s.registerRoutes()
-	s.registerDev()
+	for _, routes := range s.routeTable(d) {
+		s.add(routes...)
+	}
 	s.registerDocs()
 	s.engine.GET("/v1/openapi.json", func(c *gin.Context) { c.JSON(http.StatusOK, s.huma.OpenAPI()) })
 	return s, nil

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/delivery"
@@ -29,12 +30,12 @@ func webhookReply(w webhook.Webhook, err error) (*Out[client.WebhookEnvelope], e
 	return reply(client.WebhookEnvelope{OK: true, Webhook: webhookToWire(w)})
 }
 
-func (s *Server) listWebhooks(ctx context.Context, in *listInput) (*Out[client.WebhookList], error) {
+func (w *webhooksAPI) listWebhooks(ctx context.Context, in *listInput) (*Out[client.WebhookList], error) {
 	p, err := page.Parse(in.Limit, in.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	rows, next, err := s.webhooks.List(ctx, principalFrom(ctx).Scope, p)
+	rows, next, err := w.webhooks.List(ctx, principalFrom(ctx).Scope, p)
 	if err != nil {
 		return nil, err
 	}
@@ -49,9 +50,9 @@ type createWebhookInput struct {
 	Body client.CreateWebhookRequest
 }
 
-func (s *Server) createWebhook(ctx context.Context, in *createWebhookInput) (*Out[client.WebhookEnvelope], error) {
+func (w *webhooksAPI) createWebhook(ctx context.Context, in *createWebhookInput) (*Out[client.WebhookEnvelope], error) {
 	b := in.Body
-	return webhookReply(s.webhooks.Create(ctx, principalFrom(ctx).Scope, webhook.NewWebhook{
+	return webhookReply(w.webhooks.Create(ctx, principalFrom(ctx).Scope, webhook.NewWebhook{
 		ID: newID(ctx, webhook.IDPrefix), URL: b.URL, Events: b.Events, Description: b.Description}))
 }
 
@@ -64,18 +65,18 @@ type updateWebhookInput struct {
 	Body      client.UpdateWebhookRequest
 }
 
-func (s *Server) updateWebhook(ctx context.Context, in *updateWebhookInput) (*Out[client.WebhookEnvelope], error) {
+func (w *webhooksAPI) updateWebhook(ctx context.Context, in *updateWebhookInput) (*Out[client.WebhookEnvelope], error) {
 	b := in.Body
-	return webhookReply(s.webhooks.Update(ctx, principalFrom(ctx).Scope, in.WebhookID,
+	return webhookReply(w.webhooks.Update(ctx, principalFrom(ctx).Scope, in.WebhookID,
 		webhook.Patch{URL: b.URL, Events: b.Events, Description: b.Description, Enabled: b.Enabled}))
 }
 
-func (s *Server) rotateWebhookSecret(ctx context.Context, in *webhookIDInput) (*Out[client.WebhookEnvelope], error) {
-	return webhookReply(s.webhooks.RotateSecret(ctx, principalFrom(ctx).Scope, in.WebhookID))
+func (w *webhooksAPI) rotateWebhookSecret(ctx context.Context, in *webhookIDInput) (*Out[client.WebhookEnvelope], error) {
+	return webhookReply(w.webhooks.RotateSecret(ctx, principalFrom(ctx).Scope, in.WebhookID))
 }
 
-func (s *Server) deleteWebhook(ctx context.Context, in *webhookIDInput) (*Out[client.WebhookEnvelope], error) {
-	return webhookReply(s.webhooks.Disable(ctx, principalFrom(ctx).Scope, in.WebhookID))
+func (w *webhooksAPI) deleteWebhook(ctx context.Context, in *webhookIDInput) (*Out[client.WebhookEnvelope], error) {
+	return webhookReply(w.webhooks.Disable(ctx, principalFrom(ctx).Scope, in.WebhookID))
 }
 
 func deliveryToWire(d delivery.Delivery) client.WebhookDelivery {
@@ -102,7 +103,7 @@ type listDeliveriesInput struct {
 }
 
 // listWebhookDeliveries lists the deliveries of the caller's scope, newest first, with their attempts.
-func (s *Server) listWebhookDeliveries(ctx context.Context, in *listDeliveriesInput) (*Out[client.WebhookDeliveryList], error) {
+func (w *webhooksAPI) listWebhookDeliveries(ctx context.Context, in *listDeliveriesInput) (*Out[client.WebhookDeliveryList], error) {
 	pg, err := page.Parse(in.Limit, in.Cursor)
 	if err != nil {
 		return nil, err
@@ -114,7 +115,7 @@ func (s *Server) listWebhookDeliveries(ctx context.Context, in *listDeliveriesIn
 	if f.To, err = parseTime("to", in.To); err != nil {
 		return nil, err
 	}
-	rows, next, err := s.deliveries.List(ctx, f, pg)
+	rows, next, err := w.deliveries.List(ctx, f, pg)
 	if err != nil {
 		return nil, err
 	}
@@ -131,10 +132,36 @@ type deliveryIDInput struct {
 
 // replayWebhookDelivery starts a fresh delivery of the same event to the same endpoint; its id derives
 // from the idempotency record, so a retried request answers the same replay.
-func (s *Server) replayWebhookDelivery(ctx context.Context, in *deliveryIDInput) (*Out[client.WebhookDeliveryEnvelope], error) {
-	d, err := s.deliveries.Replay(ctx, principalFrom(ctx).Scope, in.DeliveryID, newID(ctx, delivery.IDPrefix))
+func (w *webhooksAPI) replayWebhookDelivery(ctx context.Context, in *deliveryIDInput) (*Out[client.WebhookDeliveryEnvelope], error) {
+	d, err := w.deliveries.Replay(ctx, principalFrom(ctx).Scope, in.DeliveryID, newID(ctx, delivery.IDPrefix))
 	if err != nil {
 		return nil, err
 	}
 	return reply(client.WebhookDeliveryEnvelope{OK: true, Delivery: deliveryToWire(d)})
+}
+
+// webhooksAPI serves webhook endpoints and their deliveries.
+type webhooksAPI struct {
+	webhooks   *webhook.Store
+	deliveries *delivery.Store
+}
+
+// routes are the webhooks routes.
+func (w *webhooksAPI) routes() []Route {
+	return []Route{
+		handle(Route{Op: client.OpWebhooksList, Method: http.MethodGet, Path: "/v1/webhooks", Summary: "List webhook endpoints", Tag: "Webhooks",
+			Auth: authKey, Scope: client.ScopeWebhooksRead}, w.listWebhooks),
+		handle(Route{Op: client.OpWebhooksCreate, Method: http.MethodPost, Path: "/v1/webhooks", Summary: "Register a webhook endpoint; answers its signing secret once", Tag: "Webhooks",
+			Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true, Seal: true, Status: http.StatusCreated}, w.createWebhook),
+		handle(Route{Op: client.OpWebhooksUpdate, Method: http.MethodPatch, Path: "/v1/webhooks/{webhookId}", Summary: "Change a webhook's url, events, description or enabled state", Tag: "Webhooks",
+			Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true}, w.updateWebhook),
+		handle(Route{Op: client.OpWebhooksRotate, Method: http.MethodPost, Path: "/v1/webhooks/{webhookId}/rotate-secret", Summary: "Rotate a webhook's signing secret; the old one signs for 24 h more", Tag: "Webhooks",
+			Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true, Seal: true}, w.rotateWebhookSecret),
+		handle(Route{Op: client.OpWebhooksDisable, Method: http.MethodDelete, Path: "/v1/webhooks/{webhookId}", Summary: "Disable a webhook endpoint", Tag: "Webhooks",
+			Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true}, w.deleteWebhook),
+		handle(Route{Op: client.OpWebhookDeliveriesList, Method: http.MethodGet, Path: "/v1/webhook-deliveries", Summary: "List webhook deliveries with their attempts", Tag: "Webhooks",
+			Auth: authKey, Scope: client.ScopeWebhooksRead}, w.listWebhookDeliveries),
+		handle(Route{Op: client.OpWebhookDeliveriesReplay, Method: http.MethodPost, Path: "/v1/webhook-deliveries/{deliveryId}/replay", Summary: "Deliver a delivery's event again as a fresh delivery", Tag: "Webhooks",
+			Auth: authKey, Scope: client.ScopeWebhooksWrite, Idem: true}, w.replayWebhookDelivery),
+	}
 }
