@@ -18,6 +18,15 @@ const (
 	TopUpWorkflowName = "TopUpWorkflow"
 )
 
+// Registrations lists every workflow once. Workers and the replay tests register exactly these (see
+// RegisterWorkflows); a workflow name above that is missing here fails TestEveryWorkflowIsRegistered.
+var Registrations = []Registration{
+	{Name: RunWorkflowName, Func: RunWorkflow},
+	{Name: ApprovalWorkflowName, Func: ApprovalWorkflow},
+	{Name: DeliveryWorkflowName, Func: DeliveryWorkflow},
+	{Name: TopUpWorkflowName, Func: TopUpWorkflow},
+}
+
 // Signal names.
 const (
 	// SignalApprovalDecision carries an ApprovalDecision to ApprovalWorkflow. A signal is kept in the

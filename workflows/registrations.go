@@ -8,15 +8,6 @@ type Registration struct {
 	Func any
 }
 
-// Registrations lists every workflow once. Workers and the replay tests register exactly these (see
-// RegisterWorkflows); a workflow added to names.go but not here fails TestEveryWorkflowIsRegistered.
-var Registrations = []Registration{
-	{Name: RunWorkflowName, Func: RunWorkflow},
-	{Name: ApprovalWorkflowName, Func: ApprovalWorkflow},
-	{Name: DeliveryWorkflowName, Func: DeliveryWorkflow},
-	{Name: TopUpWorkflowName, Func: TopUpWorkflow},
-}
-
 // WorkflowRegistry is where workflows are registered: a worker, a replayer or a test environment.
 type WorkflowRegistry interface {
 	RegisterWorkflowWithOptions(w interface{}, options workflow.RegisterOptions)
