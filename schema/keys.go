@@ -1,0 +1,33 @@
+package schema
+
+import (
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// APIKey is a stored key. Only the SHA-256 of its secret is kept.
+type APIKey struct {
+	bun.BaseModel `bun:"table:api_keys"`
+
+	ID         string     `bun:"id,pk"`
+	AccountID  string     `bun:"account_id"`
+	ProjectID  *string    `bun:"project_id"`
+	ParentID   *string    `bun:"parent_id"`
+	Ancestors  []string   `bun:"ancestors,array"`
+	Name       string     `bun:"name"`
+	Prefix     string     `bun:"prefix"`
+	SecretHash []byte     `bun:"secret_hash"`
+	Scopes     []string   `bun:"scopes,array"`
+	Services   []string   `bun:"services,array"`
+	Limits     []Limit    `bun:"limits,type:jsonb"`
+	CreatedAt  time.Time  `bun:"created_at,nullzero,default:now()"`
+	RevokedAt  *time.Time `bun:"revoked_at"`
+}
+
+// Limit is one stored per-key limit (see client.Limit).
+type Limit struct {
+	Operation         string `json:"operation"`
+	RequestsPerMinute int64  `json:"requestsPerMinute,omitempty"`
+	CreditsPerDay     int64  `json:"creditsPerDay,omitempty"`
+}
