@@ -39,52 +39,6 @@ import (
 	"github.com/svcplatform/svc/internal/x402"
 )
 
-// Deps are the server's collaborators, built once by the composition root (app/): the server constructs
-// no domain service of its own and runs no background job.
-type Deps struct {
-	// DB answers health checks and the queries of audit events and usage.
-	DB *bun.DB
-	// Temporal answers health checks.
-	Temporal sdkclient.Client
-	Logger   *slog.Logger
-	// Version is the build reported by /health.
-	Version string
-	// TrustedProxies are the proxy addresses or CIDRs whose X-Forwarded-For is believed for the client IP
-	// recorded in audit events; none by default.
-	TrustedProxies []string
-
-	Keys        *apikey.Store
-	KeyCache    *apikey.Cache
-	Accounts    *account.Service
-	Idempotency *idempotency.Store
-	Audit       *audit.Writer
-	Runs        *run.Service
-	Approvals   *approval.Service
-	Artifacts   *artifact.Store
-	Projects    *project.Store
-	// Catalog is every service the platform offers: the built-in ones and Gateway's.
-	Catalog *catalog.Catalog
-	Limits  *limit.Limiter
-	// Connections are the stored upstream credentials.
-	Connections *connection.Store
-	// Gateway are the external services of services.yaml (an empty catalog when none).
-	Gateway *gateway.Catalog
-	Invoker *gateway.Invoker
-	Ledger  *ledger.Ledger
-	// Credits pays for invocations, from leases on busy accounts (see ledger.Leases).
-	Credits    *ledger.Leases
-	Webhooks   *webhook.Store
-	Deliveries *delivery.Store
-	TopUps     *topup.Service
-	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
-	X402 *x402.Config
-	// TopUpWait is how long a paid top-up waits for its settlement (default TopUpWait).
-	TopUpWait time.Duration
-	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
-	// route out.
-	DevFaucet Faucet
-}
-
 // Server serves the API.
 type Server struct {
 	db       *bun.DB
