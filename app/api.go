@@ -3,7 +3,6 @@ package app
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -12,23 +11,12 @@ import (
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/api"
-	"github.com/svcplatform/svc/internal/account"
-	"github.com/svcplatform/svc/internal/apikey"
-	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
-	"github.com/svcplatform/svc/internal/catalog"
-	"github.com/svcplatform/svc/internal/connection"
-	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
-	"github.com/svcplatform/svc/internal/limit"
-	"github.com/svcplatform/svc/internal/project"
-	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
-	"github.com/svcplatform/svc/internal/topup"
-	"github.com/svcplatform/svc/internal/webhook"
 	"github.com/svcplatform/svc/internal/x402"
 )
 
@@ -96,63 +84,6 @@ func NewAPI(d APIDeps) (*APIProcess, error) {
 		return nil, err
 	}
 	return &APIProcess{Server: srv, deps: deps, log: d.Logger, sweep: cmp.Or(d.RunSweepInterval, RunSweepInterval)}, nil
-}
-
-// apiServices builds the services of one API process.
-func apiServices(d APIDeps) (api.Deps, error) {
-	gw := d.Gateway
-	if gw == nil {
-		gw = &gateway.Catalog{}
-	}
-	cat, err := serviceCatalog(gw)
-	if err != nil {
-		return api.Deps{}, err
-	}
-	artifacts := d.Artifacts
-	if artifacts == nil {
-		artifacts = artifact.NewStore(d.DB, artifact.NewLocalBlobs(artifact.DefaultDir), artifact.Options{})
-	}
-	keys := apikey.NewStore(d.DB)
-	book := ledger.New(d.DB)
-	leases := d.CreditLeases
-	leases.Log = cmp.Or(leases.Log, d.Logger)
-	return api.Deps{
-		DB: d.DB, Temporal: d.Temporal, Logger: d.Logger, Version: d.Version, TrustedProxies: d.TrustedProxies,
-		Keys:        keys,
-		KeyCache:    apikey.NewCache(keys, time.Minute, 10000, d.Logger),
-		Accounts:    account.New(d.DB, d.Box.Derive("credit-token")),
-		Idempotency: idempotency.NewStore(d.DB, d.Box, d.Idempotency),
-		Audit:       audit.NewWriter(d.DB, d.Logger, d.Audit),
-		Runs:        run.NewService(run.NewStore(d.DB), d.Temporal).WithCatalog(cat),
-		Approvals:   approval.NewService(d.DB, d.Temporal),
-		Artifacts:   artifacts,
-		Projects:    project.NewStore(d.DB),
-		Catalog:     cat,
-		Limits:      limit.New(d.DB, limit.Options{Log: d.Logger}),
-		Connections: connection.NewStore(d.DB, d.Box).CacheCredentials(time.Minute, 10000, d.Logger),
-		Gateway:     gw,
-		Invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
-		Ledger:      book,
-		Credits:     ledger.NewLeases(book, leases),
-		Webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
-		Deliveries:  delivery.NewStore(d.DB, d.Temporal),
-		TopUps:      topup.NewService(topup.NewStore(d.DB), d.Temporal),
-		X402:        d.X402,
-		TopUpWait:   d.TopUpWait,
-		DevFaucet:   d.DevFaucet,
-	}, nil
-}
-
-// serviceCatalog is the built-in services plus the external ones of services.yaml.
-func serviceCatalog(gw *gateway.Catalog) (*catalog.Catalog, error) {
-	if gw == nil {
-		return catalog.Builtin(), nil
-	}
-	cat, err := catalog.Builtin().With(gw.ForCatalog()...)
-	if err != nil {
-		return nil, fmt.Errorf("services: %w", err)
-	}
-	return cat, nil
 }
 
 // Start runs the process's background jobs until ctx ends: the listeners that let authentication and

@@ -7,19 +7,12 @@ import (
 	sdkclient "go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
-	"github.com/svcplatform/svc/activities"
-	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
-	"github.com/svcplatform/svc/internal/catalog"
-	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/gateway"
-	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
-	"github.com/svcplatform/svc/internal/topup"
-	"github.com/svcplatform/svc/internal/webhook"
 	"github.com/svcplatform/svc/internal/x402"
 	"github.com/svcplatform/svc/worker"
 )
@@ -60,33 +53,6 @@ func NewWorker(c sdkclient.Client, d WorkerDeps, opts sdkworker.Options) sdkwork
 	return worker.New(c, Activities(d), opts)
 }
 
-// Activities builds every activity implementation with its dependencies.
-func Activities(d WorkerDeps) activities.Set {
-	approvals := &activities.Approvals{Store: approval.NewStore(d.DB)}
-	if d.Temporal != nil {
-		approvals.Runs = run.NewService(run.NewWriteStore(d.DB), d.Temporal).WithCatalog(workerCatalog(d.Gateway))
-	}
-	return activities.Set{
-		Runs:        &activities.Runs{Store: run.NewWriteStore(d.DB), Artifacts: d.Artifacts},
-		Approvals:   approvals,
-		Invocations: invocations(d),
-		Deliveries: &activities.Deliveries{Store: delivery.NewStore(d.DB, nil), DB: d.DB, CanSign: d.Box != nil,
-			Webhooks: webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
-			Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback})},
-		TopUps: &activities.TopUps{Store: topup.NewStore(d.DB), Chain: d.Chain, Facilitator: d.Facilitator, X402: d.X402, Fault: d.Fault},
-	}
-}
-
-// workerCatalog is the built-in services plus the worker's external ones; services.yaml was validated
-// when loaded, so a clash leaves the built-in services.
-func workerCatalog(gw *gateway.Catalog) *catalog.Catalog {
-	cat, err := serviceCatalog(gw)
-	if err != nil {
-		return catalog.Builtin()
-	}
-	return cat
-}
-
 // StartDispatcher runs the webhook dispatcher (see internal/delivery) beside a worker, starting delivery
 // workflows with c, until the returned stop is called; stop waits for it to end.
 func StartDispatcher(c delivery.Engine, db *bun.DB, opts delivery.DispatcherOptions) (stop func()) {
@@ -98,22 +64,4 @@ func StartDispatcher(c delivery.Engine, db *bun.DB, opts delivery.DispatcherOpti
 		d.Run(ctx)
 	}()
 	return func() { cancel(); <-done }
-}
-
-// invocations is the activity that performs runs of external services; without the key that opens
-// their connections' credentials it knows none.
-func invocations(d WorkerDeps) *activities.Invocations {
-	cat := d.Gateway
-	if cat == nil || d.Box == nil {
-		cat = &gateway.Catalog{}
-	}
-	inv := &activities.Invocations{
-		Runs: run.NewWriteStore(d.DB), Gateway: cat, Ledger: ledger.New(d.DB),
-		Invoker:   gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
-		Artifacts: d.Artifacts,
-	}
-	if d.Box != nil {
-		inv.Connections = connection.NewStore(d.DB, d.Box)
-	}
-	return inv
 }

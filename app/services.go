@@ -1,0 +1,131 @@
+package app
+
+import (
+	"cmp"
+	"fmt"
+	"time"
+
+	"github.com/svcplatform/svc/activities"
+	"github.com/svcplatform/svc/api"
+	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/audit"
+	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/connection"
+	"github.com/svcplatform/svc/internal/delivery"
+	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/idempotency"
+	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/limit"
+	"github.com/svcplatform/svc/internal/project"
+	"github.com/svcplatform/svc/internal/run"
+	"github.com/svcplatform/svc/internal/topup"
+	"github.com/svcplatform/svc/internal/webhook"
+)
+
+// Every service of a process is built here, once: apiServices for an API process, Activities for a
+// worker. A new capability builds its service and its activities in this file.
+
+// apiServices builds the services of one API process.
+func apiServices(d APIDeps) (api.Deps, error) {
+	gw := d.Gateway
+	if gw == nil {
+		gw = &gateway.Catalog{}
+	}
+	cat, err := serviceCatalog(gw)
+	if err != nil {
+		return api.Deps{}, err
+	}
+	artifacts := d.Artifacts
+	if artifacts == nil {
+		artifacts = artifact.NewStore(d.DB, artifact.NewLocalBlobs(artifact.DefaultDir), artifact.Options{})
+	}
+	keys := apikey.NewStore(d.DB)
+	book := ledger.New(d.DB)
+	leases := d.CreditLeases
+	leases.Log = cmp.Or(leases.Log, d.Logger)
+	return api.Deps{
+		DB: d.DB, Temporal: d.Temporal, Logger: d.Logger, Version: d.Version, TrustedProxies: d.TrustedProxies,
+		Keys:        keys,
+		KeyCache:    apikey.NewCache(keys, time.Minute, 10000, d.Logger),
+		Accounts:    account.New(d.DB, d.Box.Derive("credit-token")),
+		Idempotency: idempotency.NewStore(d.DB, d.Box, d.Idempotency),
+		Audit:       audit.NewWriter(d.DB, d.Logger, d.Audit),
+		Runs:        run.NewService(run.NewStore(d.DB), d.Temporal).WithCatalog(cat),
+		Approvals:   approval.NewService(d.DB, d.Temporal),
+		Artifacts:   artifacts,
+		Projects:    project.NewStore(d.DB),
+		Catalog:     cat,
+		Limits:      limit.New(d.DB, limit.Options{Log: d.Logger}),
+		Connections: connection.NewStore(d.DB, d.Box).CacheCredentials(time.Minute, 10000, d.Logger),
+		Gateway:     gw,
+		Invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
+		Ledger:      book,
+		Credits:     ledger.NewLeases(book, leases),
+		Webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
+		Deliveries:  delivery.NewStore(d.DB, d.Temporal),
+		TopUps:      topup.NewService(topup.NewStore(d.DB), d.Temporal),
+		X402:        d.X402,
+		TopUpWait:   d.TopUpWait,
+		DevFaucet:   d.DevFaucet,
+	}, nil
+}
+
+// serviceCatalog is the built-in services plus the external ones of services.yaml.
+func serviceCatalog(gw *gateway.Catalog) (*catalog.Catalog, error) {
+	if gw == nil {
+		return catalog.Builtin(), nil
+	}
+	cat, err := catalog.Builtin().With(gw.ForCatalog()...)
+	if err != nil {
+		return nil, fmt.Errorf("services: %w", err)
+	}
+	return cat, nil
+}
+
+// Activities builds every activity implementation with its dependencies.
+func Activities(d WorkerDeps) activities.Set {
+	approvals := &activities.Approvals{Store: approval.NewStore(d.DB)}
+	if d.Temporal != nil {
+		approvals.Runs = run.NewService(run.NewWriteStore(d.DB), d.Temporal).WithCatalog(workerCatalog(d.Gateway))
+	}
+	return activities.Set{
+		Runs:        &activities.Runs{Store: run.NewWriteStore(d.DB), Artifacts: d.Artifacts},
+		Approvals:   approvals,
+		Invocations: invocations(d),
+		Deliveries: &activities.Deliveries{Store: delivery.NewStore(d.DB, nil), DB: d.DB, CanSign: d.Box != nil,
+			Webhooks: webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
+			Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback})},
+		TopUps: &activities.TopUps{Store: topup.NewStore(d.DB), Chain: d.Chain, Facilitator: d.Facilitator, X402: d.X402, Fault: d.Fault},
+	}
+}
+
+// workerCatalog is the built-in services plus the worker's external ones; services.yaml was validated
+// when loaded, so a clash leaves the built-in services.
+func workerCatalog(gw *gateway.Catalog) *catalog.Catalog {
+	cat, err := serviceCatalog(gw)
+	if err != nil {
+		return catalog.Builtin()
+	}
+	return cat
+}
+
+// invocations is the activity that performs runs of external services; without the key that opens
+// their connections' credentials it knows none.
+func invocations(d WorkerDeps) *activities.Invocations {
+	cat := d.Gateway
+	if cat == nil || d.Box == nil {
+		cat = &gateway.Catalog{}
+	}
+	inv := &activities.Invocations{
+		Runs: run.NewWriteStore(d.DB), Gateway: cat, Ledger: ledger.New(d.DB),
+		Invoker:   gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
+		Artifacts: d.Artifacts,
+	}
+	if d.Box != nil {
+		inv.Connections = connection.NewStore(d.DB, d.Box)
+	}
+	return inv
+}
