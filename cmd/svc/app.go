@@ -436,19 +436,6 @@ func (a *app) printJSON(v any) {
 	_, _ = a.stdout.Write(append(b, '\n'))
 }
 
-// maskKey shows the recognisable start of a secret, never the whole of it.
-func maskKey(key string) string {
-	const shown = len("svc_sk_") + 6
-	switch {
-	case len(key) > shown+4:
-		return key[:shown] + "…"
-	case len(key) > 8:
-		return key[:4] + "…"
-	default:
-		return "…"
-	}
-}
-
 // isTerminal reports whether r is a character device (a terminal).
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
@@ -457,20 +444,4 @@ func isTerminal(r io.Reader) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// stringList is a repeatable flag; each value may also be a comma-separated list.
-type stringList []string
-
-// String implements flag.Value.
-func (l *stringList) String() string { return strings.Join(*l, ",") }
-
-// Set implements flag.Value.
-func (l *stringList) Set(v string) error {
-	for _, part := range strings.Split(v, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			*l = append(*l, part)
-		}
-	}
-	return nil
 }

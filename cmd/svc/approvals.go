@@ -248,30 +248,6 @@ func (a *app) approvalsRequest(args []string) int {
 	})
 }
 
-// parseSeconds parses the value of --name as a positive whole number of seconds: a Go duration such as
-// 90m or 48h, or plain seconds such as 3600. A flag not given is 0 (the server's default); the range is
-// left to the server, which names the field when it refuses.
-func parseSeconds(name, v string, given bool) (int, error) {
-	if !given {
-		return 0, nil
-	}
-	v = strings.TrimSpace(v)
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n <= 0 || n > 1<<31-1 {
-			return 0, fmt.Errorf("--%s must be a positive number of seconds, not %q", name, v)
-		}
-		return int(n), nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return 0, fmt.Errorf("--%s %q is neither a duration such as 48h or 90m nor whole seconds such as 3600", name, v)
-	}
-	if d < time.Second || d%time.Second != 0 {
-		return 0, fmt.Errorf("--%s must be a positive whole number of seconds, not %q", name, v)
-	}
-	return int(d / time.Second), nil
-}
-
 // approvalHint is the line that tells how to decide a run's pending approval, or "" when the run does not
 // await one.
 func approvalHint(r client.Run) string {

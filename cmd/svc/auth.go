@@ -221,3 +221,16 @@ func limitList(limits []client.Limit) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// maskKey shows the recognisable start of a secret, never the whole of it.
+func maskKey(key string) string {
+	const shown = len("svc_sk_") + 6
+	switch {
+	case len(key) > shown+4:
+		return key[:shown] + "…"
+	case len(key) > 8:
+		return key[:4] + "…"
+	default:
+		return "…"
+	}
+}

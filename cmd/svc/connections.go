@@ -100,11 +100,6 @@ func (s *secretFlags) client(a *app, cmd string, set map[string]bool) (c *client
 	return c, secret, 0, true
 }
 
-// hasControl reports whether s holds an ASCII control character (CR, LF, NUL, DEL...).
-func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
-}
-
 // checkConnectionName checks a connection's name; it returns a usage message or "".
 func checkConnectionName(name string) string {
 	switch {

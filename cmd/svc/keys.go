@@ -97,17 +97,6 @@ func (a *app) printKeyCreated(k client.APIKey, replayed bool) {
 	a.printSecretOnce(k.Secret)
 }
 
-// printSecretOnce shows a secret between bars with the warning that it is shown only once; nothing when
-// secret is empty.
-func (a *app) printSecretOnce(secret string) {
-	if secret == "" {
-		return
-	}
-	bar := strings.Repeat("=", 72)
-	fmt.Fprintf(a.stdout, "\n%s\n  SECRET:  %s\n%s\n", bar, secret, bar)
-	fmt.Fprintln(a.stdout, "WARNING: this secret is shown only once and cannot be retrieved again. Store it now.")
-}
-
 // keysList lists the current key and its descendants.
 func (a *app) keysList(args []string) int {
 	const cmd = "keys list"
@@ -191,20 +180,4 @@ func formatLimit(l client.Limit) string {
 		return fmt.Sprintf("%s=%d/day", l.Operation, l.CreditsPerDay)
 	}
 	return fmt.Sprintf("%s=%d/min", l.Operation, l.RequestsPerMinute)
-}
-
-// orDash shows "" as "-".
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// deref is *s, or "" for nil.
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -320,43 +317,4 @@ func (a *app) printRun(r client.Run, replayed bool) {
 		fmt.Fprintf(tw, "Error:\t%s\n", reason)
 	}
 	_ = tw.Flush()
-}
-
-// readInputFile reads the input file, or stdin for "-".
-func (a *app) readInputFile(name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(io.LimitReader(a.stdin, 1<<20+1))
-	}
-	return os.ReadFile(name)
-}
-
-// parseInput decodes the run input: a JSON object, or nothing. Numbers keep their exact text.
-func parseInput(raw []byte) (map[string]any, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("not valid JSON: %v", err)
-	}
-	if err := dec.Decode(&struct{}{}); err != io.EOF {
-		return nil, fmt.Errorf("not valid JSON: unexpected data after the object")
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("must be a JSON object, e.g. {\"message\": \"hi\"}")
-	}
-	return obj, nil
-}
-
-// compactJSON shows a value as one line of JSON.
-func compactJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }

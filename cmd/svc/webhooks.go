@@ -436,11 +436,3 @@ func (a *app) printWebhook(w client.Webhook) {
 	fmt.Fprintf(tw, "  Updated:\t%s\n", w.UpdatedAt.UTC().Format(time.RFC3339))
 	_ = tw.Flush()
 }
-
-// yesNo shows a boolean as yes or no.
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/svcplatform/svc/client"
@@ -90,12 +89,4 @@ func (a *app) printInvocation(resp client.Response[client.InvokeResult]) {
 	}
 	buf.WriteByte('\n')
 	_, _ = a.stdout.Write(buf.Bytes())
-}
-
-// statusLine shows an HTTP status with its text, e.g. "404 Not Found".
-func statusLine(status int) string {
-	if text := http.StatusText(status); text != "" {
-		return fmt.Sprintf("%d %s", status, text)
-	}
-	return fmt.Sprint(status)
 }
