@@ -8,6 +8,35 @@ import (
 	"github.com/svcplatform/svc/client"
 )
 
+// auditCommands are the audit event list, "svc audit".
+func auditCommands() []command {
+	return []command{
+		{name: "audit", run: (*app).auditList, help: auditHelp,
+			brief: "list audit events (one per authenticated request), newest first"},
+	}
+}
+
+// auditHelp is the help of "svc audit".
+const auditHelp = `Usage: svc audit [--operation OP] [--key KEY_ID] [--status N] [--from TIME] [--to TIME]
+                 [--limit N] [--cursor C] [--all]
+
+Lists audit events, newest first (scope audit:read): one per authenticated request, denials included,
+never a secret or a body. With a project selected only that project's events are shown. Events are
+written in batches, so the latest requests may appear after a moment. KEY "-" is a first-key credit
+token.
+
+  --operation OP   only this operation id, e.g. runs.create
+  --key KEY_ID     only requests made with this key
+  --status N       only answers with this HTTP status (100..599)
+  --from TIME      events at or after TIME: RFC 3339 in whole seconds (2026-01-02T15:04:05Z), or a
+                   day (2026-01-02, midnight UTC)
+  --to TIME        events before TIME (exclusive), same forms as --from
+  --limit N        page size 1..200 (default 50)
+  --cursor C       the nextCursor of the previous page (repeat the same filters)
+  --all            follow nextCursor through every page
+
+` + globalFlagsHelp
+
 // auditList lists audit events, newest first.
 func (a *app) auditList(args []string) int {
 	const cmd = "audit"

@@ -10,6 +10,28 @@ import (
 	"github.com/svcplatform/svc/client"
 )
 
+// authCommands are the commands that set up and show the CLI's credentials: login and whoami.
+func authCommands() []command {
+	return []command{
+		{name: "login", run: (*app).login, help: loginHelp, brief: "verify an API key and store it for later commands"},
+		{name: "whoami", run: (*app).whoami, help: whoamiHelp,
+			brief: "show the base URL, the key prefix and, when allowed, the key's id and scopes"},
+	}
+}
+
+// loginHelp is the help of "svc login".
+const loginHelp = `Usage: svc login [--api-key KEY] [--base-url URL] [--project ID]
+
+Verifies an API key and stores it, with the base URL (and project, if given), in the config file
+($XDG_CONFIG_HOME/svc/config.json or ~/.config/svc/config.json, mode 0600, directory 0700).
+
+The key comes from --api-key, else ` + envAPIKey + `, else a prompt on the terminal (never with
+--not-interactive or ` + envNotInteractive + `=1). It is checked with GET /v1/api-keys, then GET /v1/services:
+a rejected key (401) is not stored; a key that authenticates but lacks both api_keys:manage and
+services:read (403) is stored with a warning.
+
+` + globalFlagsHelp
+
 // login verifies an API key and stores it with the base URL in the config file.
 //
 // The key is checked with GET /v1/api-keys (scope api_keys:manage) and, if that answers 403, with
@@ -122,6 +144,14 @@ func hideInput(in any) func() {
 		_ = on.Run()
 	}
 }
+
+// whoamiHelp is the help of "svc whoami".
+const whoamiHelp = `Usage: svc whoami
+
+Shows the base URL, where the API key comes from and its prefix (never the whole secret), and, when the
+key holds api_keys:manage, its id, name, scopes, services and limits.
+
+` + globalFlagsHelp
 
 // whoami shows the base URL, where the key comes from, its prefix and, when the key may list API keys,
 // its id, name, scopes and services.

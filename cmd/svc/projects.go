@@ -15,6 +15,44 @@ const (
 	maxProjectDescription = 2000
 )
 
+// projectsHelp is the help of "svc projects".
+const projectsHelp = `Usage: svc projects <list|create|get|update|archive> [flags]
+
+  projects list      list projects
+  projects create    create a project
+  projects get       show a project
+  projects update    change a project's name or description
+  projects archive   archive a project (it stays readable)
+
+Run "svc projects <command> --help" for details.`
+
+// projectsCommands are the commands of projects, "svc projects ...".
+func projectsCommands() []command {
+	return []command{
+		{name: "projects", help: projectsHelp},
+		{name: "projects list", run: (*app).projectsList, help: projectsListHelp, brief: "list projects"},
+		{name: "projects create", run: (*app).projectsCreate, help: projectsCreateHelp, brief: "create a project"},
+		{name: "projects get", run: (*app).projectsGet, help: projectsGetHelp, brief: "show a project"},
+		{name: "projects update", run: (*app).projectsUpdate, help: projectsUpdateHelp,
+			brief: "change a project's name or description"},
+		{name: "projects archive", run: (*app).projectsArchive, help: projectsArchiveHelp,
+			brief: "archive a project (it stays readable)"},
+	}
+}
+
+// projectsListHelp is the help of "svc projects list".
+const projectsListHelp = `Usage: svc projects list [--status active|archived] [--limit N] [--cursor C] [--all]
+
+Lists the account's projects, newest first (scope projects:read). A key bound to a project sees only
+that project.
+
+  --status S   only projects in status S: active or archived (default: both)
+  --limit N    page size 1..200 (default 50)
+  --cursor C   the nextCursor of the previous page
+  --all        follow nextCursor through every page
+
+` + globalFlagsHelp
+
 // projectsList lists the projects the key may see.
 func (a *app) projectsList(args []string) int {
 	const cmd = "projects list"
@@ -61,6 +99,18 @@ func (a *app) projectsList(args []string) int {
 	return exitOK
 }
 
+// projectsCreateHelp is the help of "svc projects create".
+const projectsCreateHelp = `Usage: svc projects create --name N [--description D] [--idempotency-key K]
+
+Creates an active project (scope projects:write; not with a key bound to a project). Select it for later
+commands with --project ID or ` + envProject + `.
+
+  --name N              the project's name, 1..200 characters (required)
+  --description D       a description, at most 2000 characters
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
+
 // projectsCreate creates a project.
 func (a *app) projectsCreate(args []string) int {
 	const cmd = "projects create"
@@ -85,6 +135,13 @@ func (a *app) projectsCreate(args []string) int {
 	return answer(a, resp, a.showProject("Created project"))
 }
 
+// projectsGetHelp is the help of "svc projects get".
+const projectsGetHelp = `Usage: svc projects get ID
+
+Shows the project ID (scope projects:read).
+
+` + globalFlagsHelp
+
 // projectsGet shows a project.
 func (a *app) projectsGet(args []string) int {
 	return oneID(a, idSpec{cmd: "projects get", what: "project"}, args,
@@ -93,6 +150,18 @@ func (a *app) projectsGet(args []string) int {
 		},
 		func(r client.Response[client.ProjectEnvelope]) { a.printProject("", r.Body.Project, false) })
 }
+
+// projectsUpdateHelp is the help of "svc projects update".
+const projectsUpdateHelp = `Usage: svc projects update ID [--name N] [--description D] [--idempotency-key K]
+
+Changes an active project's name, description or both (scope projects:write); give at least one.
+An archived project refuses changes (conflict).
+
+  --name N              the new name, 1..200 characters
+  --description D       the new description, at most 2000 characters (--description "" clears it)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // projectsUpdate changes a project's name or description.
 func (a *app) projectsUpdate(args []string) int {
@@ -128,6 +197,16 @@ func (a *app) projectsUpdate(args []string) int {
 	}
 	return answer(a, c.UpdateProject(a.ctx, id, req, idemOpts(idemKey)...), a.showProject("Updated project"))
 }
+
+// projectsArchiveHelp is the help of "svc projects archive".
+const projectsArchiveHelp = `Usage: svc projects archive ID [--idempotency-key K]
+
+Archives the project ID (scope projects:write). An archived project can still be read but refuses
+changes; archiving it again answers it unchanged.
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // projectsArchive archives a project.
 func (a *app) projectsArchive(args []string) int {

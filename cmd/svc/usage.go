@@ -10,6 +10,30 @@ import (
 // maxUsageDays is the longest span one usage query may cover, as the API documents it.
 const maxUsageDays = 366
 
+// usageCommands are the usage report, "svc usage".
+func usageCommands() []command {
+	return []command{
+		{name: "usage", run: (*app).usageReport, help: usageHelp,
+			brief: "show requests and charged credits by day, project and operation"},
+	}
+}
+
+// usageHelp is the help of "svc usage".
+const usageHelp = `Usage: svc usage [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--operation OP]
+
+Shows requests and charged credits by UTC day, project and operation, with totals (scope usage:read).
+With a project selected (--project, ` + envProject + `, or a key bound to a project) only that project
+counts. PROJECT "-" is requests made outside any project. The counts come from audit events, which are
+written in batches, so the latest requests may count only after a moment.
+
+  --from DAY       first UTC day included (default: 29 days before --to)
+  --to DAY         last UTC day included (default: today)
+  --operation OP   only this operation id, e.g. runs.create
+
+One query covers at most 366 days.
+
+` + globalFlagsHelp
+
 // usageReport shows requests and charged credits by day, project and operation.
 func (a *app) usageReport(args []string) int {
 	const cmd = "usage"
