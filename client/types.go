@@ -3,7 +3,6 @@ package client
 import (
 	"slices"
 	"strings"
-	"time"
 	"unicode"
 )
 
@@ -79,107 +78,6 @@ type ErrorEnvelope struct {
 	Error Error `json:"error"`
 }
 
-// Limit is one per-key limit. Exactly one of RequestsPerMinute and CreditsPerDay is set.
-type Limit struct {
-	Operation         string `json:"operation" doc:"Selector: a limit operation id, *, or a services.invoke.<serviceId>[.<operationId>] / runs.create.<serviceId>[.<operationId>] form."`
-	RequestsPerMinute int64  `json:"requestsPerMinute,omitempty" minimum:"1" doc:"Requests allowed per rolling minute."`
-	CreditsPerDay     int64  `json:"creditsPerDay,omitempty" minimum:"1" doc:"Credits that may be charged per UTC day (credit-metered operations only)."`
-}
-
-// APIKey is an API key as the API shows it. Secret is set only in the answer that created it.
-type APIKey struct {
-	ID        string     `json:"id" doc:"Key id (key_...)."`
-	Name      string     `json:"name"`
-	Secret    string     `json:"secret,omitempty" doc:"The svc_sk_ secret; shown once, in the creation answer only."`
-	Prefix    string     `json:"prefix" doc:"The first characters of the secret, to recognise it."`
-	Scopes    []string   `json:"scopes"`
-	Services  []string   `json:"services" doc:"Service ids the key may use; [\"*\"] means every service."`
-	Limits    []Limit    `json:"limits"`
-	ParentID  *string    `json:"parentId"`
-	ProjectID *string    `json:"projectId"`
-	CreatedAt time.Time  `json:"createdAt"`
-	RevokedAt *time.Time `json:"revokedAt,omitempty"`
-	// Current marks the key that made the request, in listings.
-	Current bool `json:"current,omitempty"`
-}
-
-// CreateAPIKeyRequest is the body of POST /v1/api-keys. Every field is optional: a first key gets every
-// scope and service; a child key inherits what it omits from its parent and may only narrow it.
-type CreateAPIKeyRequest struct {
-	Name string `json:"name,omitempty" maxLength:"200" doc:"A label for people."`
-	// Scopes and Services: nil (sent as null) inherits the parent's; an empty list asks for none.
-	Scopes    []string `json:"scopes" required:"false" doc:"Subset of the parent's scopes; null or absent inherits them."`
-	Services  []string `json:"services" required:"false" doc:"Subset of the parent's services; null or absent inherits them."`
-	Limits    []Limit  `json:"limits,omitempty" doc:"Limits; a child keeps every limit of its parent, at most as wide."`
-	ProjectID string   `json:"projectId,omitempty" doc:"Bind the key to one project."`
-}
-
-// APIKeyEnvelope answers the creation or revocation of one key.
-type APIKeyEnvelope struct {
-	OK     bool   `json:"ok"`
-	APIKey APIKey `json:"apiKey"`
-}
-
-// APIKeyList answers GET /v1/api-keys.
-type APIKeyList struct {
-	OK         bool     `json:"ok"`
-	APIKeys    []APIKey `json:"apiKeys"`
-	NextCursor *string  `json:"nextCursor"`
-}
-
-// Run statuses.
-const (
-	RunQueued           = "queued"
-	RunRunning          = "running"
-	RunAwaitingApproval = "awaiting_approval"
-	RunSucceeded        = "succeeded"
-	RunFailed           = "failed"
-	RunCancelled        = "cancelled"
-)
-
-// RunError says why a run failed.
-type RunError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// Run is a durable invocation of a service operation, executed as a Temporal workflow run/<id>.
-type Run struct {
-	ID             string         `json:"id" doc:"Run id (run_...)."`
-	ServiceID      string         `json:"serviceId"`
-	OperationID    string         `json:"operationId"`
-	Status         string         `json:"status" enum:"queued,running,awaiting_approval,succeeded,failed,cancelled"`
-	Input          map[string]any `json:"input"`
-	Output         any            `json:"output"`
-	Error          *RunError      `json:"error"`
-	ApprovalID     *string        `json:"approvalId"`
-	ChargedCredits float64        `json:"chargedCredits"`
-	CreatedAt      time.Time      `json:"createdAt"`
-	UpdatedAt      time.Time      `json:"updatedAt"`
-	CompletedAt    *time.Time     `json:"completedAt"`
-}
-
-// Finished reports whether the run reached a final status.
-func (r Run) Finished() bool {
-	return r.Status == RunSucceeded || r.Status == RunFailed || r.Status == RunCancelled
-}
-
-// CreateRunRequest is the body of POST /v1/runs.
-type CreateRunRequest struct {
-	ServiceID       string         `json:"serviceId" minLength:"1" doc:"The service that executes the run."`
-	OperationID     string         `json:"operationId" minLength:"1" doc:"The operation of that service."`
-	Input           map[string]any `json:"input,omitempty" doc:"Operation input; {} when omitted."`
-	RequireApproval bool           `json:"requireApproval,omitempty" doc:"Wait for an approval before running."`
-	// ApprovalExpiresInSeconds bounds the wait for the approval (default 86400, at most 604800).
-	ApprovalExpiresInSeconds int `json:"approvalExpiresInSeconds,omitempty" minimum:"0" doc:"How long the run's approval waits (default 86400, at most 604800)."`
-}
-
-// RunEnvelope answers one run.
-type RunEnvelope struct {
-	OK  bool `json:"ok"`
-	Run Run  `json:"run"`
-}
-
 // HealthCheck is the state of one dependency.
 type HealthCheck struct {
 	Status    string `json:"status" enum:"ok,down" doc:"ok or down."`
@@ -198,84 +96,19 @@ type Health struct {
 	Error *Error `json:"error,omitempty"`
 }
 
-// Price is what one operation costs.
-type Price struct {
-	ServiceID   string  `json:"serviceId"`
-	OperationID string  `json:"operationId"`
-	Credits     float64 `json:"credits" doc:"Credits charged per call or run."`
-	Unit        string  `json:"unit" doc:"What one charge buys, e.g. request or run."`
-	Available   bool    `json:"available" doc:"Whether the operation can be used now."`
-}
-
-// Pricing answers /v1/pricing.
-type Pricing struct {
-	OK            bool    `json:"ok"`
-	CreditsPerUSD int64   `json:"creditsPerUsd" doc:"Credits bought by one USD."`
-	Prices        []Price `json:"prices"`
-}
-
-// Operation is one operation of a managed service.
-type Operation struct {
-	ID               string `json:"id"`
-	Description      string `json:"description"`
-	Kind             string `json:"kind" enum:"run,route" doc:"run: started with POST /v1/runs; route: served by its own API route."`
-	RequiresApproval bool   `json:"requiresApproval"`
-	Available        bool   `json:"available"`
-}
-
-// Service is one managed service of the catalog.
-type Service struct {
-	ID          string      `json:"id"`
-	Name        string      `json:"name"`
-	Description string      `json:"description"`
-	Available   bool        `json:"available"`
-	Operations  []Operation `json:"operations"`
-}
-
-// ServiceList answers GET /v1/services and GET /v1/capabilities.
-type ServiceList struct {
-	OK       bool      `json:"ok"`
-	Services []Service `json:"services"`
-}
-
-// ServiceEnvelope answers GET /v1/capabilities/{serviceId}.
-type ServiceEnvelope struct {
-	OK      bool    `json:"ok"`
-	Service Service `json:"service"`
-	// Preflight is set for external services that follow the generation-service contract: the answers
-	// of their /health and /v1/models, checked with the caller's connection.
-	Preflight *Preflight `json:"preflight,omitempty"`
-}
-
-// Preflight is the result of checking a generation-style service.
-type Preflight struct {
-	OK       bool           `json:"ok" doc:"Both /health and /v1/models answered 2xx."`
-	Health   PreflightCheck `json:"health"`
-	Models   PreflightCheck `json:"models"`
-	ModelIDs []string       `json:"modelIds" doc:"Models /v1/models listed, when it listed any."`
-}
-
-// PreflightCheck is one preflight call.
-type PreflightCheck struct {
-	Path      string `json:"path"`
-	OK        bool   `json:"ok"`
-	Status    int    `json:"status" doc:"The HTTP status, 0 when there was no answer."`
-	ErrorCode string `json:"errorCode,omitempty"`
-	LatencyMs int64  `json:"latencyMs"`
-}
-
-// Action is one service operation a key may start, flattened for agents and MCP tools.
-type Action struct {
-	ServiceID        string  `json:"serviceId"`
-	OperationID      string  `json:"operationId"`
-	Description      string  `json:"description"`
-	Kind             string  `json:"kind"`
-	RequiresApproval bool    `json:"requiresApproval"`
-	Credits          float64 `json:"credits"`
-}
-
-// ActionList answers GET /v1/actions.
-type ActionList struct {
-	OK      bool     `json:"ok"`
-	Actions []Action `json:"actions"`
+// ValidHeaderName reports whether s is a valid HTTP header field name (an RFC 9110 token), as a
+// connection's headerName must be.
+func ValidHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
 }

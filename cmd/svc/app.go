@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"time"
 
@@ -111,137 +110,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		a.printUsage(a.stderr, "")
 		return exitUsage
 	}
-	cmd, rest := rest[0], rest[1:]
-	switch cmd {
-	case "help":
-		return a.help(rest)
-	case "login":
-		return a.login(rest)
-	case "whoami":
-		return a.whoami(rest)
-	case "usage":
-		return a.usageReport(rest)
-	case "audit":
-		return a.auditList(rest)
-	case "capabilities":
-		return a.capabilities(rest)
-	case "pricing":
-		return a.pricing(rest)
-	case "keys", "runs", "projects", "credits", "connections", "services", "artifacts", "approvals", "webhooks":
-		return a.group(cmd, rest)
-	}
-	return a.unknownCommand("", cmd)
-}
-
-// group dispatches "keys <sub>", "runs <sub>", "projects <sub>", "credits <sub>", "connections <sub>",
-// "services <sub>", "artifacts <sub>", "approvals <sub>" and "webhooks <sub>".
-func (a *app) group(group string, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
-		w, code := a.stdout, exitOK
-		if len(args) == 0 {
-			w, code = a.stderr, exitUsage
-		}
-		a.printUsage(w, group)
-		return code
-	}
-	sub, rest := args[0], args[1:]
-	switch group + " " + sub {
-	case "keys create":
-		return a.keysCreate(rest)
-	case "keys list":
-		return a.keysList(rest)
-	case "keys revoke":
-		return a.keysRevoke(rest)
-	case "runs create":
-		return a.runsCreate(rest)
-	case "runs get":
-		return a.runsGet(rest)
-	case "runs list":
-		return a.runsList(rest)
-	case "runs cancel":
-		return a.runsCancel(rest)
-	case "runs watch":
-		return a.runsWatch(rest)
-	case "projects list":
-		return a.projectsList(rest)
-	case "projects create":
-		return a.projectsCreate(rest)
-	case "projects get":
-		return a.projectsGet(rest)
-	case "projects update":
-		return a.projectsUpdate(rest)
-	case "projects archive":
-		return a.projectsArchive(rest)
-	case "credits balance":
-		return a.creditsBalance(rest)
-	case "credits top-up":
-		return a.creditsTopUp(rest)
-	case "connections list":
-		return a.connectionsList(rest)
-	case "connections create":
-		return a.connectionsCreate(rest)
-	case "connections get":
-		return a.connectionsGet(rest)
-	case "connections rotate":
-		return a.connectionsRotate(rest)
-	case "connections disable":
-		return a.connectionsSetDisabled(rest, true)
-	case "connections enable":
-		return a.connectionsSetDisabled(rest, false)
-	case "connections rename":
-		return a.connectionsRename(rest)
-	case "connections delete":
-		return a.connectionsDelete(rest)
-	case "services list":
-		return a.servicesList(rest)
-	case "services invoke":
-		return a.servicesInvoke(rest)
-	case "artifacts list":
-		return a.artifactsList(rest)
-	case "artifacts download":
-		return a.artifactsDownload(rest)
-	case "approvals list":
-		return a.approvalsList(rest)
-	case "approvals approve":
-		return a.approvalsDecide(rest, client.DecisionApprove)
-	case "approvals reject":
-		return a.approvalsDecide(rest, client.DecisionReject)
-	case "approvals request":
-		return a.approvalsRequest(rest)
-	case "webhooks list":
-		return a.webhooksList(rest)
-	case "webhooks create":
-		return a.webhooksCreate(rest)
-	case "webhooks update":
-		return a.webhooksUpdate(rest)
-	case "webhooks rotate-secret":
-		return a.webhooksRotateSecret(rest)
-	case "webhooks delete":
-		return a.webhooksDelete(rest)
-	case "webhooks verify":
-		return a.webhooksVerify(rest)
-	case "webhooks listen":
-		return a.webhooksListen(rest)
-	case "webhooks deliveries":
-		return a.webhooksDeliveries(rest)
-	case "webhooks replay":
-		return a.webhooksReplay(rest)
-	}
-	return a.unknownCommand(group, sub)
-}
-
-// help prints the usage of a command: "svc help", "svc help keys", "svc help keys create".
-func (a *app) help(args []string) int {
-	name := strings.Join(args, " ")
-	if _, ok := usages[name]; !ok {
-		names := make([]string, 0, len(usages))
-		for n := range usages {
-			names = append(names, n)
-		}
-		return a.usageError("", "no help for %q%s", name, didYouMean(name, names, strconv.Quote))
-	}
-	a.printUsage(a.stdout, name)
-	return exitOK
+	return a.dispatch(rest)
 }
 
 // flagSet returns a FlagSet that reports errors to the caller instead of printing or exiting.
@@ -436,19 +305,6 @@ func (a *app) printJSON(v any) {
 	_, _ = a.stdout.Write(append(b, '\n'))
 }
 
-// maskKey shows the recognisable start of a secret, never the whole of it.
-func maskKey(key string) string {
-	const shown = len("svc_sk_") + 6
-	switch {
-	case len(key) > shown+4:
-		return key[:shown] + "…"
-	case len(key) > 8:
-		return key[:4] + "…"
-	default:
-		return "…"
-	}
-}
-
 // isTerminal reports whether r is a character device (a terminal).
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
@@ -457,20 +313,4 @@ func isTerminal(r io.Reader) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// stringList is a repeatable flag; each value may also be a comma-separated list.
-type stringList []string
-
-// String implements flag.Value.
-func (l *stringList) String() string { return strings.Join(*l, ",") }
-
-// Set implements flag.Value.
-func (l *stringList) Set(v string) error {
-	for _, part := range strings.Split(v, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			*l = append(*l, part)
-		}
-	}
-	return nil
 }

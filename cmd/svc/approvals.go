@@ -10,8 +10,18 @@ import (
 	"github.com/svcplatform/svc/client"
 )
 
-func init() {
-	usages["approvals"] = `Usage: svc approvals <list|approve|reject|request> [flags]
+// Approval kinds, as the API names them.
+const (
+	approvalKindRun           = "run"
+	approvalKindServiceAction = "service_action"
+)
+
+// approvalStatuses are the statuses an approval may have, for the --status filter of approvals list.
+var approvalStatuses = []string{client.ApprovalPending, client.ApprovalApproved, client.ApprovalRejected,
+	client.ApprovalExpired, client.ApprovalCancelled}
+
+// approvalsHelp is the help of "svc approvals".
+const approvalsHelp = `Usage: svc approvals <list|approve|reject|request> [flags]
 
 Approvals gate actions until a key holding approvals:write decides: a run created with
 --require-approval (or whose operation the catalog marks as needing approval) waits in
@@ -25,7 +35,23 @@ approval nobody decides expires (default after 24 h, at most 7 days).
 
 Run "svc approvals <command> --help" for details.`
 
-	usages["approvals list"] = `Usage: svc approvals list [--status S] [--service ID] [--run RUN_ID] [--limit N] [--cursor C] [--all]
+// approvalsCommands are the commands of approvals, "svc approvals ...".
+func approvalsCommands() []command {
+	return []command{
+		{name: "approvals", help: approvalsHelp},
+		{name: "approvals list", run: (*app).approvalsList, help: approvalsListHelp,
+			brief: "list approvals, by status, service and run"},
+		{name: "approvals approve", run: (*app).approvalsApprove, help: approvalsApproveHelp,
+			brief: "approve a pending approval: its run continues"},
+		{name: "approvals reject", run: (*app).approvalsReject, help: approvalsRejectHelp,
+			brief: "reject a pending approval: its run fails"},
+		{name: "approvals request", run: (*app).approvalsRequest, help: approvalsRequestHelp,
+			brief: "ask for approval of a service action"},
+	}
+}
+
+// approvalsListHelp is the help of "svc approvals list".
+const approvalsListHelp = `Usage: svc approvals list [--status S] [--service ID] [--run RUN_ID] [--limit N] [--cursor C] [--all]
 
 Lists the approvals of the selected project (or of none), newest first (scope approvals:read).
 Approvals of services the key may not use are left out. ACTION is service.operation; RUN is the run the
@@ -39,65 +65,6 @@ approval gates, or the run an approved service action started ("-" when none yet
   --all          follow nextCursor through every page
 
 ` + globalFlagsHelp
-
-	usages["approvals approve"] = `Usage: svc approvals approve APPROVAL_ID [--comment TEXT] [--idempotency-key K]
-
-Approves the pending approval APPROVAL_ID (scope approvals:write and access to its service) and shows
-it, recording which key decided. The run it gates continues within moments ("svc runs watch RUN_ID"
-follows it); an approved service action starts its run. The decision is durable: it is delivered even
-while no worker is running.
-
-  --comment TEXT        a comment shown with the decision (at most 1000 characters)
-  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
-
-Exit status: 0 when approved; 1 when the API refused, e.g. "conflict" for an approval already decided,
-expired or cancelled, or "not_found" for an unknown one; 2 for a usage error.
-
-` + globalFlagsHelp
-
-	usages["approvals reject"] = `Usage: svc approvals reject APPROVAL_ID [--comment TEXT] [--idempotency-key K]
-
-Rejects the pending approval APPROVAL_ID (scope approvals:write and access to its service) and shows it,
-recording which key decided. The run it gates fails with the error code approval_rejected; a rejected
-service action never runs.
-
-  --comment TEXT        a comment shown with the decision (at most 1000 characters)
-  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
-
-Exit status: 0 when rejected; 1 when the API refused, e.g. "conflict" for an approval already decided,
-expired or cancelled, or "not_found" for an unknown one; 2 for a usage error.
-
-` + globalFlagsHelp
-
-	usages["approvals request"] = `Usage: svc approvals request --service ID --operation ID [--input JSON | --input-file F]
-                           [--reason TEXT] [--expires-in D] [--idempotency-key K]
-
-Asks for approval of a service action (scope approvals:write and access to the service) and shows the
-pending approval. Once a key holding approvals:write approves it, the action runs as a run whose id the
-approval then carries ("svc approvals list --status approved" shows it), e.g.
-  svc approvals request --service managed-workflows --operation echo --input '{"n":1}' --reason nightly
-
-  --service ID          service id (required)
-  --operation ID        operation id (required)
-  --input JSON          the input, a JSON object (default {})
-  --input-file F        read the input from file F (- for stdin)
-  --reason TEXT         why the action is needed, shown to approvers (at most 1000 characters)
-  --expires-in D        how long the approval waits: a duration such as 90m or 48h, or whole seconds
-                        such as 3600 (default 24h, at most 168h = 7 days)
-  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
-
-` + globalFlagsHelp
-}
-
-// Approval kinds, as the API names them.
-const (
-	approvalKindRun           = "run"
-	approvalKindServiceAction = "service_action"
-)
-
-// approvalStatuses are the statuses an approval may have, for the --status filter of approvals list.
-var approvalStatuses = []string{client.ApprovalPending, client.ApprovalApproved, client.ApprovalRejected,
-	client.ApprovalExpired, client.ApprovalCancelled}
 
 // approvalsList lists approvals, newest first, with filters.
 func (a *app) approvalsList(args []string) int {
@@ -153,6 +120,47 @@ func (a *app) approvalsList(args []string) int {
 	return exitOK
 }
 
+// approvalsApproveHelp is the help of "svc approvals approve".
+const approvalsApproveHelp = `Usage: svc approvals approve APPROVAL_ID [--comment TEXT] [--idempotency-key K]
+
+Approves the pending approval APPROVAL_ID (scope approvals:write and access to its service) and shows
+it, recording which key decided. The run it gates continues within moments ("svc runs watch RUN_ID"
+follows it); an approved service action starts its run. The decision is durable: it is delivered even
+while no worker is running.
+
+  --comment TEXT        a comment shown with the decision (at most 1000 characters)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+Exit status: 0 when approved; 1 when the API refused, e.g. "conflict" for an approval already decided,
+expired or cancelled, or "not_found" for an unknown one; 2 for a usage error.
+
+` + globalFlagsHelp
+
+// approvalsApprove approves a pending approval.
+func (a *app) approvalsApprove(args []string) int {
+	return a.approvalsDecide(args, client.DecisionApprove)
+}
+
+// approvalsRejectHelp is the help of "svc approvals reject".
+const approvalsRejectHelp = `Usage: svc approvals reject APPROVAL_ID [--comment TEXT] [--idempotency-key K]
+
+Rejects the pending approval APPROVAL_ID (scope approvals:write and access to its service) and shows it,
+recording which key decided. The run it gates fails with the error code approval_rejected; a rejected
+service action never runs.
+
+  --comment TEXT        a comment shown with the decision (at most 1000 characters)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+Exit status: 0 when rejected; 1 when the API refused, e.g. "conflict" for an approval already decided,
+expired or cancelled, or "not_found" for an unknown one; 2 for a usage error.
+
+` + globalFlagsHelp
+
+// approvalsReject rejects a pending approval.
+func (a *app) approvalsReject(args []string) int {
+	return a.approvalsDecide(args, client.DecisionReject)
+}
+
 // approvalsDecide approves or rejects a pending approval (decision is client.DecisionApprove or
 // client.DecisionReject) and shows it as decided.
 func (a *app) approvalsDecide(args []string, decision string) int {
@@ -197,6 +205,26 @@ func decidedHint(apr client.Approval) string {
 	}
 	return ""
 }
+
+// approvalsRequestHelp is the help of "svc approvals request".
+const approvalsRequestHelp = `Usage: svc approvals request --service ID --operation ID [--input JSON | --input-file F]
+                           [--reason TEXT] [--expires-in D] [--idempotency-key K]
+
+Asks for approval of a service action (scope approvals:write and access to the service) and shows the
+pending approval. Once a key holding approvals:write approves it, the action runs as a run whose id the
+approval then carries ("svc approvals list --status approved" shows it), e.g.
+  svc approvals request --service managed-workflows --operation echo --input '{"n":1}' --reason nightly
+
+  --service ID          service id (required)
+  --operation ID        operation id (required)
+  --input JSON          the input, a JSON object (default {})
+  --input-file F        read the input from file F (- for stdin)
+  --reason TEXT         why the action is needed, shown to approvers (at most 1000 characters)
+  --expires-in D        how long the approval waits: a duration such as 90m or 48h, or whole seconds
+                        such as 3600 (default 24h, at most 168h = 7 days)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // approvalsRequest asks for approval of a service action.
 func (a *app) approvalsRequest(args []string) int {
@@ -246,30 +274,6 @@ func (a *app) approvalsRequest(args []string) int {
 			fmt.Fprintf(a.stdout, "A key holding approvals:write decides with: svc approvals approve %s (or reject)\n", apr.ID)
 		}
 	})
-}
-
-// parseSeconds parses the value of --name as a positive whole number of seconds: a Go duration such as
-// 90m or 48h, or plain seconds such as 3600. A flag not given is 0 (the server's default); the range is
-// left to the server, which names the field when it refuses.
-func parseSeconds(name, v string, given bool) (int, error) {
-	if !given {
-		return 0, nil
-	}
-	v = strings.TrimSpace(v)
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n <= 0 || n > 1<<31-1 {
-			return 0, fmt.Errorf("--%s must be a positive number of seconds, not %q", name, v)
-		}
-		return int(n), nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return 0, fmt.Errorf("--%s %q is neither a duration such as 48h or 90m nor whole seconds such as 3600", name, v)
-	}
-	if d < time.Second || d%time.Second != 0 {
-		return 0, fmt.Errorf("--%s must be a positive whole number of seconds, not %q", name, v)
-	}
-	return int(d / time.Second), nil
 }
 
 // approvalHint is the line that tells how to decide a run's pending approval, or "" when the run does not

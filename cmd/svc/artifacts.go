@@ -28,8 +28,8 @@ const (
 // errDownloadStalled ends a download that stopped receiving bytes.
 var errDownloadStalled = fmt.Errorf("no data received for %s", downloadStallTimeout)
 
-func init() {
-	usages["artifacts"] = `Usage: svc artifacts <list|download> [flags]
+// artifactsHelp is the help of "svc artifacts".
+const artifactsHelp = `Usage: svc artifacts <list|download> [flags]
 
 Artifacts are the files and outputs runs produce. Reading them needs scope artifacts:read and access to
 the service of the run that produced them.
@@ -39,7 +39,19 @@ the service of the run that produced them.
 
 Run "svc artifacts <command> --help" for details.`
 
-	usages["artifacts list"] = `Usage: svc artifacts list [--run RUN_ID] [--limit N] [--cursor C] [--all]
+// artifactsCommands are the commands of artifacts, "svc artifacts ...".
+func artifactsCommands() []command {
+	return []command{
+		{name: "artifacts", help: artifactsHelp},
+		{name: "artifacts list", run: (*app).artifactsList, help: artifactsListHelp,
+			brief: "list the files and outputs runs produced"},
+		{name: "artifacts download", run: (*app).artifactsDownload, help: artifactsDownloadHelp,
+			brief: "download an artifact, verified against its SHA-256"},
+	}
+}
+
+// artifactsListHelp is the help of "svc artifacts list".
+const artifactsListHelp = `Usage: svc artifacts list [--run RUN_ID] [--limit N] [--cursor C] [--all]
 
 Lists the artifacts of the selected project (or of none), newest first (scope artifacts:read).
 Artifacts of services the key may not use are left out.
@@ -50,21 +62,6 @@ Artifacts of services the key may not use are left out.
   --all          follow nextCursor through every page
 
 ` + globalFlagsHelp
-
-	usages["artifacts download"] = `Usage: svc artifacts download ARTIFACT_ID [--output FILE|DIR|-] [--force]
-
-Downloads an artifact's content (scope artifacts:read and access to the run's service). The bytes go to
-a temporary file beside the destination, are checked against the size and SHA-256 the server announces,
-and only then take the destination's name: a failed or tampered download leaves nothing behind. A
-progress bar is shown on stderr for content over 1 MiB when stderr is a terminal.
-
-  --output FILE   write to FILE (default: the artifact's name in the current directory)
-  --output DIR    write to the artifact's name in the existing directory DIR
-  --output -      write the content to stdout (verified at the end; exit 1 if it does not match)
-  --force         overwrite an existing file (by default svc refuses)
-
-` + globalFlagsHelp
-}
 
 // artifactsList lists artifacts, optionally of one run.
 func (a *app) artifactsList(args []string) int {
@@ -124,6 +121,21 @@ type downloadedObject struct {
 	SHA256      string `json:"sha256"`
 	Path        string `json:"path"`
 }
+
+// artifactsDownloadHelp is the help of "svc artifacts download".
+const artifactsDownloadHelp = `Usage: svc artifacts download ARTIFACT_ID [--output FILE|DIR|-] [--force]
+
+Downloads an artifact's content (scope artifacts:read and access to the run's service). The bytes go to
+a temporary file beside the destination, are checked against the size and SHA-256 the server announces,
+and only then take the destination's name: a failed or tampered download leaves nothing behind. A
+progress bar is shown on stderr for content over 1 MiB when stderr is a terminal.
+
+  --output FILE   write to FILE (default: the artifact's name in the current directory)
+  --output DIR    write to the artifact's name in the existing directory DIR
+  --output -      write the content to stdout (verified at the end; exit 1 if it does not match)
+  --force         overwrite an existing file (by default svc refuses)
+
+` + globalFlagsHelp
 
 // artifactsDownload downloads an artifact's content to a file (atomically, after verifying it) or to
 // stdout.

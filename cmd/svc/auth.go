@@ -1,14 +1,33 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 
 	"github.com/svcplatform/svc/client"
 )
+
+// authCommands are the commands that set up and show the CLI's credentials: login and whoami.
+func authCommands() []command {
+	return []command{
+		{name: "login", run: (*app).login, help: loginHelp, brief: "verify an API key and store it for later commands"},
+		{name: "whoami", run: (*app).whoami, help: whoamiHelp,
+			brief: "show the base URL, the key prefix and, when allowed, the key's id and scopes"},
+	}
+}
+
+// loginHelp is the help of "svc login".
+const loginHelp = `Usage: svc login [--api-key KEY] [--base-url URL] [--project ID]
+
+Verifies an API key and stores it, with the base URL (and project, if given), in the config file
+($XDG_CONFIG_HOME/svc/config.json or ~/.config/svc/config.json, mode 0600, directory 0700).
+
+The key comes from --api-key, else ` + envAPIKey + `, else a prompt on the terminal (never with
+--not-interactive or ` + envNotInteractive + `=1). It is checked with GET /v1/api-keys, then GET /v1/services:
+a rejected key (401) is not stored; a key that authenticates but lacks both api_keys:manage and
+services:read (403) is stored with a warning.
+
+` + globalFlagsHelp
 
 // login verifies an API key and stores it with the base URL in the config file.
 //
@@ -91,37 +110,13 @@ func (a *app) notStored(code int) int {
 	return code
 }
 
-// promptSecret asks for a secret on the terminal, hiding the typed characters when stty is available.
-func (a *app) promptSecret(prompt string) (string, error) {
-	fmt.Fprint(a.stderr, prompt)
-	restore := hideInput(a.stdin)
-	line, err := bufio.NewReader(a.stdin).ReadString('\n')
-	restore()
-	fmt.Fprintln(a.stderr)
-	if err != nil && line == "" {
-		return "", fmt.Errorf("read from the terminal: %w", err)
-	}
-	return strings.TrimSpace(line), nil
-}
+// whoamiHelp is the help of "svc whoami".
+const whoamiHelp = `Usage: svc whoami
 
-// hideInput turns terminal echo off with stty (standard library only) and returns the function that
-// turns it back on. Where stty is unavailable, input stays visible.
-func hideInput(in any) func() {
-	f, ok := in.(*os.File)
-	if !ok {
-		return func() {}
-	}
-	off := exec.Command("stty", "-echo")
-	off.Stdin = f
-	if off.Run() != nil {
-		return func() {}
-	}
-	return func() {
-		on := exec.Command("stty", "echo")
-		on.Stdin = f
-		_ = on.Run()
-	}
-}
+Shows the base URL, where the API key comes from and its prefix (never the whole secret), and, when the
+key holds api_keys:manage, its id, name, scopes, services and limits.
+
+` + globalFlagsHelp
 
 // whoami shows the base URL, where the key comes from, its prefix and, when the key may list API keys,
 // its id, name, scopes and services.
@@ -220,4 +215,17 @@ func limitList(limits []client.Limit) string {
 		parts = append(parts, formatLimit(l))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// maskKey shows the recognisable start of a secret, never the whole of it.
+func maskKey(key string) string {
+	const shown = len("svc_sk_") + 6
+	switch {
+	case len(key) > shown+4:
+		return key[:shown] + "…"
+	case len(key) > 8:
+		return key[:4] + "…"
+	default:
+		return "…"
+	}
 }

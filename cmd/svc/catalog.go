@@ -7,37 +7,36 @@ import (
 	"github.com/svcplatform/svc/client"
 )
 
-func init() {
-	usages["services list"] = `Usage: svc services list
+// servicesHelp is the help of "svc services".
+const servicesHelp = `Usage: svc services <list|invoke> [flags]
+
+  services list     list the managed services the key may use
+  services invoke   call an operation of an external managed service
+
+Run "svc services <command> --help" for details.`
+
+// catalogCommands are the commands of the service catalog: "svc services" (whose invoke is in gateway.go),
+// "svc services list", "svc capabilities" and "svc pricing".
+func catalogCommands() []command {
+	return []command{
+		{name: "services", help: servicesHelp},
+		{name: "services list", run: (*app).servicesList, help: servicesListHelp,
+			brief: "list the managed services the key may use"},
+		{name: "capabilities", args: "[ID]", run: (*app).capabilities, help: capabilitiesHelp,
+			brief: "list the operations of the services the key may use, or of one service"},
+		{name: "pricing", run: (*app).pricing, help: pricingHelp,
+			brief: "show the public price of every operation in credits"},
+	}
+}
+
+// servicesListHelp is the help of "svc services list".
+const servicesListHelp = `Usage: svc services list
 
 Lists the managed services the key may use (scope services:read): built-in ones and the external ones
 services.yaml registers. AVAILABLE says whether any of a service's operations can be used now;
 "svc capabilities SERVICE_ID" shows its operations.
 
 ` + globalFlagsHelp
-
-	usages["capabilities"] = `Usage: svc capabilities [SERVICE_ID]
-
-Without SERVICE_ID, lists the operations of every service the key may use, one line each (scope
-services:read). With it, shows that service and its operations (scope services:read and access to the
-service; not_found when the catalog has no such service); for an external generation service it also
-shows the preflight, the answers of its /health and /v1/models checked with your connection.
-
-KIND is run (started with "svc runs create"), route (served by its own API route) or invoke ("svc
-services invoke"); APPROVAL "required" means a run of it waits for an approval.
-
-` + globalFlagsHelp
-
-	usages["pricing"] = `Usage: svc pricing [--service ID]
-
-Shows the server-owned price of every operation in credits (1 USD = 100 credits), and whether it can be
-used now. Prices are public: no API key is needed.
-
-  --service ID   only this service's prices: platform-api, managed-wallets, managed-trading,
-                 managed-agents or managed-workflows
-
-` + globalFlagsHelp
-}
 
 // servicesList lists the services the key may use.
 func (a *app) servicesList(args []string) int {
@@ -64,6 +63,19 @@ func (a *app) servicesList(args []string) int {
 		fmt.Fprintln(a.stdout, "Operations of a service: svc capabilities SERVICE_ID")
 	})
 }
+
+// capabilitiesHelp is the help of "svc capabilities".
+const capabilitiesHelp = `Usage: svc capabilities [SERVICE_ID]
+
+Without SERVICE_ID, lists the operations of every service the key may use, one line each (scope
+services:read). With it, shows that service and its operations (scope services:read and access to the
+service; not_found when the catalog has no such service); for an external generation service it also
+shows the preflight, the answers of its /health and /v1/models checked with your connection.
+
+KIND is run (started with "svc runs create"), route (served by its own API route) or invoke ("svc
+services invoke"); APPROVAL "required" means a run of it waits for an approval.
+
+` + globalFlagsHelp
 
 // capabilities lists the operations of every visible service, or shows one service with its operations
 // (and its preflight, for a generation service).
@@ -157,6 +169,17 @@ func (a *app) printPreflight(p *client.Preflight) {
 		fmt.Fprintf(a.stdout, "  Models: %s\n", strings.Join(p.ModelIDs, ", "))
 	}
 }
+
+// pricingHelp is the help of "svc pricing".
+const pricingHelp = `Usage: svc pricing [--service ID]
+
+Shows the server-owned price of every operation in credits (1 USD = 100 credits), and whether it can be
+used now. Prices are public: no API key is needed.
+
+  --service ID   only this service's prices: platform-api, managed-wallets, managed-trading,
+                 managed-agents or managed-workflows
+
+` + globalFlagsHelp
 
 // pricing shows the public price catalog, optionally of one service.
 func (a *app) pricing(args []string) int {

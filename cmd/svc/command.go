@@ -103,52 +103,10 @@ func (a *app) table() *tabwriter.Writer {
 	return tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 }
 
-// titleLine is "<title> <id> (<name>) [replayed answer]", without the name when it is empty and without
-// the mark when the answer is not replayed.
-func titleLine(title, id, name string, replayed bool) string {
-	line := title + " " + id
-	if name != "" {
-		line += " (" + name + ")"
+// idemOpts sends key as the Idempotency-Key when given (the SDK otherwise makes a random one).
+func idemOpts(key string) []client.CallOption {
+	if key == "" {
+		return nil
 	}
-	if replayed {
-		line += " [replayed answer]"
-	}
-	return line
-}
-
-// inputFlags are the --input and --input-file flags of a command that sends a JSON object.
-type inputFlags struct {
-	text string
-	file string
-}
-
-// msgInputBoth is the usage message when both --input and --input-file are given.
-const msgInputBoth = "use --input or --input-file, not both"
-
-// register adds --input and --input-file to fs.
-func (f *inputFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.text, "input", "", "input as a JSON object")
-	fs.StringVar(&f.file, "input-file", "", "file holding the input JSON object (- for stdin)")
-}
-
-// both reports whether --input and --input-file were both given (a usage error, msgInputBoth).
-func (f *inputFlags) both() bool {
-	return f.text != "" && f.file != ""
-}
-
-// read returns the input object (nil for none) from --input or --input-file, or reports the usage error
-// of cmd and returns its exit code with ok false.
-func (f *inputFlags) read(a *app, cmd string) (in map[string]any, code int, ok bool) {
-	raw := []byte(f.text)
-	if f.file != "" {
-		var err error
-		if raw, err = a.readInputFile(f.file); err != nil {
-			return nil, a.usageError(cmd, "--input-file: %v", err), false
-		}
-	}
-	in, err := parseInput(raw)
-	if err != nil {
-		return nil, a.usageError(cmd, "input: %v", err), false
-	}
-	return in, 0, true
+	return []client.CallOption{client.WithIdempotencyKey(key)}
 }

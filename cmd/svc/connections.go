@@ -26,6 +26,45 @@ type secretFlags struct {
 	stdin bool
 }
 
+// connectionsHelp is the help of "svc connections".
+const connectionsHelp = `Usage: svc connections <list|create|get|rotate|disable|enable|rename|delete> [flags]
+
+Connections hold the credentials the platform sends to upstream services on your behalf. They belong to
+the selected project (or to none). A secret is sent once and is never shown again, by the API or by svc.
+
+  connections list      list connections
+  connections create    store an upstream credential
+  connections get       show a connection
+  connections rotate    replace a connection's secret (and basic-auth username)
+  connections disable   stop using a connection
+  connections enable    resume using a connection
+  connections rename    change a connection's name
+  connections delete    delete a connection
+
+Run "svc connections <command> --help" for details.`
+
+// connectionsCommands are the commands of protected connections, "svc connections ...".
+func connectionsCommands() []command {
+	return []command{
+		{name: "connections", help: connectionsHelp},
+		{name: "connections list", run: (*app).connectionsList, help: connectionsListHelp,
+			brief: "list protected connections (upstream credentials; secrets are never shown)"},
+		{name: "connections create", run: (*app).connectionsCreate, help: connectionsCreateHelp,
+			brief: "store an upstream credential"},
+		{name: "connections get", run: (*app).connectionsGet, help: connectionsGetHelp, brief: "show a connection"},
+		{name: "connections rotate", run: (*app).connectionsRotate, help: connectionsRotateHelp,
+			brief: "replace a connection's secret"},
+		{name: "connections disable", run: (*app).connectionsDisable, help: connectionsDisableHelp,
+			brief: "stop using a connection (its secret is kept)"},
+		{name: "connections enable", run: (*app).connectionsEnable, help: connectionsEnableHelp,
+			brief: "resume using a disabled connection"},
+		{name: "connections rename", run: (*app).connectionsRename, help: connectionsRenameHelp,
+			brief: "change a connection's name"},
+		{name: "connections delete", run: (*app).connectionsDelete, help: connectionsDeleteHelp,
+			brief: "delete a connection"},
+	}
+}
+
 // register adds --secret and --secret-stdin to fs.
 func (s *secretFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.value, "secret", "", "the secret (may be kept in shell history; prefer --secret-stdin)")
@@ -100,11 +139,6 @@ func (s *secretFlags) client(a *app, cmd string, set map[string]bool) (c *client
 	return c, secret, 0, true
 }
 
-// hasControl reports whether s holds an ASCII control character (CR, LF, NUL, DEL...).
-func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
-}
-
 // checkConnectionName checks a connection's name; it returns a usage message or "".
 func checkConnectionName(name string) string {
 	switch {
@@ -130,6 +164,18 @@ func checkUsername(u string) string {
 	}
 	return ""
 }
+
+// connectionsListHelp is the help of "svc connections list".
+const connectionsListHelp = `Usage: svc connections list [--limit N] [--cursor C] [--all]
+
+Lists the connections of the selected project (or of none), newest first (scope connections:read).
+Secrets are never shown.
+
+  --limit N    page size 1..200 (default 50)
+  --cursor C   the nextCursor of the previous page
+  --all        follow nextCursor through every page
+
+` + globalFlagsHelp
 
 // connectionsList lists the connections of the selected project (or of none).
 func (a *app) connectionsList(args []string) int {
@@ -168,6 +214,33 @@ func (a *app) connectionsList(args []string) int {
 	a.moreHint("connections", cmd, filters, next)
 	return exitOK
 }
+
+// secretFlagsHelp documents how the connection commands take a secret.
+const secretFlagsHelp = `  --secret S            the secret: the header value, bearer token or basic-auth password; warns,
+                        since a command line may be kept in shell history
+  --secret-stdin        read the secret from stdin (a trailing line break is removed), e.g.
+                          pass show upstream/token | svc connections ... --secret-stdin
+  (neither)             prompt for the secret on the terminal without showing it; without a
+                        terminal, or with --not-interactive, give --secret-stdin or --secret`
+
+// connectionsCreateHelp is the help of "svc connections create".
+const connectionsCreateHelp = `Usage: svc connections create --name N --auth-type header|bearer|basic [--header-name H]
+                              [--username U] [--secret S | --secret-stdin] [--idempotency-key K]
+
+Stores an upstream credential (scope connections:write) in the selected project (or in none). A service
+of services.yaml refers to its connection by name. The secret is stored encrypted and never shown again.
+
+  --name N              the connection's name, 1..100 characters, unique in its project (required)
+  --auth-type T         how the secret is sent (required):
+                          header   as the value of the header --header-name
+                          bearer   as Authorization: Bearer <secret>
+                          basic    as Authorization: Basic, with --username
+  --header-name H       the header carrying the secret, e.g. X-Api-Key (--auth-type header only; required)
+  --username U          the basic-auth user, without colons (--auth-type basic only; required)
+` + secretFlagsHelp + `
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // connectionsCreate stores an upstream credential.
 func (a *app) connectionsCreate(args []string) int {
@@ -232,6 +305,14 @@ func (a *app) connectionsCreate(args []string) int {
 	})
 }
 
+// connectionsGetHelp is the help of "svc connections get".
+const connectionsGetHelp = `Usage: svc connections get ID
+
+Shows the connection ID (scope connections:read): its name, auth type, status and dates, never its
+secret.
+
+` + globalFlagsHelp
+
 // connectionsGet shows a connection's metadata.
 func (a *app) connectionsGet(args []string) int {
 	return oneID(a, idSpec{cmd: "connections get", what: "connection"}, args,
@@ -240,6 +321,18 @@ func (a *app) connectionsGet(args []string) int {
 		},
 		func(r client.Response[client.ConnectionEnvelope]) { a.printConnection("", r.Body.Connection, false) })
 }
+
+// connectionsRotateHelp is the help of "svc connections rotate".
+const connectionsRotateHelp = `Usage: svc connections rotate ID [--secret S | --secret-stdin] [--username U] [--idempotency-key K]
+
+Replaces the secret of the connection ID (scope connections:write); for a basic-auth connection
+--username also replaces the user (otherwise it is kept). The new secret is never shown either.
+
+` + secretFlagsHelp + `
+  --username U          a new basic-auth user, without colons (basic connections only)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // connectionsRotate replaces a connection's secret (and, for basic auth, optionally its username).
 func (a *app) connectionsRotate(args []string) int {
@@ -278,6 +371,31 @@ func (a *app) connectionsRotate(args []string) int {
 	return answer(a, c.UpdateConnection(a.ctx, pos[0], req, idemOpts(idemKey)...), a.showConnection("Rotated connection"))
 }
 
+// connectionsDisableHelp is the help of "svc connections disable".
+const connectionsDisableHelp = `Usage: svc connections disable ID [--idempotency-key K]
+
+Disables the connection ID (scope connections:write): calls to services that need it are refused until
+it is enabled again. The secret is kept.
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
+
+// connectionsDisable disables a connection.
+func (a *app) connectionsDisable(args []string) int { return a.connectionsSetDisabled(args, true) }
+
+// connectionsEnableHelp is the help of "svc connections enable".
+const connectionsEnableHelp = `Usage: svc connections enable ID [--idempotency-key K]
+
+Enables the disabled connection ID again (scope connections:write).
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
+
+// connectionsEnable enables a disabled connection.
+func (a *app) connectionsEnable(args []string) int { return a.connectionsSetDisabled(args, false) }
+
 // connectionsSetDisabled disables or enables a connection.
 func (a *app) connectionsSetDisabled(args []string, disabled bool) int {
 	cmd, title := "connections enable", "Enabled connection"
@@ -290,6 +408,17 @@ func (a *app) connectionsSetDisabled(args []string, disabled bool) int {
 		},
 		a.showConnection(title))
 }
+
+// connectionsRenameHelp is the help of "svc connections rename".
+const connectionsRenameHelp = `Usage: svc connections rename ID --name N [--idempotency-key K]
+
+Renames the connection ID (scope connections:write). Services refer to connections by name, so a service
+that used the old name no longer finds it.
+
+  --name N              the new name, 1..100 characters, unique in its project (required)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // connectionsRename changes a connection's name.
 func (a *app) connectionsRename(args []string) int {
@@ -321,6 +450,15 @@ func (a *app) showConnection(title string) func(client.Response[client.Connectio
 		a.printConnection(title, r.Body.Connection, r.Replayed)
 	}
 }
+
+// connectionsDeleteHelp is the help of "svc connections delete".
+const connectionsDeleteHelp = `Usage: svc connections delete ID [--idempotency-key K]
+
+Deletes the connection ID and its secret (scope connections:write).
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // connectionsDelete deletes a connection.
 func (a *app) connectionsDelete(args []string) int {

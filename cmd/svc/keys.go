@@ -9,6 +9,48 @@ import (
 	"github.com/svcplatform/svc/client"
 )
 
+// keysHelp is the help of "svc keys".
+const keysHelp = `Usage: svc keys <create|list|revoke> [flags]
+
+  keys create    create an API key (a child key, or the first key with --credit-token)
+  keys list      list the current key and its descendants
+  keys revoke    revoke a key and all its descendants
+
+Run "svc keys <command> --help" for details.`
+
+// keysCommands are the commands of API keys, "svc keys ...".
+func keysCommands() []command {
+	return []command{
+		{name: "keys", help: keysHelp},
+		{name: "keys create", run: (*app).keysCreate, help: keysCreateHelp,
+			brief: "create an API key (a child key, or the first key with --credit-token)"},
+		{name: "keys list", run: (*app).keysList, help: keysListHelp,
+			brief: "list the current key and its descendants"},
+		{name: "keys revoke", run: (*app).keysRevoke, help: keysRevokeHelp,
+			brief: "revoke a key and all its descendants"},
+	}
+}
+
+// keysCreateHelp is the help of "svc keys create".
+const keysCreateHelp = `Usage: svc keys create [--name N] [--scope S]... [--service S]... [--limit OP=N/min|OP=N/day]...
+                       [--project P] [--credit-token T] [--idempotency-key K] [--login]
+
+Creates an API key and prints its secret once. With the current API key (scope api_keys:manage) the new
+key is a child that may only narrow its parent; with --credit-token (or ` + envCreditToken + `) it is the
+account's first key and no API key is sent. Every field is optional.
+
+  --name N              a label for people
+  --scope S             a scope of the new key; repeatable or comma-separated (default: the parent's)
+  --service S           a service id the new key may use; repeatable or comma-separated
+  --limit OP=N/min      at most N requests per minute for operation OP (e.g. runs.create=10/min, *=100/min)
+  --limit OP=N/day      at most N credits per day (services.invoke, runs.create, ... only)
+  --project P           bind the new key to project P (here --project is not the global flag)
+  --credit-token T      first-key credit token from "svcd accounts create"
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+  --login               also store the new key as the CLI's credentials
+
+` + globalFlagsHelp
+
 // keysCreate creates an API key: a child of the current key, or with --credit-token the account's first
 // key. It prints the secret once, prominently.
 func (a *app) keysCreate(args []string) int {
@@ -97,16 +139,16 @@ func (a *app) printKeyCreated(k client.APIKey, replayed bool) {
 	a.printSecretOnce(k.Secret)
 }
 
-// printSecretOnce shows a secret between bars with the warning that it is shown only once; nothing when
-// secret is empty.
-func (a *app) printSecretOnce(secret string) {
-	if secret == "" {
-		return
-	}
-	bar := strings.Repeat("=", 72)
-	fmt.Fprintf(a.stdout, "\n%s\n  SECRET:  %s\n%s\n", bar, secret, bar)
-	fmt.Fprintln(a.stdout, "WARNING: this secret is shown only once and cannot be retrieved again. Store it now.")
-}
+// keysListHelp is the help of "svc keys list".
+const keysListHelp = `Usage: svc keys list [--limit N] [--cursor C] [--all]
+
+Lists the current key and its descendants, newest first (scope api_keys:manage).
+
+  --limit N    page size 1..200 (default 50)
+  --cursor C   the nextCursor of the previous page
+  --all        follow nextCursor through every page
+
+` + globalFlagsHelp
 
 // keysList lists the current key and its descendants.
 func (a *app) keysList(args []string) int {
@@ -144,6 +186,15 @@ func (a *app) keysList(args []string) int {
 	}
 	return exitOK
 }
+
+// keysRevokeHelp is the help of "svc keys revoke".
+const keysRevokeHelp = `Usage: svc keys revoke ID [--idempotency-key K]
+
+Revokes the key ID and all its descendants (scope api_keys:manage).
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // keysRevoke revokes a key and its descendants.
 func (a *app) keysRevoke(args []string) int {
@@ -191,20 +242,4 @@ func formatLimit(l client.Limit) string {
 		return fmt.Sprintf("%s=%d/day", l.Operation, l.CreditsPerDay)
 	}
 	return fmt.Sprintf("%s=%d/min", l.Operation, l.RequestsPerMinute)
-}
-
-// orDash shows "" as "-".
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// deref is *s, or "" for nil.
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

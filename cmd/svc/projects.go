@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -16,105 +15,43 @@ const (
 	maxProjectDescription = 2000
 )
 
-// pageFlags are the --limit, --cursor and --all flags of a list command.
-type pageFlags struct {
-	limit  int
-	cursor string
-	all    bool
-}
+// projectsHelp is the help of "svc projects".
+const projectsHelp = `Usage: svc projects <list|create|get|update|archive> [flags]
 
-// register adds --limit, --cursor and --all to fs.
-func (p *pageFlags) register(fs *flag.FlagSet) {
-	fs.IntVar(&p.limit, "limit", 0, "page size 1..200 (default 50)")
-	fs.StringVar(&p.cursor, "cursor", "", "nextCursor of the previous page")
-	fs.BoolVar(&p.all, "all", false, "follow nextCursor through every page")
-}
+  projects list      list projects
+  projects create    create a project
+  projects get       show a project
+  projects update    change a project's name or description
+  projects archive   archive a project (it stays readable)
 
-// check validates the flags; it returns a usage message or "".
-func (p *pageFlags) check() string {
-	if p.limit < 0 || p.limit > 200 {
-		return "--limit must be between 1 and 200"
-	}
-	return ""
-}
+Run "svc projects <command> --help" for details.`
 
-// params are the list parameters the flags ask for.
-func (p *pageFlags) params() client.ListParams {
-	return client.ListParams{Limit: p.limit, Cursor: p.cursor}
-}
-
-// collectPages builds the authenticated client and fetches one page of a list, or with --all every page
-// from --cursor on. In --json mode without --all it prints the page's raw envelope and returns done. A
-// missing key or a failed request is reported and its exit code returned with done true.
-func collectPages[E, T any](a *app, pf pageFlags, fetch func(*client.Client, client.ListParams) client.Response[E],
-	split func(E) ([]T, *string)) (items []T, next *string, code int, done bool) {
-	c, _, code, ok := a.authedClient()
-	if !ok {
-		return nil, nil, code, true
-	}
-	p := pf.params()
-	for {
-		resp := fetch(c, p)
-		if !resp.OK {
-			return nil, nil, apiFailure(a, resp), true
-		}
-		if a.g.json && !pf.all {
-			a.printRaw(resp.Raw)
-			return nil, nil, exitOK, true
-		}
-		page, n := split(resp.Body)
-		items, next = append(items, page...), n
-		if !pf.all || next == nil || *next == "" {
-			return items, next, exitOK, false
-		}
-		p.Cursor = *next
+// projectsCommands are the commands of projects, "svc projects ...".
+func projectsCommands() []command {
+	return []command{
+		{name: "projects", help: projectsHelp},
+		{name: "projects list", run: (*app).projectsList, help: projectsListHelp, brief: "list projects"},
+		{name: "projects create", run: (*app).projectsCreate, help: projectsCreateHelp, brief: "create a project"},
+		{name: "projects get", run: (*app).projectsGet, help: projectsGetHelp, brief: "show a project"},
+		{name: "projects update", run: (*app).projectsUpdate, help: projectsUpdateHelp,
+			brief: "change a project's name or description"},
+		{name: "projects archive", run: (*app).projectsArchive, help: projectsArchiveHelp,
+			brief: "archive a project (it stays readable)"},
 	}
 }
 
-// parsePaged registers pf on fs and parses the flags of a list command, which takes no positional
-// argument; it returns the exit code to return at once (help or a usage error) with ok false.
-func (a *app) parsePaged(cmd string, fs *flag.FlagSet, pf *pageFlags, args []string) (code int, ok bool) {
-	pf.register(fs)
-	if code, ok := a.parseNone(cmd, fs, args); !ok {
-		return code, false
-	}
-	if msg := pf.check(); msg != "" {
-		return a.usageError(cmd, "%s", msg), false
-	}
-	return 0, true
-}
+// projectsListHelp is the help of "svc projects list".
+const projectsListHelp = `Usage: svc projects list [--status active|archived] [--limit N] [--cursor C] [--all]
 
-// listShown prints, in --json mode, the envelope of a collected list or else none when the list has no
-// items (n is its length), and reports whether it printed either.
-func (a *app) listShown(envelope any, n int, none string) bool {
-	if a.g.json {
-		a.printJSON(envelope)
-		return true
-	}
-	if n == 0 {
-		fmt.Fprintln(a.stdout, none)
-		return true
-	}
-	return false
-}
+Lists the account's projects, newest first (scope projects:read). A key bound to a project sees only
+that project.
 
-// moreHint prints how to fetch the next page: the command, its filters and --cursor.
-func (a *app) moreHint(what, cmd string, filters []string, next *string) {
-	if next == nil || *next == "" {
-		return
-	}
-	parts := append([]string{"svc", cmd}, filters...)
-	parts = append(parts, "--cursor", shellQuote(*next))
-	fmt.Fprintf(a.stdout, "More %s: %s\n", what, strings.Join(parts, " "))
-}
+  --status S   only projects in status S: active or archived (default: both)
+  --limit N    page size 1..200 (default 50)
+  --cursor C   the nextCursor of the previous page
+  --all        follow nextCursor through every page
 
-// shellQuote quotes s for a POSIX shell when it holds anything beyond plain word characters.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/=+@,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+` + globalFlagsHelp
 
 // projectsList lists the projects the key may see.
 func (a *app) projectsList(args []string) int {
@@ -162,6 +99,18 @@ func (a *app) projectsList(args []string) int {
 	return exitOK
 }
 
+// projectsCreateHelp is the help of "svc projects create".
+const projectsCreateHelp = `Usage: svc projects create --name N [--description D] [--idempotency-key K]
+
+Creates an active project (scope projects:write; not with a key bound to a project). Select it for later
+commands with --project ID or ` + envProject + `.
+
+  --name N              the project's name, 1..200 characters (required)
+  --description D       a description, at most 2000 characters
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
+
 // projectsCreate creates a project.
 func (a *app) projectsCreate(args []string) int {
 	const cmd = "projects create"
@@ -186,6 +135,13 @@ func (a *app) projectsCreate(args []string) int {
 	return answer(a, resp, a.showProject("Created project"))
 }
 
+// projectsGetHelp is the help of "svc projects get".
+const projectsGetHelp = `Usage: svc projects get ID
+
+Shows the project ID (scope projects:read).
+
+` + globalFlagsHelp
+
 // projectsGet shows a project.
 func (a *app) projectsGet(args []string) int {
 	return oneID(a, idSpec{cmd: "projects get", what: "project"}, args,
@@ -194,6 +150,18 @@ func (a *app) projectsGet(args []string) int {
 		},
 		func(r client.Response[client.ProjectEnvelope]) { a.printProject("", r.Body.Project, false) })
 }
+
+// projectsUpdateHelp is the help of "svc projects update".
+const projectsUpdateHelp = `Usage: svc projects update ID [--name N] [--description D] [--idempotency-key K]
+
+Changes an active project's name, description or both (scope projects:write); give at least one.
+An archived project refuses changes (conflict).
+
+  --name N              the new name, 1..200 characters
+  --description D       the new description, at most 2000 characters (--description "" clears it)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // projectsUpdate changes a project's name or description.
 func (a *app) projectsUpdate(args []string) int {
@@ -229,6 +197,16 @@ func (a *app) projectsUpdate(args []string) int {
 	}
 	return answer(a, c.UpdateProject(a.ctx, id, req, idemOpts(idemKey)...), a.showProject("Updated project"))
 }
+
+// projectsArchiveHelp is the help of "svc projects archive".
+const projectsArchiveHelp = `Usage: svc projects archive ID [--idempotency-key K]
+
+Archives the project ID (scope projects:write). An archived project can still be read but refuses
+changes; archiving it again answers it unchanged.
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // projectsArchive archives a project.
 func (a *app) projectsArchive(args []string) int {
@@ -277,31 +255,4 @@ func (a *app) printProject(title string, p client.Project, replayed bool) {
 		fmt.Fprintf(tw, "Archived:\t%s\n", p.ArchivedAt.UTC().Format(time.RFC3339))
 	}
 	_ = tw.Flush()
-}
-
-// idemOpts sends key as the Idempotency-Key when given (the SDK otherwise makes a random one).
-func idemOpts(key string) []client.CallOption {
-	if key == "" {
-		return nil
-	}
-	return []client.CallOption{client.WithIdempotencyKey(key)}
-}
-
-// oneLine puts s on one line (tabs and line breaks become spaces, so tables stay aligned) and, when max
-// is positive, shortens it to max characters.
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if max > 0 && utf8.RuneCountInString(s) > max {
-		r := []rune(s)
-		s = string(r[:max-1]) + "…"
-	}
-	return s
-}
-
-// orEmpty turns a nil slice into an empty one, so JSON shows [] rather than null.
-func orEmpty[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +10,60 @@ import (
 
 	"github.com/svcplatform/svc/client"
 )
+
+// runsHelp is the help of "svc runs".
+const runsHelp = `Usage: svc runs <list|create|get|watch|cancel> [flags]
+
+  runs list      list runs, newest first, by status, service, operation and creation time
+  runs create    start a durable run, optionally waiting until it finishes
+  runs get       show a run, optionally waiting until it finishes
+  runs watch     follow a run's status until it finishes
+  runs cancel    request a run's cancellation
+
+Run "svc runs <command> --help" for details.`
+
+// runsCommands are the commands of durable runs, "svc runs ...".
+func runsCommands() []command {
+	return []command{
+		{name: "runs", help: runsHelp},
+		{name: "runs list", run: (*app).runsList, help: runsListHelp,
+			brief: "list runs, newest first, by status, service, operation and creation time"},
+		{name: "runs create", run: (*app).runsCreate, help: runsCreateHelp,
+			brief: "start a durable run, optionally waiting until it finishes"},
+		{name: "runs get", run: (*app).runsGet, help: runsGetHelp,
+			brief: "show a run, optionally waiting until it finishes"},
+		{name: "runs watch", run: (*app).runsWatch, help: runsWatchHelp,
+			brief: "follow a run's status until it finishes"},
+		{name: "runs cancel", run: (*app).runsCancel, help: runsCancelHelp, brief: "request a run's cancellation"},
+	}
+}
+
+// runsCreateHelp is the help of "svc runs create".
+const runsCreateHelp = `Usage: svc runs create --service S --operation O [--input JSON | --input-file F] [--wait]
+                      [--interval D] [--require-approval [--approval-expires-in D]] [--idempotency-key K]
+
+Starts a durable run (scope runs:write and access to the service), e.g.
+  svc runs create --service managed-workflows --operation echo --input '{"message":"hi"}' --wait
+
+A run created with --require-approval (or whose operation the catalog marks as needing approval) waits in
+awaiting_approval until a key holding approvals:write approves it; svc then prints a line naming the
+approval and the command to approve it, "svc approvals approve APPROVAL_ID" (to stderr with --json).
+Rejected, the run fails with approval_rejected; left undecided until it expires, with approval_expired.
+
+  --service S           service id (required)
+  --operation O         operation id (required)
+  --input JSON          the input, a JSON object (default {})
+  --input-file F        read the input from file F (- for stdin)
+  --wait                follow the run until it finishes, printing each status change;
+                        a failed or cancelled run then exits 1
+  --interval D          poll interval with --wait (default 1s)
+  --require-approval    wait for an approval before running
+  --approval-expires-in D
+                        how long the approval waits: a duration such as 90m or 48h, or whole
+                        seconds such as 3600 (default 24h, at most 168h = 7 days)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // runsCreate starts a durable run and, with --wait, follows it until it finishes.
 func (a *app) runsCreate(args []string) int {
@@ -79,6 +130,17 @@ func (a *app) runsCreate(args []string) int {
 	return code
 }
 
+// runsGetHelp is the help of "svc runs get".
+const runsGetHelp = `Usage: svc runs get ID [--wait] [--interval D]
+
+Shows a run (scope runs:read). Runs created with a project selected are visible only with that project.
+
+  --wait         follow the run until it finishes, printing each status change;
+                 a failed or cancelled run then exits 1
+  --interval D   poll interval with --wait (default 1s)
+
+` + globalFlagsHelp
+
 // runsGet shows a run and, with --wait, follows it until it finishes.
 func (a *app) runsGet(args []string) int {
 	const cmd = "runs get"
@@ -110,6 +172,26 @@ func (a *app) runsGet(args []string) int {
 // runStatuses are the statuses a run may have, for the --status filter of runs list.
 var runStatuses = []string{client.RunQueued, client.RunRunning, client.RunAwaitingApproval,
 	client.RunSucceeded, client.RunFailed, client.RunCancelled}
+
+// runsListHelp is the help of "svc runs list".
+const runsListHelp = `Usage: svc runs list [--status S] [--service ID] [--operation ID] [--from TIME] [--to TIME]
+                     [--limit N] [--cursor C] [--all]
+
+Lists runs, newest first (scope runs:read). With a project selected only that project's runs are shown,
+without one only the runs made outside any project; runs of services the key may not use are left out.
+
+  --status S       only runs in status S: queued, running, awaiting_approval, succeeded, failed or
+                   cancelled
+  --service ID     only runs of this service, e.g. managed-workflows
+  --operation ID   only runs of this operation, e.g. sleep
+  --from TIME      runs created at or after TIME: RFC 3339 in whole seconds (2026-01-02T15:04:05Z), or a
+                   day (2026-01-02, midnight UTC)
+  --to TIME        runs created before TIME (exclusive), same forms as --from
+  --limit N        page size 1..200 (default 50)
+  --cursor C       the nextCursor of the previous page (repeat the same filters)
+  --all            follow nextCursor through every page
+
+` + globalFlagsHelp
 
 // runsList lists runs, newest first, with filters.
 func (a *app) runsList(args []string) int {
@@ -169,6 +251,17 @@ func (a *app) runsList(args []string) int {
 	return exitOK
 }
 
+// runsCancelHelp is the help of "svc runs cancel".
+const runsCancelHelp = `Usage: svc runs cancel ID [--idempotency-key K]
+
+Requests the cancellation of the run ID (scope runs:write and access to its service) and shows the run.
+It usually still shows running: its workflow stops the operation and ends it cancelled moments later,
+which "svc runs watch ID" follows. A run that has already finished cannot be cancelled (conflict, exit 1).
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
+
 // runsCancel requests a run's cancellation and shows the run as the API answered it.
 func (a *app) runsCancel(args []string) int {
 	return oneID(a, idSpec{cmd: "runs cancel", what: "run", idem: true, blank: true}, args,
@@ -189,6 +282,20 @@ func (a *app) runsCancel(args []string) int {
 			a.printRun(run, false)
 		})
 }
+
+// runsWatchHelp is the help of "svc runs watch".
+const runsWatchHelp = `Usage: svc runs watch ID [--interval D]
+
+Follows the run ID (scope runs:read) until it finishes: one line per status change as it happens, then
+the finished run (with --json, the changes go to stderr and the final envelope to stdout). Stopping the
+command (Ctrl-C) does not affect the run.
+
+  --interval D   poll interval (default 1s)
+
+Exit status: 0 when the run succeeded; 1 when it failed or was cancelled (the reason goes to stderr), or
+when the API refused the call; 2 for a usage error.
+
+` + globalFlagsHelp
 
 // runsWatch follows a run until it finishes, one line per status change, then shows it. A failed or
 // cancelled run exits 1, as runs get --wait does.
@@ -320,43 +427,4 @@ func (a *app) printRun(r client.Run, replayed bool) {
 		fmt.Fprintf(tw, "Error:\t%s\n", reason)
 	}
 	_ = tw.Flush()
-}
-
-// readInputFile reads the input file, or stdin for "-".
-func (a *app) readInputFile(name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(io.LimitReader(a.stdin, 1<<20+1))
-	}
-	return os.ReadFile(name)
-}
-
-// parseInput decodes the run input: a JSON object, or nothing. Numbers keep their exact text.
-func parseInput(raw []byte) (map[string]any, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("not valid JSON: %v", err)
-	}
-	if err := dec.Decode(&struct{}{}); err != io.EOF {
-		return nil, fmt.Errorf("not valid JSON: unexpected data after the object")
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("must be a JSON object, e.g. {\"message\": \"hi\"}")
-	}
-	return obj, nil
-}
-
-// compactJSON shows a value as one line of JSON.
-func compactJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }

@@ -269,3 +269,62 @@ func TestRunsHelp(t *testing.T) {
 		require.Contains(t, r.stdout, c.want, c.args)
 	}
 }
+
+func TestRunsCreateWaitPollsUntilSucceeded(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+
+	r := cli(t, env, "", "runs", "create", "--service", "managed-workflows", "--operation", "echo",
+		"--input", `{"message":"hi","n":12345678901234567890}`, "--wait", "--interval", "5ms")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "queued")
+	require.Contains(t, r.stdout, "running")
+	require.Contains(t, r.stdout, "succeeded")
+	require.Contains(t, r.stdout, `{"message":"hi"}`)
+	f.mu.Lock()
+	polls := f.runPolls
+	f.mu.Unlock()
+	require.Equal(t, 3, polls, "polled until succeeded")
+
+	// The input was sent as given, big numbers intact, in one create.
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	require.JSONEq(t, `{"serviceId":"managed-workflows","operationId":"echo","input":{"message":"hi","n":12345678901234567890}}`, f.runBody)
+	require.Contains(t, f.runBody, "12345678901234567890")
+	var creates int
+	for _, req := range f.requests {
+		if req == "POST /v1/runs" {
+			creates++
+		}
+	}
+	require.Equal(t, 1, creates)
+}
+
+func TestRunsWaitFailedRunExitsOne(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	f.runStates = []string{"running", "failed"}
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+	r := cli(t, env, "", "runs", "get", "run_1", "--wait", "--interval", "5ms", "--json")
+	require.Equal(t, exitAPI, r.code)
+	var v map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &v), r.stdout)
+	require.Equal(t, "failed", v["run"].(map[string]any)["status"])
+	require.Contains(t, r.stderr, "error: run run_1 failed")
+}
+
+func TestRunsCreateInputFileFromStdin(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI(t)
+	env := testEnv(t, f)
+	env["SVC_API_KEY"] = goodKey
+	r := cli(t, env, `{"n": 12345678901234567890}`, "runs", "create", "--service", "managed-workflows", "--operation", "echo", "--input-file", "-")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "run_1")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	require.Contains(t, f.runBody, `"input":{"n":12345678901234567890}`)
+}

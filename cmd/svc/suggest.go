@@ -66,7 +66,7 @@ func didYouMean(word string, candidates []string, quote func(string) string) str
 	return ""
 }
 
-// commandNames returns the commands under group ("" for the top level), taken from the help texts:
+// commandNames returns the commands under group ("" for the top level), taken from the command table:
 // "runs" for the top level, "list" for "runs".
 func commandNames(group string) []string {
 	prefix := ""
@@ -74,8 +74,8 @@ func commandNames(group string) []string {
 		prefix = group + " "
 	}
 	var names []string
-	for name := range usages {
-		rest, ok := strings.CutPrefix(name, prefix)
+	for _, c := range commands() {
+		rest, ok := strings.CutPrefix(c.name, prefix)
 		if ok && rest != "" && !strings.Contains(rest, " ") {
 			names = append(names, rest)
 		}

@@ -31,8 +31,16 @@ const atomicPerCent = 10_000
 // usdRE is an amount of US dollars with at most two decimal places.
 var usdRE = regexp.MustCompile(`^[0-9]{1,9}(\.[0-9]{1,2})?$`)
 
-func init() {
-	usages["credits top-up"] = `Usage: svc credits top-up AMOUNT --private-key-env VAR [--idempotency-key K] [--json]
+// topUpCommands are the x402 top-up, "svc credits top-up".
+func topUpCommands() []command {
+	return []command{
+		{name: "credits top-up", run: (*app).creditsTopUp, help: creditsTopUpHelp,
+			brief: "buy credits with a USDC payment (x402) signed with a local key"},
+	}
+}
+
+// creditsTopUpHelp is the help of "svc credits top-up".
+const creditsTopUpHelp = `Usage: svc credits top-up AMOUNT --private-key-env VAR [--idempotency-key K] [--json]
 
 Buys credits for AMOUNT US dollars (5 to 500, at most two decimal places; 100 credits per dollar) with
 an x402 payment in USDC (scope credits:write), e.g.
@@ -56,7 +64,6 @@ Exit status: 0 when the credits were added; 1 when the payment was refused (or n
 being settled) or the API refused the call; 2 for a usage error.
 
 ` + globalFlagsHelp
-}
 
 // creditsTopUp buys credits with an x402 USDC payment signed locally with the key in --private-key-env.
 func (a *app) creditsTopUp(args []string) int {

@@ -21,8 +21,8 @@ const maxWebhookBodyBytes = 16 << 20
 // codeVerificationFailed is the error code webhooks verify reports when a delivery does not verify.
 const codeVerificationFailed = "verification_failed"
 
-func init() {
-	usages["webhooks"] = `Usage: svc webhooks <list|create|update|rotate-secret|delete|verify|listen|deliveries|replay> [flags]
+// webhooksHelp is the help of "svc webhooks".
+const webhooksHelp = `Usage: svc webhooks <list|create|update|rotate-secret|delete|verify|listen|deliveries|replay> [flags]
 
 Webhooks are endpoints that receive signed event deliveries (run.created, run.succeeded,
 approval.requested, ...). An endpoint belongs to the selected project (or to none). Its signing secret
@@ -40,7 +40,27 @@ approval.requested, ...). An endpoint belongs to the selected project (or to non
 
 Run "svc webhooks <command> --help" for details.`
 
-	usages["webhooks list"] = `Usage: svc webhooks list [--limit N] [--cursor C] [--all]
+// webhooksCommands are the commands of webhook endpoints, "svc webhooks ..." (listen, deliveries and replay
+// are in webhooks_listen.go and webhooks_deliveries.go).
+func webhooksCommands() []command {
+	return []command{
+		{name: "webhooks", help: webhooksHelp},
+		{name: "webhooks list", run: (*app).webhooksList, help: webhooksListHelp,
+			brief: "list webhook endpoints (never with their secrets)"},
+		{name: "webhooks create", run: (*app).webhooksCreate, help: webhooksCreateHelp,
+			brief: "register an endpoint for signed event deliveries; prints its secret once"},
+		{name: "webhooks update", run: (*app).webhooksUpdate, help: webhooksUpdateHelp,
+			brief: "change an endpoint's URL, events or description, or enable or disable it"},
+		{name: "webhooks rotate-secret", run: (*app).webhooksRotateSecret, help: webhooksRotateSecretHelp,
+			brief: "give an endpoint a new signing secret, printed once"},
+		{name: "webhooks delete", run: (*app).webhooksDelete, help: webhooksDeleteHelp, brief: "disable an endpoint"},
+		{name: "webhooks verify", run: (*app).webhooksVerify, help: webhooksVerifyHelp,
+			brief: "verify a saved delivery offline against a secret"},
+	}
+}
+
+// webhooksListHelp is the help of "svc webhooks list".
+const webhooksListHelp = `Usage: svc webhooks list [--limit N] [--cursor C] [--all]
 
 Lists the webhook endpoints of the selected project (or of none), newest first (scope webhooks:read).
 Secrets are never shown.
@@ -50,85 +70,6 @@ Secrets are never shown.
   --all        follow nextCursor through every page
 
 ` + globalFlagsHelp
-
-	usages["webhooks create"] = `Usage: svc webhooks create --url URL --event TYPE[,TYPE...]... [--description TEXT]
-                           [--idempotency-key K]
-
-Registers an endpoint (scope webhooks:write) in the selected project (or in none) and prints its
-signing secret once, e.g.
-  svc webhooks create --url https://example.com/hooks/svc --event run.succeeded,run.failed
-
-  --url URL             where deliveries are POSTed: an absolute https URL that does not resolve to a
-                        private, loopback, link-local or metadata address (required)
-  --event TYPE          an event type to deliver, e.g. run.succeeded; repeatable or comma-separated;
-                        --event '*' delivers every type (required)
-  --description TEXT    a description, at most 1000 characters
-  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely (the
-                        replayed answer carries the same secret)
-
-The server checks the URL and the event types and names the field it refuses (exit 1).
-
-` + globalFlagsHelp
-
-	usages["webhooks update"] = `Usage: svc webhooks update WEBHOOK_ID [--url URL] [--event TYPE[,TYPE...]]... [--description TEXT]
-                           [--enable | --disable] [--idempotency-key K]
-
-Changes the endpoint WEBHOOK_ID (scope webhooks:write); give at least one change. What is not given
-stays as it is.
-
-  --url URL             the new URL (same rules as for create)
-  --event TYPE          the new event types, replacing the old list; repeatable or comma-separated, or '*'
-  --description TEXT    the new description (--description "" clears it)
-  --enable              enable the endpoint again (clears the reason it was disabled)
-  --disable             disable the endpoint: nothing more is delivered to it
-  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
-
-` + globalFlagsHelp
-
-	usages["webhooks rotate-secret"] = `Usage: svc webhooks rotate-secret WEBHOOK_ID [--idempotency-key K]
-
-Gives the endpoint WEBHOOK_ID a new signing secret (scope webhooks:write) and prints it once. For 24 h
-deliveries are signed with both the new and the previous secret, so receivers keep verifying while
-they switch; svc prints when the previous one stops signing. Rotating again ends the oldest secret at
-once.
-
-  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely (the
-                        replayed answer carries the same secret)
-
-` + globalFlagsHelp
-
-	usages["webhooks delete"] = `Usage: svc webhooks delete WEBHOOK_ID [--idempotency-key K]
-
-Disables the endpoint WEBHOOK_ID (scope webhooks:write): nothing more is delivered to it. It stays
-listed and can be enabled again with "svc webhooks update WEBHOOK_ID --enable".
-
-  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
-
-` + globalFlagsHelp
-
-	usages["webhooks verify"] = `Usage: svc webhooks verify --secret-env VAR --header 'Name: value'... --body-file F
-                           [--tolerance D]
-
-Verifies a saved delivery offline, with the SDK's client.ParseWebhook (the code the server signs
-with), and prints its event id and type. Nothing is sent to the API. Give the delivery's signature
-headers (X-Svc-Signature, or webhook-id, webhook-timestamp and webhook-signature, or all four) and its
-raw body, unchanged, e.g.
-  SVC_WEBHOOK_SECRET=whsec_... svc webhooks verify --secret-env SVC_WEBHOOK_SECRET \
-    --header 'X-Svc-Signature: t=1714564800,v1=5f0c...' --body-file delivery.json --tolerance 24h
-
-  --secret-env VAR      the environment variable holding the whsec_... secret (required; the secret
-                        is not taken on the command line, where shell history would keep it)
-  --header 'N: V'       a request header of the delivery; repeatable (at least one)
-  --body-file F         the file holding the raw body (- for stdin) (required)
-  --tolerance D         how far the delivery's timestamp may be from now, e.g. 10m or 48h (default 5m);
-                        a delivery saved earlier than that fails with "timestamp outside tolerance"
-
-Exit status: 0 when the delivery verifies; 1 when it does not ("error: verification_failed: ..." names
-what failed: a missing header, a bad or expired timestamp, no matching signature, a malformed secret or
-an invalid event payload); 2 for a usage error.
-
-` + globalFlagsHelp
-}
 
 // webhooksList lists the webhook endpoints of the selected project (or of none).
 func (a *app) webhooksList(args []string) int {
@@ -163,6 +104,26 @@ func (a *app) webhooksList(args []string) int {
 	a.moreHint("webhooks", cmd, filters, next)
 	return exitOK
 }
+
+// webhooksCreateHelp is the help of "svc webhooks create".
+const webhooksCreateHelp = `Usage: svc webhooks create --url URL --event TYPE[,TYPE...]... [--description TEXT]
+                           [--idempotency-key K]
+
+Registers an endpoint (scope webhooks:write) in the selected project (or in none) and prints its
+signing secret once, e.g.
+  svc webhooks create --url https://example.com/hooks/svc --event run.succeeded,run.failed
+
+  --url URL             where deliveries are POSTed: an absolute https URL that does not resolve to a
+                        private, loopback, link-local or metadata address (required)
+  --event TYPE          an event type to deliver, e.g. run.succeeded; repeatable or comma-separated;
+                        --event '*' delivers every type (required)
+  --description TEXT    a description, at most 1000 characters
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely (the
+                        replayed answer carries the same secret)
+
+The server checks the URL and the event types and names the field it refuses (exit 1).
+
+` + globalFlagsHelp
 
 // webhooksCreate registers an endpoint and prints its signing secret once.
 func (a *app) webhooksCreate(args []string) int {
@@ -201,6 +162,22 @@ func (a *app) webhooksCreate(args []string) int {
 		a.printSecretOnce(w.Secret)
 	})
 }
+
+// webhooksUpdateHelp is the help of "svc webhooks update".
+const webhooksUpdateHelp = `Usage: svc webhooks update WEBHOOK_ID [--url URL] [--event TYPE[,TYPE...]]... [--description TEXT]
+                           [--enable | --disable] [--idempotency-key K]
+
+Changes the endpoint WEBHOOK_ID (scope webhooks:write); give at least one change. What is not given
+stays as it is.
+
+  --url URL             the new URL (same rules as for create)
+  --event TYPE          the new event types, replacing the old list; repeatable or comma-separated, or '*'
+  --description TEXT    the new description (--description "" clears it)
+  --enable              enable the endpoint again (clears the reason it was disabled)
+  --disable             disable the endpoint: nothing more is delivered to it
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // webhooksUpdate changes an endpoint's url, events, description or enabled state.
 func (a *app) webhooksUpdate(args []string) int {
@@ -258,6 +235,19 @@ func (a *app) webhooksUpdate(args []string) int {
 	})
 }
 
+// webhooksRotateSecretHelp is the help of "svc webhooks rotate-secret".
+const webhooksRotateSecretHelp = `Usage: svc webhooks rotate-secret WEBHOOK_ID [--idempotency-key K]
+
+Gives the endpoint WEBHOOK_ID a new signing secret (scope webhooks:write) and prints it once. For 24 h
+deliveries are signed with both the new and the previous secret, so receivers keep verifying while
+they switch; svc prints when the previous one stops signing. Rotating again ends the oldest secret at
+once.
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely (the
+                        replayed answer carries the same secret)
+
+` + globalFlagsHelp
+
 // webhooksRotateSecret gives an endpoint a new secret, printed once, and says until when the previous
 // one keeps signing.
 func (a *app) webhooksRotateSecret(args []string) int {
@@ -279,6 +269,16 @@ func (a *app) webhooksRotateSecret(args []string) int {
 			}
 		})
 }
+
+// webhooksDeleteHelp is the help of "svc webhooks delete".
+const webhooksDeleteHelp = `Usage: svc webhooks delete WEBHOOK_ID [--idempotency-key K]
+
+Disables the endpoint WEBHOOK_ID (scope webhooks:write): nothing more is delivered to it. It stays
+listed and can be enabled again with "svc webhooks update WEBHOOK_ID --enable".
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // webhooksDelete disables an endpoint.
 func (a *app) webhooksDelete(args []string) int {
@@ -329,6 +329,30 @@ type verifiedEvent struct {
 	OK    bool                `json:"ok"`
 	Event client.WebhookEvent `json:"event"`
 }
+
+// webhooksVerifyHelp is the help of "svc webhooks verify".
+const webhooksVerifyHelp = `Usage: svc webhooks verify --secret-env VAR --header 'Name: value'... --body-file F
+                           [--tolerance D]
+
+Verifies a saved delivery offline, with the SDK's client.ParseWebhook (the code the server signs
+with), and prints its event id and type. Nothing is sent to the API. Give the delivery's signature
+headers (X-Svc-Signature, or webhook-id, webhook-timestamp and webhook-signature, or all four) and its
+raw body, unchanged, e.g.
+  SVC_WEBHOOK_SECRET=whsec_... svc webhooks verify --secret-env SVC_WEBHOOK_SECRET \
+    --header 'X-Svc-Signature: t=1714564800,v1=5f0c...' --body-file delivery.json --tolerance 24h
+
+  --secret-env VAR      the environment variable holding the whsec_... secret (required; the secret
+                        is not taken on the command line, where shell history would keep it)
+  --header 'N: V'       a request header of the delivery; repeatable (at least one)
+  --body-file F         the file holding the raw body (- for stdin) (required)
+  --tolerance D         how far the delivery's timestamp may be from now, e.g. 10m or 48h (default 5m);
+                        a delivery saved earlier than that fails with "timestamp outside tolerance"
+
+Exit status: 0 when the delivery verifies; 1 when it does not ("error: verification_failed: ..." names
+what failed: a missing header, a bad or expired timestamp, no matching signature, a malformed secret or
+an invalid event payload); 2 for a usage error.
+
+` + globalFlagsHelp
 
 // webhooksVerify verifies a saved delivery offline with client.ParseWebhook and prints its event.
 func (a *app) webhooksVerify(args []string) int {
@@ -435,12 +459,4 @@ func (a *app) printWebhook(w client.Webhook) {
 	fmt.Fprintf(tw, "  Created:\t%s\n", w.CreatedAt.UTC().Format(time.RFC3339))
 	fmt.Fprintf(tw, "  Updated:\t%s\n", w.UpdatedAt.UTC().Format(time.RFC3339))
 	_ = tw.Flush()
-}
-
-// yesNo shows a boolean as yes or no.
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }

@@ -9,8 +9,19 @@ import (
 	"github.com/svcplatform/svc/client"
 )
 
-func init() {
-	usages["webhooks deliveries"] = `Usage: svc webhooks deliveries [--webhook ID] [--type TYPE] [--status S] [--limit N] [--cursor C]
+// webhooksDeliveriesCommands are the commands of webhook deliveries, "svc webhooks deliveries" and "svc
+// webhooks replay".
+func webhooksDeliveriesCommands() []command {
+	return []command{
+		{name: "webhooks deliveries", run: (*app).webhooksDeliveries, help: webhooksDeliveriesHelp,
+			brief: "list deliveries with their latest attempt"},
+		{name: "webhooks replay", run: (*app).webhooksReplay, help: webhooksReplayHelp,
+			brief: "deliver a delivery's event again (same webhook-id, new signature)"},
+	}
+}
+
+// webhooksDeliveriesHelp is the help of "svc webhooks deliveries".
+const webhooksDeliveriesHelp = `Usage: svc webhooks deliveries [--webhook ID] [--type TYPE] [--status S] [--limit N] [--cursor C]
                                [--all]
 
 Lists webhook deliveries of the selected project (or of none), newest first (scope webhooks:read): one
@@ -25,17 +36,6 @@ line per delivery with its endpoint, event, status and latest attempt (HTTP stat
   --all          follow nextCursor through every page
 
 ` + globalFlagsHelp
-
-	usages["webhooks replay"] = `Usage: svc webhooks replay DELIVERY_ID [--idempotency-key K]
-
-Delivers the event of DELIVERY_ID (dlv_..., from "svc webhooks deliveries") again to its endpoint as a
-fresh delivery (scope webhooks:write): the same event id, so the same webhook-id header, with a new
-timestamp and signature. Replaying a delivery of a disabled endpoint is a conflict (exit 1).
-
-  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
-
-` + globalFlagsHelp
-}
 
 // webhooksDeliveries lists webhook deliveries with their latest attempt.
 func (a *app) webhooksDeliveries(args []string) int {
@@ -109,6 +109,17 @@ func lastAttempt(attempts []client.WebhookAttempt) string {
 	}
 	return s
 }
+
+// webhooksReplayHelp is the help of "svc webhooks replay".
+const webhooksReplayHelp = `Usage: svc webhooks replay DELIVERY_ID [--idempotency-key K]
+
+Delivers the event of DELIVERY_ID (dlv_..., from "svc webhooks deliveries") again to its endpoint as a
+fresh delivery (scope webhooks:write): the same event id, so the same webhook-id header, with a new
+timestamp and signature. Replaying a delivery of a disabled endpoint is a conflict (exit 1).
+
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
 
 // webhooksReplay delivers a delivery's event again as a fresh delivery.
 func (a *app) webhooksReplay(args []string) int {

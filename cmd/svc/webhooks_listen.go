@@ -36,8 +36,48 @@ var listenForwardHeaders = []string{
 	client.HeaderWebhookID, client.HeaderWebhookTimestamp, client.HeaderWebhookSignature,
 }
 
-func init() {
-	usages["webhooks listen"] = `Usage: svc webhooks listen [--events TYPE[,TYPE...] | --events '*'] [--forward-to URL]
+// listenDelivery is what webhooks listen prints for one delivery with --json.
+type listenDelivery struct {
+	// ReceivedAt is when the delivery arrived.
+	ReceivedAt time.Time `json:"receivedAt"`
+	// Event is the delivery's event; when it did not verify, what its body claims (possibly nothing).
+	Event *client.WebhookEvent `json:"event"`
+	// WebhookID is the webhook-id header (the event id).
+	WebhookID string `json:"webhookId"`
+	// Verified tells whether the signature matched the webhook's secret.
+	Verified bool `json:"verified"`
+	// Error says why verification failed.
+	Error string `json:"error,omitempty"`
+	// ForwardStatus is the --forward-to target's HTTP status; 0 when not forwarded or when it did not answer.
+	ForwardStatus int `json:"forwardStatus,omitempty"`
+	// ForwardError says why forwarding failed.
+	ForwardError string `json:"forwardError,omitempty"`
+	// Answered is the status listen answered the server with.
+	Answered int `json:"answered"`
+}
+
+// webhookListener is the local endpoint of webhooks listen.
+type webhookListener struct {
+	a         *app
+	forwardTo string
+	http      *http.Client
+	// ready is closed once secret is set (the webhook exists).
+	ready  chan struct{}
+	secret string
+	// mu serialises the lines printed for concurrent deliveries.
+	mu sync.Mutex
+}
+
+// webhooksListenCommands are the local webhook receiver, "svc webhooks listen".
+func webhooksListenCommands() []command {
+	return []command{
+		{name: "webhooks listen", run: (*app).webhooksListen, help: webhooksListenHelp,
+			brief: "receive, verify and print (or forward) deliveries locally, in development"},
+	}
+}
+
+// webhooksListenHelp is the help of "svc webhooks listen".
+const webhooksListenHelp = `Usage: svc webhooks listen [--events TYPE[,TYPE...] | --events '*'] [--forward-to URL]
                            [--addr HOST:PORT]
 
 Receives deliveries on this machine while you develop, like "stripe listen": it starts a local HTTP
@@ -72,39 +112,6 @@ e.g.
   svc webhooks listen --events run.created,run.succeeded --forward-to http://127.0.0.1:3000/hooks
 
 ` + globalFlagsHelp
-}
-
-// listenDelivery is what webhooks listen prints for one delivery with --json.
-type listenDelivery struct {
-	// ReceivedAt is when the delivery arrived.
-	ReceivedAt time.Time `json:"receivedAt"`
-	// Event is the delivery's event; when it did not verify, what its body claims (possibly nothing).
-	Event *client.WebhookEvent `json:"event"`
-	// WebhookID is the webhook-id header (the event id).
-	WebhookID string `json:"webhookId"`
-	// Verified tells whether the signature matched the webhook's secret.
-	Verified bool `json:"verified"`
-	// Error says why verification failed.
-	Error string `json:"error,omitempty"`
-	// ForwardStatus is the --forward-to target's HTTP status; 0 when not forwarded or when it did not answer.
-	ForwardStatus int `json:"forwardStatus,omitempty"`
-	// ForwardError says why forwarding failed.
-	ForwardError string `json:"forwardError,omitempty"`
-	// Answered is the status listen answered the server with.
-	Answered int `json:"answered"`
-}
-
-// webhookListener is the local endpoint of webhooks listen.
-type webhookListener struct {
-	a         *app
-	forwardTo string
-	http      *http.Client
-	// ready is closed once secret is set (the webhook exists).
-	ready  chan struct{}
-	secret string
-	// mu serialises the lines printed for concurrent deliveries.
-	mu sync.Mutex
-}
 
 // webhooksListen registers a webhook pointing at a local server and prints (and forwards) its
 // deliveries until interrupted, then disables the webhook.

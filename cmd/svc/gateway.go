@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/svcplatform/svc/client"
@@ -12,6 +11,36 @@ import (
 
 // headerUpstreamRequestID is the owning service's request id on an invocation's answer, when it gave one.
 const headerUpstreamRequestID = "X-Svc-Upstream-Request-Id"
+
+// gatewayCommands are the invocation of an external service, "svc services invoke".
+func gatewayCommands() []command {
+	return []command{
+		{name: "services invoke", run: (*app).servicesInvoke, help: servicesInvokeHelp,
+			brief: "call an operation of an external managed service"},
+	}
+}
+
+// servicesInvokeHelp is the help of "svc services invoke".
+const servicesInvokeHelp = `Usage: svc services invoke SERVICE_ID --operation OP [--input JSON | --input-file F]
+                           [--idempotency-key K]
+
+Calls the operation OP of the external managed service SERVICE_ID (scope services:invoke and access to
+the service), e.g.
+  svc services invoke weather --operation forecast --input '{"city":"Oslo"}'
+
+Prints the status the service answered, the credits it charged, its request id (when it gave one) and
+its result as indented JSON; with --json, the API's envelope as received.
+
+  --operation OP        operation id (required)
+  --input JSON          the input, a JSON object (default {})
+  --input-file F        read the input from file F (- for stdin)
+  --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
+
+Exit status: 0 when the service answered below 400; 1 when it answered 4xx or 5xx (the call itself
+succeeded, the result is still printed and "error: service answered <status>" goes to stderr) or when
+the API refused the call; 2 for a usage error.
+
+` + globalFlagsHelp
 
 // servicesInvoke calls an operation of an external managed service. The API call may succeed while the
 // service answers 4xx/5xx: that is reported on stderr and exits 1.
@@ -90,12 +119,4 @@ func (a *app) printInvocation(resp client.Response[client.InvokeResult]) {
 	}
 	buf.WriteByte('\n')
 	_, _ = a.stdout.Write(buf.Bytes())
-}
-
-// statusLine shows an HTTP status with its text, e.g. "404 Not Found".
-func statusLine(status int) string {
-	if text := http.StatusText(status); text != "" {
-		return fmt.Sprintf("%d %s", status, text)
-	}
-	return fmt.Sprint(status)
 }
