@@ -75,8 +75,8 @@ func TestSDKAgainstTheServer(t *testing.T) {
 	require.Equal(t, "transport_error", down.Error.Code)
 }
 
-// TestSDKAccounting drives projects, usage, audit events and the balance through the SDK.
-func TestSDKAccounting(t *testing.T) {
+// TestSDKProjectsUsageAuditCredits drives projects, usage, audit events and the balance through the SDK.
+func TestSDKProjectsUsageAuditCredits(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
 	ctx := context.Background()

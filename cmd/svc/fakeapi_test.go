@@ -182,7 +182,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/services/"):
 		f.serveGateway(w, r, need)
 	default:
-		f.serveAccounting(w, r, need)
+		f.serveProjectsUsageAuditCredits(w, r, need)
 	}
 }
 
@@ -196,8 +196,8 @@ func projectJSON(id, name, description, status string) map[string]any {
 	return p
 }
 
-// serveAccounting answers the projects, usage, audit-event and credit routes.
-func (f *fakeAPI) serveAccounting(w http.ResponseWriter, r *http.Request, need func(string) bool) {
+// serveProjectsUsageAuditCredits answers the projects, usage, audit-event and credit routes.
+func (f *fakeAPI) serveProjectsUsageAuditCredits(w http.ResponseWriter, r *http.Request, need func(string) bool) {
 	q := r.URL.Query()
 	f.mu.Lock()
 	body := f.lastBody

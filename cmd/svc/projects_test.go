@@ -127,7 +127,7 @@ func TestProjectsCreateGetUpdateArchive(t *testing.T) {
 	require.Contains(t, r.stdout, `"archivedAt": "2025-01-03T00:00:00Z"`)
 }
 
-func TestAccountingAPIErrorsExitOne(t *testing.T) {
+func TestProjectsUsageAuditCreditsAPIErrorsExitOne(t *testing.T) {
 	t.Parallel()
 	f := newFakeAPI(t)
 	env := testEnv(t, f)
@@ -167,7 +167,7 @@ func TestAccountingAPIErrorsExitOne(t *testing.T) {
 	require.Contains(t, r.stderr, "error: transport_error: ")
 }
 
-func TestAccountingUsageErrorsNameTheFlag(t *testing.T) {
+func TestProjectsUsageAuditCreditsUsageErrorsNameTheFlag(t *testing.T) {
 	t.Parallel()
 	f := newFakeAPI(t)
 	env := testEnv(t, f)
