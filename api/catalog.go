@@ -27,8 +27,7 @@ func (c *catalogAPI) pricing(_ context.Context, in *pricingInput) (*Out[client.P
 			continue
 		}
 		for _, op := range svc.Operations {
-			out.Prices = append(out.Prices, client.Price{ServiceID: svc.ID, OperationID: op.ID,
-				Credits: catalog.Credits(op.Millicredits), Unit: op.Unit, Available: op.Available})
+			out.Prices = append(out.Prices, catalog.PriceToWire(svc, op))
 		}
 	}
 	return reply(out)
@@ -92,8 +91,7 @@ func (c *catalogAPI) listActions(ctx context.Context, _ *struct{}) (*Out[client.
 			if !op.Available {
 				continue
 			}
-			out.Actions = append(out.Actions, client.Action{ServiceID: svc.ID, OperationID: op.ID, Description: op.Description,
-				Kind: op.Kind, RequiresApproval: op.RequiresApproval, Credits: catalog.Credits(op.Millicredits)})
+			out.Actions = append(out.Actions, catalog.ActionToWire(svc, op))
 		}
 	}
 	return reply(out)

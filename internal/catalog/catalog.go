@@ -70,6 +70,17 @@ func ServiceToWire(svc Service) client.Service {
 	return out
 }
 
+// PriceToWire converts an operation of svc to its entry in the API's price list.
+func PriceToWire(svc Service, op Operation) client.Price {
+	return client.Price{ServiceID: svc.ID, OperationID: op.ID, Credits: Credits(op.Millicredits), Unit: op.Unit, Available: op.Available}
+}
+
+// ActionToWire converts an operation of svc to the API's shape of an action a key may start.
+func ActionToWire(svc Service, op Operation) client.Action {
+	return client.Action{ServiceID: svc.ID, OperationID: op.ID, Description: op.Description,
+		Kind: op.Kind, RequiresApproval: op.RequiresApproval, Credits: Credits(op.Millicredits)}
+}
+
 // Operation returns the operation with the id, if the service has it.
 func (s Service) Operation(id string) (Operation, bool) {
 	i := slices.IndexFunc(s.Operations, func(o Operation) bool { return o.ID == id })
