@@ -14,13 +14,7 @@ import (
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/page"
-	"github.com/svcplatform/svc/schema"
 )
-
-func artifactToWire(a *schema.Artifact) client.Artifact {
-	return client.Artifact{ID: a.ID, RunID: a.RunID, ServiceID: a.ServiceID, Name: a.Name, ContentType: a.ContentType,
-		SizeBytes: a.SizeBytes, SHA256: a.SHA256, CreatedAt: a.CreatedAt.UTC()}
-}
 
 type listArtifactsInput struct {
 	PageQuery
@@ -45,7 +39,7 @@ func (ar *artifactsAPI) listArtifacts(ctx context.Context, in *listArtifactsInpu
 	}
 	out := client.ArtifactList{OK: true, Artifacts: make([]client.Artifact, 0, len(rows)), NextCursor: next}
 	for i := range rows {
-		out.Artifacts = append(out.Artifacts, artifactToWire(&rows[i]))
+		out.Artifacts = append(out.Artifacts, artifact.ToWire(&rows[i]))
 	}
 	return reply(out)
 }

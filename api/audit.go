@@ -106,10 +106,8 @@ func (au *auditAPI) listAuditEvents(ctx context.Context, in *auditListInput) (*O
 		return nil, err
 	}
 	out := client.AuditEventList{OK: true, AuditEvents: make([]client.AuditEvent, 0, len(rows)), NextCursor: next}
-	for _, e := range rows {
-		out.AuditEvents = append(out.AuditEvents, client.AuditEvent{ID: e.ID, KeyID: e.KeyID, ProjectID: e.ProjectID,
-			Operation: e.Operation, Method: e.Method, Path: e.Path, Status: e.Status, RequestID: e.RequestID,
-			ClientIP: e.ClientIP, ChargedCredits: credits(e.ChargedMillicredits), CreatedAt: e.CreatedAt.UTC(), Sanitized: e.Sanitized})
+	for i := range rows {
+		out.AuditEvents = append(out.AuditEvents, audit.EventToWire(&rows[i]))
 	}
 	return reply(out)
 }

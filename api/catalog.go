@@ -27,21 +27,10 @@ func (c *catalogAPI) pricing(_ context.Context, in *pricingInput) (*Out[client.P
 			continue
 		}
 		for _, op := range svc.Operations {
-			out.Prices = append(out.Prices, client.Price{ServiceID: svc.ID, OperationID: op.ID,
-				Credits: credits(op.Millicredits), Unit: op.Unit, Available: op.Available})
+			out.Prices = append(out.Prices, catalog.PriceToWire(svc, op))
 		}
 	}
 	return reply(out)
-}
-
-func serviceToWire(svc catalog.Service) client.Service {
-	out := client.Service{ID: svc.ID, Name: svc.Name, Description: svc.Description, Available: svc.Available(),
-		Operations: make([]client.Operation, 0, len(svc.Operations))}
-	for _, op := range svc.Operations {
-		out.Operations = append(out.Operations, client.Operation{ID: op.ID, Description: op.Description,
-			Kind: op.Kind, RequiresApproval: op.RequiresApproval, Available: op.Available})
-	}
-	return out
 }
 
 // visibleServices are the catalog services the caller's key may use.
@@ -59,7 +48,7 @@ func (c *catalogAPI) visibleServices(ctx context.Context) []catalog.Service {
 func (c *catalogAPI) listServices(ctx context.Context, _ *struct{}) (*Out[client.ServiceList], error) {
 	out := client.ServiceList{OK: true, Services: []client.Service{}}
 	for _, svc := range c.visibleServices(ctx) {
-		out.Services = append(out.Services, serviceToWire(svc))
+		out.Services = append(out.Services, catalog.ServiceToWire(svc))
 	}
 	return reply(out)
 }
@@ -73,7 +62,7 @@ func (c *catalogAPI) getCapabilities(ctx context.Context, in *serviceIDInput) (*
 	if !ok {
 		return nil, svcerr.NotFoundf("no service %q", in.ServiceID)
 	}
-	out := client.ServiceEnvelope{OK: true, Service: serviceToWire(svc)}
+	out := client.ServiceEnvelope{OK: true, Service: catalog.ServiceToWire(svc)}
 	if ext, ok := c.gateway.Lookup(in.ServiceID); ok && ext.Contract == gateway.ContractGeneration {
 		out.Preflight = c.preflight(ctx, ext)
 	}
@@ -102,8 +91,7 @@ func (c *catalogAPI) listActions(ctx context.Context, _ *struct{}) (*Out[client.
 			if !op.Available {
 				continue
 			}
-			out.Actions = append(out.Actions, client.Action{ServiceID: svc.ID, OperationID: op.ID, Description: op.Description,
-				Kind: op.Kind, RequiresApproval: op.RequiresApproval, Credits: credits(op.Millicredits)})
+			out.Actions = append(out.Actions, catalog.ActionToWire(svc, op))
 		}
 	}
 	return reply(out)

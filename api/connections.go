@@ -9,12 +9,6 @@ import (
 	"github.com/svcplatform/svc/internal/page"
 )
 
-func connectionToWire(c connection.Connection) client.Connection {
-	v := c.View()
-	return client.Connection{ID: v.ID, Name: v.Name, AuthType: v.AuthType, HeaderName: v.HeaderName, Status: v.Status,
-		CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt, RotatedAt: v.RotatedAt}
-}
-
 func (co *connectionsAPI) listConnections(ctx context.Context, in *listInput) (*Out[client.ConnectionList], error) {
 	p, err := page.Parse(in.Limit, in.Cursor)
 	if err != nil {
@@ -26,7 +20,7 @@ func (co *connectionsAPI) listConnections(ctx context.Context, in *listInput) (*
 	}
 	out := client.ConnectionList{OK: true, Connections: make([]client.Connection, 0, len(rows)), NextCursor: next}
 	for _, c := range rows {
-		out.Connections = append(out.Connections, connectionToWire(c))
+		out.Connections = append(out.Connections, connection.ToWire(c))
 	}
 	return reply(out)
 }
@@ -43,7 +37,7 @@ func (co *connectionsAPI) createConnection(ctx context.Context, in *createConnec
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.ConnectionEnvelope{OK: true, Connection: connectionToWire(c)})
+	return reply(client.ConnectionEnvelope{OK: true, Connection: connection.ToWire(c)})
 }
 
 type connectionIDInput struct {
@@ -55,7 +49,7 @@ func (co *connectionsAPI) getConnection(ctx context.Context, in *connectionIDInp
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.ConnectionEnvelope{OK: true, Connection: connectionToWire(c)})
+	return reply(client.ConnectionEnvelope{OK: true, Connection: connection.ToWire(c)})
 }
 
 type updateConnectionInput struct {
@@ -70,7 +64,7 @@ func (co *connectionsAPI) updateConnection(ctx context.Context, in *updateConnec
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.ConnectionEnvelope{OK: true, Connection: connectionToWire(c)})
+	return reply(client.ConnectionEnvelope{OK: true, Connection: connection.ToWire(c)})
 }
 
 func (co *connectionsAPI) deleteConnection(ctx context.Context, in *connectionIDInput) (*Out[client.ConnectionEnvelope], error) {
@@ -78,7 +72,7 @@ func (co *connectionsAPI) deleteConnection(ctx context.Context, in *connectionID
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.ConnectionEnvelope{OK: true, Connection: connectionToWire(c)})
+	return reply(client.ConnectionEnvelope{OK: true, Connection: connection.ToWire(c)})
 }
 
 // connectionsAPI serves protected connections (upstream credentials).

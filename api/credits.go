@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
@@ -42,13 +41,7 @@ func (cr *creditsAPI) balance(ctx context.Context, _ *struct{}) (*Out[client.Bal
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.BalanceEnvelope{OK: true, Balance: client.Balance{
-		Credits: credits(b.Available), HeldCredits: credits(b.Held), UpdatedAt: b.UpdatedAt.UTC()}})
-}
-
-// credits converts millicredits to the credits of the wire.
-func credits(millicredits int64) float64 {
-	return float64(millicredits) / catalog.MillicreditsPerCredit
+	return reply(client.BalanceEnvelope{OK: true, Balance: ledger.BalanceToWire(b)})
 }
 
 // creditsAPI serves the account's credit balance.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/ledger"
@@ -74,7 +75,7 @@ func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, er
 		"status", res.Status, "chargedMillicredits", charged, "upstreamRequestId", res.UpstreamRequestID)
 	return &invokeOutput{CreditsCharged: ledger.FormatCredits(charged), UpstreamRequestID: res.UpstreamRequestID,
 		Body: client.InvokeResult{OK: true, ServiceID: svc.ID, OperationID: op.ID, Status: res.Status, Result: res.Result,
-			ChargedCredits: credits(charged)}}, nil
+			ChargedCredits: catalog.Credits(charged)}}, nil
 }
 
 func (s *Server) invocable(serviceID, operationID string) (gateway.Service, gateway.Operation, error) {

@@ -11,7 +11,6 @@ import (
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
-	"github.com/svcplatform/svc/schema"
 )
 
 func (k *keysAPI) listKeys(ctx context.Context, in *listInput) (*Out[client.APIKeyList], error) {
@@ -25,7 +24,7 @@ func (k *keysAPI) listKeys(ctx context.Context, in *listInput) (*Out[client.APIK
 	}
 	out := client.APIKeyList{OK: true, APIKeys: make([]client.APIKey, 0, len(keys)), NextCursor: next}
 	for i := range keys {
-		k := keyToWire(&keys[i], "")
+		k := apikey.ToWire(&keys[i], "")
 		k.Current = keys[i].ID == principalFrom(ctx).Key.ID
 		out.APIKeys = append(out.APIKeys, k)
 	}
@@ -40,7 +39,7 @@ func (k *keysAPI) createKey(ctx context.Context, in *createKeyInput) (*Out[clien
 	p := principalFrom(ctx)
 	req := in.Body
 	nk := apikey.NewKey{ID: newID(ctx, ids.APIKey), AccountID: p.Scope.AccountID, Name: req.Name}
-	limits := toSchemaLimits(req.Limits)
+	limits := apikey.LimitsFromWire(req.Limits)
 	if p.Key == nil { // first key, authorised by a credit token
 		grants, err := apikey.Narrow(k.catalog, apikey.FullGrants(), apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: limits})
 		if err != nil {
@@ -62,7 +61,7 @@ func (k *keysAPI) createKey(ctx context.Context, in *createKeyInput) (*Out[clien
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.APIKeyEnvelope{OK: true, APIKey: keyToWire(key, secret)})
+	return reply(client.APIKeyEnvelope{OK: true, APIKey: apikey.ToWire(key, secret)})
 }
 
 // bindProject sets the new key's project: a project-bound parent's children stay in its project.
@@ -91,30 +90,7 @@ func (k *keysAPI) revokeKey(ctx context.Context, in *keyIDInput) (*Out[client.AP
 		return nil, err
 	}
 	k.keyCache.InvalidateAccount(caller.AccountID) // other processes learn it through NOTIFY
-	return reply(client.APIKeyEnvelope{OK: true, APIKey: keyToWire(key, "")})
-}
-
-func keyToWire(k *schema.APIKey, secret string) client.APIKey {
-	out := client.APIKey{
-		ID: k.ID, Name: k.Name, Secret: secret, Prefix: k.Prefix, Scopes: k.Scopes, Services: k.Services,
-		Limits: make([]client.Limit, 0, len(k.Limits)), ParentID: k.ParentID, ProjectID: k.ProjectID,
-		CreatedAt: k.CreatedAt.UTC(), RevokedAt: k.RevokedAt,
-	}
-	for _, l := range k.Limits {
-		out.Limits = append(out.Limits, client.Limit(l))
-	}
-	return out
-}
-
-func toSchemaLimits(in []client.Limit) []schema.Limit {
-	if in == nil {
-		return nil
-	}
-	out := make([]schema.Limit, len(in))
-	for i, l := range in {
-		out[i] = schema.Limit(l)
-	}
-	return out
+	return reply(client.APIKeyEnvelope{OK: true, APIKey: apikey.ToWire(key, "")})
 }
 
 // keysAPI serves API keys.

@@ -10,7 +10,6 @@ import (
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/svcerr"
-	"github.com/svcplatform/svc/schema"
 )
 
 // visibility is what projects the caller may see: a project-bound key only its own.
@@ -35,7 +34,7 @@ func (pa *projectsAPI) listProjects(ctx context.Context, in *listProjectsInput) 
 	}
 	out := client.ProjectList{OK: true, Projects: make([]client.Project, 0, len(rows)), NextCursor: next}
 	for i := range rows {
-		out.Projects = append(out.Projects, projectToWire(&rows[i]))
+		out.Projects = append(out.Projects, project.ToWire(&rows[i]))
 	}
 	return reply(out)
 }
@@ -53,7 +52,7 @@ func (pa *projectsAPI) createProject(ctx context.Context, in *createProjectInput
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.ProjectEnvelope{OK: true, Project: projectToWire(p)})
+	return reply(client.ProjectEnvelope{OK: true, Project: project.ToWire(p)})
 }
 
 type projectIDInput struct {
@@ -65,7 +64,7 @@ func (pa *projectsAPI) getProject(ctx context.Context, in *projectIDInput) (*Out
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.ProjectEnvelope{OK: true, Project: projectToWire(p)})
+	return reply(client.ProjectEnvelope{OK: true, Project: project.ToWire(p)})
 }
 
 type updateProjectInput struct {
@@ -78,7 +77,7 @@ func (pa *projectsAPI) updateProject(ctx context.Context, in *updateProjectInput
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.ProjectEnvelope{OK: true, Project: projectToWire(p)})
+	return reply(client.ProjectEnvelope{OK: true, Project: project.ToWire(p)})
 }
 
 func (pa *projectsAPI) archiveProject(ctx context.Context, in *projectIDInput) (*Out[client.ProjectEnvelope], error) {
@@ -86,12 +85,7 @@ func (pa *projectsAPI) archiveProject(ctx context.Context, in *projectIDInput) (
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.ProjectEnvelope{OK: true, Project: projectToWire(p)})
-}
-
-func projectToWire(p *schema.Project) client.Project {
-	return client.Project{ID: p.ID, Name: p.Name, Description: p.Description, Status: p.Status,
-		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), ArchivedAt: p.ArchivedAt}
+	return reply(client.ProjectEnvelope{OK: true, Project: project.ToWire(p)})
 }
 
 // projectsAPI serves projects.

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/x402"
@@ -152,7 +153,7 @@ func (s *Server) topUpAnswer(ctx context.Context, t *schema.TopUp) (*topUpOutput
 	return &topUpOutput{PaymentResponse: settled, Receipt: t.ReceiptID, Body: client.TopUpResult{OK: true,
 		CreditedUSD: ev.CreditedUSD, CreditedCredits: ev.CreditedCredits, ReceiptID: t.ReceiptID, TopUpID: t.ID,
 		Network: t.Network, Payer: ev.Payer, Transaction: tx,
-		Balance: client.Balance{Credits: credits(b.Available), HeldCredits: credits(b.Held), UpdatedAt: b.UpdatedAt.UTC()}}}, nil
+		Balance: ledger.BalanceToWire(b)}}, nil
 }
 
 // paymentRequired is the 402 answer: the envelope with the reason, and Payment-Required saying what to

@@ -33,8 +33,7 @@ func (u *usageAPI) usage(ctx context.Context, in *usageInput) (*Out[client.Usage
 	}
 	out := client.Usage{OK: true, From: from.Format(time.DateOnly), To: to.Format(time.DateOnly), Usage: make([]client.UsageEntry, 0, len(rows))}
 	for _, r := range rows {
-		out.Usage = append(out.Usage, client.UsageEntry{Date: r.Day.Format(time.DateOnly), ProjectID: r.ProjectID,
-			Operation: r.Operation, Requests: r.Requests, ChargedCredits: credits(r.ChargedMillicredits)})
+		out.Usage = append(out.Usage, audit.UsageToWire(r))
 	}
 	return reply(out)
 }

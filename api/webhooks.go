@@ -10,24 +10,11 @@ import (
 	"github.com/svcplatform/svc/internal/webhook"
 )
 
-func webhookToWire(w webhook.Webhook) client.Webhook {
-	out := client.Webhook{ID: w.ID, URL: w.URL, Events: w.Events, Description: w.Description, Enabled: w.Enabled,
-		DisabledReason: w.DisabledReason, CreatedAt: w.CreatedAt.UTC(), UpdatedAt: w.UpdatedAt.UTC(), Secret: w.Secret}
-	if out.Events == nil {
-		out.Events = []string{}
-	}
-	if w.PreviousSecretExpiresAt != nil {
-		t := w.PreviousSecretExpiresAt.UTC()
-		out.PreviousSecretExpiresAt = &t
-	}
-	return out
-}
-
 func webhookReply(w webhook.Webhook, err error) (*Out[client.WebhookEnvelope], error) {
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.WebhookEnvelope{OK: true, Webhook: webhookToWire(w)})
+	return reply(client.WebhookEnvelope{OK: true, Webhook: webhook.ToWire(w)})
 }
 
 func (w *webhooksAPI) listWebhooks(ctx context.Context, in *listInput) (*Out[client.WebhookList], error) {
@@ -41,7 +28,7 @@ func (w *webhooksAPI) listWebhooks(ctx context.Context, in *listInput) (*Out[cli
 	}
 	out := client.WebhookList{OK: true, Webhooks: make([]client.Webhook, 0, len(rows)), NextCursor: next}
 	for _, w := range rows {
-		out.Webhooks = append(out.Webhooks, webhookToWire(w))
+		out.Webhooks = append(out.Webhooks, webhook.ToWire(w))
 	}
 	return reply(out)
 }
@@ -79,20 +66,6 @@ func (w *webhooksAPI) deleteWebhook(ctx context.Context, in *webhookIDInput) (*O
 	return webhookReply(w.webhooks.Disable(ctx, principalFrom(ctx).Scope, in.WebhookID))
 }
 
-func deliveryToWire(d delivery.Delivery) client.WebhookDelivery {
-	out := client.WebhookDelivery{ID: d.ID, WebhookID: d.WebhookID, EventID: d.EventID, EventType: d.EventType, Status: d.Status,
-		ReplayOf: d.ReplayOf, CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC(), Attempts: make([]client.WebhookAttempt, len(d.Attempts))}
-	if d.CompletedAt != nil {
-		t := d.CompletedAt.UTC()
-		out.CompletedAt = &t
-	}
-	for i, a := range d.Attempts {
-		out.Attempts[i] = client.WebhookAttempt{Number: a.Number, StartedAt: a.StartedAt.UTC(), HTTPStatus: a.HTTPStatus,
-			LatencyMs: a.LatencyMs, Error: a.Error}
-	}
-	return out
-}
-
 type listDeliveriesInput struct {
 	PageQuery
 	WebhookID string `query:"webhookId" maxLength:"200" doc:"Only deliveries to this endpoint."`
@@ -121,7 +94,7 @@ func (w *webhooksAPI) listWebhookDeliveries(ctx context.Context, in *listDeliver
 	}
 	out := client.WebhookDeliveryList{OK: true, Deliveries: make([]client.WebhookDelivery, 0, len(rows)), NextCursor: next}
 	for _, d := range rows {
-		out.Deliveries = append(out.Deliveries, deliveryToWire(d))
+		out.Deliveries = append(out.Deliveries, delivery.ToWire(d))
 	}
 	return reply(out)
 }
@@ -137,7 +110,7 @@ func (w *webhooksAPI) replayWebhookDelivery(ctx context.Context, in *deliveryIDI
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.WebhookDeliveryEnvelope{OK: true, Delivery: deliveryToWire(d)})
+	return reply(client.WebhookDeliveryEnvelope{OK: true, Delivery: delivery.ToWire(d)})
 }
 
 // webhooksAPI serves webhook endpoints and their deliveries.

@@ -41,6 +41,18 @@ type Request struct {
 	Limits   []schema.Limit
 }
 
+// LimitsFromWire converts the limits of a request to their stored shape; nil stays nil (inherited).
+func LimitsFromWire(in []client.Limit) []schema.Limit {
+	if in == nil {
+		return nil
+	}
+	out := make([]schema.Limit, len(in))
+	for i, l := range in {
+		out[i] = schema.Limit(l)
+	}
+	return out
+}
+
 // Narrow returns the grants of a child of parent for the request, or a 400 for a malformed request or a
 // 403 when the child would be wider than its parent in scopes, services or limits.
 func Narrow(cat *catalog.Catalog, parent Grants, req Request) (Grants, error) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/pgnotify"
@@ -31,6 +32,19 @@ func NewStore(db bun.IDB) *Store { return &Store{db: db} }
 // GrantsOf returns the key's scopes, services and limits.
 func GrantsOf(k *schema.APIKey) Grants {
 	return Grants{Scopes: k.Scopes, Services: k.Services, Limits: k.Limits}
+}
+
+// ToWire converts a key to the API's shape; secret is set only in the answer that creates the key.
+func ToWire(k *schema.APIKey, secret string) client.APIKey {
+	out := client.APIKey{
+		ID: k.ID, Name: k.Name, Secret: secret, Prefix: k.Prefix, Scopes: k.Scopes, Services: k.Services,
+		Limits: make([]client.Limit, 0, len(k.Limits)), ParentID: k.ParentID, ProjectID: k.ProjectID,
+		CreatedAt: k.CreatedAt.UTC(), RevokedAt: k.RevokedAt,
+	}
+	for _, l := range k.Limits {
+		out.Limits = append(out.Limits, client.Limit(l))
+	}
+	return out
 }
 
 // NewKey is what Create needs besides the grants.

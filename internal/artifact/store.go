@@ -13,6 +13,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -223,6 +224,12 @@ func (s *Store) Get(ctx context.Context, scope tenant.Scope, id string) (*schema
 		return nil, fmt.Errorf("read artifact %s: %w", id, err)
 	}
 	return a, nil
+}
+
+// ToWire converts an artifact to the API's shape.
+func ToWire(a *schema.Artifact) client.Artifact {
+	return client.Artifact{ID: a.ID, RunID: a.RunID, ServiceID: a.ServiceID, Name: a.Name, ContentType: a.ContentType,
+		SizeBytes: a.SizeBytes, SHA256: a.SHA256, CreatedAt: a.CreatedAt.UTC()}
 }
 
 // Filter selects the artifacts List returns. Empty fields match every artifact.

@@ -7,6 +7,8 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/schema"
 )
@@ -59,6 +61,13 @@ func List(ctx context.Context, db bun.IDB, f Filter, p page.Params) ([]schema.Au
 	return out, next, nil
 }
 
+// EventToWire converts an event to the API's shape.
+func EventToWire(e *schema.AuditEvent) client.AuditEvent {
+	return client.AuditEvent{ID: e.ID, KeyID: e.KeyID, ProjectID: e.ProjectID,
+		Operation: e.Operation, Method: e.Method, Path: e.Path, Status: e.Status, RequestID: e.RequestID,
+		ClientIP: e.ClientIP, ChargedCredits: catalog.Credits(e.ChargedMillicredits), CreatedAt: e.CreatedAt.UTC(), Sanitized: e.Sanitized}
+}
+
 // UsageRow is one project's requests and charges for one operation on one UTC day.
 type UsageRow struct {
 	ProjectID           *string   `bun:"project_id"`
@@ -66,6 +75,12 @@ type UsageRow struct {
 	Operation           string    `bun:"operation"`
 	Requests            int64     `bun:"requests"`
 	ChargedMillicredits int64     `bun:"charged"`
+}
+
+// UsageToWire converts a usage row to the API's shape.
+func UsageToWire(r UsageRow) client.UsageEntry {
+	return client.UsageEntry{Date: r.Day.Format(time.DateOnly), ProjectID: r.ProjectID,
+		Operation: r.Operation, Requests: r.Requests, ChargedCredits: catalog.Credits(r.ChargedMillicredits)}
 }
 
 // Usage sums the matching events by project, UTC day and operation (Operation, KeyID and Status of the

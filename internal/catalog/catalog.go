@@ -24,6 +24,11 @@ const (
 // MillicreditsPerCredit is the integer unit credits are kept in.
 const MillicreditsPerCredit = 1000
 
+// Credits converts millicredits to the credits of the wire.
+func Credits(millicredits int64) float64 {
+	return float64(millicredits) / MillicreditsPerCredit
+}
+
 // CreditsPerUSD is what one USD buys.
 const CreditsPerUSD = 100
 
@@ -52,6 +57,28 @@ type Service struct {
 // Available reports whether any operation of the service can be used now.
 func (s Service) Available() bool {
 	return slices.ContainsFunc(s.Operations, func(o Operation) bool { return o.Available })
+}
+
+// ServiceToWire converts a service and its operations to the API's shape.
+func ServiceToWire(svc Service) client.Service {
+	out := client.Service{ID: svc.ID, Name: svc.Name, Description: svc.Description, Available: svc.Available(),
+		Operations: make([]client.Operation, 0, len(svc.Operations))}
+	for _, op := range svc.Operations {
+		out.Operations = append(out.Operations, client.Operation{ID: op.ID, Description: op.Description,
+			Kind: op.Kind, RequiresApproval: op.RequiresApproval, Available: op.Available})
+	}
+	return out
+}
+
+// PriceToWire converts an operation of svc to its entry in the API's price list.
+func PriceToWire(svc Service, op Operation) client.Price {
+	return client.Price{ServiceID: svc.ID, OperationID: op.ID, Credits: Credits(op.Millicredits), Unit: op.Unit, Available: op.Available}
+}
+
+// ActionToWire converts an operation of svc to the API's shape of an action a key may start.
+func ActionToWire(svc Service, op Operation) client.Action {
+	return client.Action{ServiceID: svc.ID, OperationID: op.ID, Description: op.Description,
+		Kind: op.Kind, RequiresApproval: op.RequiresApproval, Credits: Credits(op.Millicredits)}
 }
 
 // Operation returns the operation with the id, if the service has it.

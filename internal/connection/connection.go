@@ -89,6 +89,13 @@ func (c Connection) View() View {
 	return v
 }
 
+// ToWire converts a connection to the API's shape (its View); it never carries the secret.
+func ToWire(c Connection) client.Connection {
+	v := c.View()
+	return client.Connection{ID: v.ID, Name: v.Name, AuthType: v.AuthType, HeaderName: v.HeaderName, Status: v.Status,
+		CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt, RotatedAt: v.RotatedAt}
+}
+
 // NewConnection is a request to create a connection.
 type NewConnection struct {
 	// ID is the connection id; derived from the idempotency record so a retried request finds its row.

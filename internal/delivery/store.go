@@ -27,6 +27,7 @@ import (
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
+	"github.com/svcplatform/svc/internal/webhook"
 	"github.com/svcplatform/svc/schema"
 	svctemporal "github.com/svcplatform/svc/temporal"
 	"github.com/svcplatform/svc/workflows"
@@ -68,6 +69,21 @@ type Engine interface {
 type Delivery struct {
 	schema.WebhookDelivery
 	Attempts []schema.WebhookAttempt
+}
+
+// ToWire converts a delivery and its attempts to the API's shape.
+func ToWire(d Delivery) client.WebhookDelivery {
+	out := client.WebhookDelivery{ID: d.ID, WebhookID: d.WebhookID, EventID: d.EventID, EventType: d.EventType, Status: d.Status,
+		ReplayOf: d.ReplayOf, CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC(), Attempts: make([]client.WebhookAttempt, len(d.Attempts))}
+	if d.CompletedAt != nil {
+		t := d.CompletedAt.UTC()
+		out.CompletedAt = &t
+	}
+	for i, a := range d.Attempts {
+		out.Attempts[i] = client.WebhookAttempt{Number: a.Number, StartedAt: a.StartedAt.UTC(), HTTPStatus: a.HTTPStatus,
+			LatencyMs: a.LatencyMs, Error: a.Error}
+	}
+	return out
 }
 
 // Store keeps deliveries and their attempts.
@@ -298,13 +314,11 @@ func failed(ctx context.Context, tx bun.Tx, d *schema.WebhookDelivery, a Attempt
 	return true, nil
 }
 
-// WebhookData is an endpoint as the API shows it (without secrets), the data of webhook.disabled.
+// WebhookData is the data of webhook.disabled: the endpoint as the API shows it (webhook.ToWire), without
+// secrets and, as this event has always been, without previousSecretExpiresAt.
 func WebhookData(w *schema.Webhook) client.Webhook {
-	out := client.Webhook{ID: w.ID, URL: w.URL, Events: append([]string{}, w.Events...), Description: w.Description,
-		Enabled: w.Enabled, CreatedAt: w.CreatedAt.UTC(), UpdatedAt: w.UpdatedAt.UTC()}
-	if w.DisabledReason != nil {
-		out.DisabledReason = *w.DisabledReason
-	}
+	out := webhook.ToWire(webhook.FromRow(w))
+	out.PreviousSecretExpiresAt = nil
 	return out
 }
 

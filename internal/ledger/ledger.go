@@ -20,6 +20,8 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
@@ -58,6 +60,11 @@ type Balance struct {
 	Available int64     `bun:"available"`
 	Held      int64     `bun:"held"`
 	UpdatedAt time.Time `bun:"updated_at"`
+}
+
+// BalanceToWire converts a balance to the API's shape.
+func BalanceToWire(b Balance) client.Balance {
+	return client.Balance{Credits: catalog.Credits(b.Available), HeldCredits: catalog.Credits(b.Held), UpdatedAt: b.UpdatedAt.UTC()}
 }
 
 // Balance returns the account's credits; an account that never had any has zero. The credits of this

@@ -12,6 +12,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/schema"
@@ -30,6 +31,12 @@ type Store struct {
 
 // NewStore returns a Store on db.
 func NewStore(db bun.IDB) *Store { return &Store{db: db} }
+
+// ToWire converts a project to the API's shape.
+func ToWire(p *schema.Project) client.Project {
+	return client.Project{ID: p.ID, Name: p.Name, Description: p.Description, Status: p.Status,
+		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), ArchivedAt: p.ArchivedAt}
+}
 
 // Visibility says which projects a caller may see: all of the account's, or only one.
 type Visibility struct {

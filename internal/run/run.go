@@ -468,7 +468,7 @@ func ToWire(r *schema.Run) client.Run {
 	out := client.Run{
 		ID: r.ID, ServiceID: r.ServiceID, OperationID: r.OperationID, Status: r.Status, Input: map[string]any{},
 		ApprovalID: r.ApprovalID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
-		ChargedCredits: float64(r.ChargedMillicredits) / catalog.MillicreditsPerCredit,
+		ChargedCredits: catalog.Credits(r.ChargedMillicredits),
 	}
 	_ = json.Unmarshal(r.Input, &out.Input)
 	if len(r.Output) > 0 {

@@ -29,7 +29,8 @@ func NewStore(db bun.IDB, box *secretbox.Box, opts Options) *Store {
 	return &Store{db: db, box: box, opts: opts}
 }
 
-func toWebhook(r *schema.Webhook) Webhook {
+// FromRow is the endpoint a row holds, without its secrets.
+func FromRow(r *schema.Webhook) Webhook {
 	w := Webhook{
 		ID: r.ID, AccountID: r.AccountID, ProjectID: r.ProjectID, URL: r.URL,
 		Events: append([]string(nil), r.Events...), Description: r.Description, Enabled: r.Enabled,
@@ -72,7 +73,7 @@ func (s *Store) Create(ctx context.Context, scope tenant.Scope, n NewWebhook) (W
 			return Webhook{}, err
 		}
 	}
-	w := toWebhook(r)
+	w := FromRow(r)
 	w.Secret = secret
 	return w, nil
 }
@@ -105,7 +106,7 @@ func (s *Store) Get(ctx context.Context, scope tenant.Scope, id string) (Webhook
 	if err != nil {
 		return Webhook{}, err
 	}
-	return toWebhook(r), nil
+	return FromRow(r), nil
 }
 
 // List returns the scope's endpoints, newest first, without secrets, and the cursor of the next page.
@@ -121,7 +122,7 @@ func (s *Store) List(ctx context.Context, scope tenant.Scope, p page.Params) ([]
 	rows, next := page.Next(p, rows, func(r schema.Webhook) page.Cursor { return page.Cursor{CreatedAt: r.CreatedAt, ID: r.ID} })
 	out := make([]Webhook, len(rows))
 	for i := range rows {
-		out[i] = toWebhook(&rows[i])
+		out[i] = FromRow(&rows[i])
 	}
 	return out, next, nil
 }
@@ -238,7 +239,7 @@ func (s *Store) change(ctx context.Context, scope tenant.Scope, id string,
 				return fmt.Errorf("update webhook %s: %w", id, err)
 			}
 		}
-		out = toWebhook(r)
+		out = FromRow(r)
 		return nil
 	})
 	return out, err

@@ -71,6 +71,20 @@ type Webhook struct {
 	Secret string
 }
 
+// ToWire converts an endpoint to the API's shape (with its secret when w has it).
+func ToWire(w Webhook) client.Webhook {
+	out := client.Webhook{ID: w.ID, URL: w.URL, Events: w.Events, Description: w.Description, Enabled: w.Enabled,
+		DisabledReason: w.DisabledReason, CreatedAt: w.CreatedAt.UTC(), UpdatedAt: w.UpdatedAt.UTC(), Secret: w.Secret}
+	if out.Events == nil {
+		out.Events = []string{}
+	}
+	if w.PreviousSecretExpiresAt != nil {
+		t := w.PreviousSecretExpiresAt.UTC()
+		out.PreviousSecretExpiresAt = &t
+	}
+	return out
+}
+
 // NewWebhook is a request to create an endpoint.
 type NewWebhook struct {
 	// ID is the webhook id; derived from the idempotency record so a retried request finds its row.
