@@ -7,6 +7,7 @@ import (
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/audit"
+	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/uptrace/bun"
 )
 
@@ -49,4 +50,30 @@ func (u *usageAPI) routes() []Route {
 		handle(Route{Op: client.OpUsageRead, Method: http.MethodGet, Path: "/v1/usage", Summary: "Requests and charged credits by project, day and operation", Tag: "Projects",
 			Auth: authKey, Scope: client.ScopeUsageRead}, u.usage),
 	}
+}
+
+func usageRange(fromS, toS string, now time.Time) (time.Time, time.Time, error) {
+	to := now.Truncate(24 * time.Hour)
+	if toS != "" {
+		t, err := time.Parse(time.DateOnly, toS)
+		if err != nil {
+			return to, to, svcerr.Invalid("to", "to must be a day such as 2026-01-31")
+		}
+		to = t
+	}
+	from := to.AddDate(0, 0, -29)
+	if fromS != "" {
+		f, err := time.Parse(time.DateOnly, fromS)
+		if err != nil {
+			return from, to, svcerr.Invalid("from", "from must be a day such as 2026-01-01")
+		}
+		from = f
+	}
+	switch {
+	case from.After(to):
+		return from, to, svcerr.Invalid("from", "from is after to")
+	case to.Sub(from) >= maxUsageDays*24*time.Hour:
+		return from, to, svcerr.Invalid("from", "one query covers at most %d days", maxUsageDays)
+	}
+	return from, to, nil
 }
