@@ -18,7 +18,6 @@ import (
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/ids"
-	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -35,14 +34,11 @@ type Invocations struct {
 	Gateway     *gateway.Catalog
 	Invoker     *gateway.Invoker
 	Connections *connection.Store
-	Ledger      *ledger.Ledger
+	// Payer holds each run's price for all its attempts and settles it with the run's answer.
+	Payer *gateway.Payer
 	// Artifacts keeps files services answer with (an image, audio); nil keeps them as JSON strings.
 	Artifacts *artifact.Store
 }
-
-// holdReference is the ledger reference of a run's hold: the same for every attempt, so retries share
-// one hold and the run is charged at most once.
-func holdReference(runID string) string { return "run/" + runID }
 
 // InvokeService holds the operation's price, calls the service, and settles what it reports charging
 // together with the answer in the run row. A retry after that finds the settled hold and answers the
@@ -63,7 +59,7 @@ func (a *Invocations) InvokeService(ctx context.Context, runID string) (workflow
 			return workflows.InvokeOutcome{}, err
 		}
 	}
-	hold, done, err := a.hold(ctx, r, op.Millicredits)
+	pay, done, err := a.hold(ctx, r, op.Millicredits)
 	if err != nil || done {
 		return recorded(r), err
 	}
@@ -81,7 +77,7 @@ func (a *Invocations) InvokeService(ctx context.Context, runID string) (workflow
 	}
 	if res.Status >= 400 { // final: charge what the service reported with the run, record no answer
 		refused := workflows.InvokeOutcome{UpstreamStatus: res.Status}
-		if err := a.record(ctx, r, hold, &refused, res.ChargedMillicredits); err != nil {
+		if err := a.record(ctx, r, pay, &refused, res.ChargedMillicredits); err != nil {
 			return workflows.InvokeOutcome{}, err
 		}
 		return workflows.InvokeOutcome{}, rejected(fmt.Sprintf("service %s refused the call with %d: %s", svc.ID, res.Status, res.Result))
@@ -92,7 +88,7 @@ func (a *Invocations) InvokeService(ctx context.Context, runID string) (workflow
 			return workflows.InvokeOutcome{}, err
 		}
 	}
-	if err := a.record(ctx, r, hold, &out, res.ChargedMillicredits); err != nil {
+	if err := a.record(ctx, r, pay, &out, res.ChargedMillicredits); err != nil {
 		return workflows.InvokeOutcome{}, err
 	}
 	return out, nil
@@ -132,34 +128,24 @@ func (a *Invocations) operation(r *schema.Run) (gateway.Service, gateway.Operati
 	return svc, op, nil
 }
 
-// hold reserves the run's price; done reports that an earlier attempt already settled it.
-func (a *Invocations) hold(ctx context.Context, r *schema.Run, price int64) (*ledger.Hold, bool, error) {
-	if price == 0 {
-		return nil, false, nil
-	}
-	h, status, err := a.Ledger.FindHold(ctx, r.AccountID, holdReference(r.ID))
-	if err != nil {
-		return nil, false, err
-	}
-	switch status {
-	case ledger.HoldSettled: // an earlier attempt finished: with an answer recorded, or refused
+// hold reserves the run's price (see gateway.Payer.HoldRun); done reports that an earlier attempt
+// already settled it.
+func (a *Invocations) hold(ctx context.Context, r *schema.Run, price int64) (*gateway.Payment, bool, error) {
+	pay, err := a.Payer.HoldRun(ctx, r.AccountID, r.ID, price)
+	switch {
+	case errors.Is(err, gateway.ErrRunSettled): // an earlier attempt finished: with an answer recorded, or refused
 		if len(r.Output) == 0 {
 			return nil, false, rejected("an earlier attempt of this run was refused by the service")
 		}
-		return &h, true, nil
-	case ledger.HoldReleased:
+		return nil, true, nil
+	case errors.Is(err, gateway.ErrRunReleased):
 		return nil, false, temporal.NewNonRetryableApplicationError("the run's held credits were released", workflows.ErrorTypeCreditsReleased, nil)
-	case ledger.HoldHeld:
-		return &h, false, nil
-	}
-	h, err = a.Ledger.Hold(ctx, r.AccountID, price, holdReference(r.ID))
-	if svcerr.Is(err, svcerr.InsufficientCredits) {
+	case svcerr.Is(err, svcerr.InsufficientCredits):
 		return nil, false, temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrorTypeInsufficientCredits, nil)
-	}
-	if err != nil {
+	case err != nil:
 		return nil, false, err
 	}
-	return &h, false, nil
+	return pay, false, nil
 }
 
 func (a *Invocations) credential(ctx context.Context, r *schema.Run, name string) (gateway.Credential, error) {
@@ -174,17 +160,12 @@ func (a *Invocations) credential(ctx context.Context, r *schema.Run, name string
 	return c, nil
 }
 
-// record settles the hold for what the service reported and stores the answer in the run row, in one
-// transaction.
-func (a *Invocations) record(ctx context.Context, r *schema.Run, hold *ledger.Hold, out *workflows.InvokeOutcome, reported int64) error {
-	var err error
-	if hold == nil {
-		err = a.Runs.RecordInvocation(ctx, r.ID, out.Output, 0, "", nil)
-	} else {
-		q, charged := a.Ledger.SettleQuery(*hold, reported)
-		out.ChargedMillicredits = charged
-		err = a.Runs.RecordInvocation(ctx, r.ID, out.Output, charged, hold.ID, q)
-	}
+// record settles the run's payment for what the service reported and stores the answer in the run row,
+// in one transaction.
+func (a *Invocations) record(ctx context.Context, r *schema.Run, pay *gateway.Payment, out *workflows.InvokeOutcome, reported int64) error {
+	q, charged := a.Payer.ChargeQuery(pay, reported)
+	out.ChargedMillicredits = charged
+	err := a.Runs.RecordInvocation(ctx, r.ID, out.Output, charged, pay.HoldID(), q)
 	switch {
 	case errors.Is(err, run.ErrHoldClosed):
 		return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrorTypeCreditsReleased, nil)
@@ -194,7 +175,7 @@ func (a *Invocations) record(ctx context.Context, r *schema.Run, hold *ledger.Ho
 		unstorable := temporal.NewNonRetryableApplicationError("the service's answer cannot be stored: "+err.Error(),
 			workflows.CodeOutputUnstorable, nil)
 		out.Output = nil
-		if err := a.record(ctx, r, hold, out, reported); err != nil {
+		if err := a.record(ctx, r, pay, out, reported); err != nil {
 			return err
 		}
 		return unstorable
@@ -271,9 +252,5 @@ func (a *Invocations) ReleaseRunHold(ctx context.Context, runID string) error {
 	if err != nil {
 		return classify(err)
 	}
-	h, status, err := a.Ledger.FindHold(ctx, r.AccountID, holdReference(r.ID))
-	if err != nil || status != ledger.HoldHeld {
-		return err
-	}
-	return a.Ledger.Release(ctx, h) // an error is retried by Temporal, so the hold never stays open
+	return a.Payer.ReleaseRun(ctx, r.AccountID, r.ID) // an error is retried by Temporal, so the hold never stays open
 }

@@ -59,8 +59,8 @@ type Deps struct {
 	Gateway *gateway.Catalog
 	Invoker *gateway.Invoker
 	Ledger  *ledger.Ledger
-	// Credits pays for invocations, from leases on busy accounts (see ledger.Leases).
-	Credits    *ledger.Leases
+	// Payer pays for invocations, from leases on busy accounts (see gateway.Payer).
+	Payer      *gateway.Payer
 	Webhooks   *webhook.Store
 	Deliveries *delivery.Store
 	TopUps     *topup.Service

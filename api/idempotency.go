@@ -123,29 +123,28 @@ func (s *Server) record(c *gin.Context, r *Route, req idempotency.Request, seed 
 	return fmt.Errorf("record the answer with its effects: %w", err)
 }
 
-// commitWithAnswer commits q with the answer on idempotent routes, so the stored answer a retry replays
-// and the effect it reports (a charge, say) commit together, in the same round trip; elsewhere it runs
-// q at once. q may be nil (nothing to commit). after (may be nil) runs once q has committed or failed
-// to (to give reserved credits back, say).
-func (s *Server) commitWithAnswer(ctx context.Context, q *bun.RawQuery, after func(ctx context.Context, committed bool)) error {
+// answerCommit is how the request's effects commit (see idempotency.Commit): on idempotent routes with
+// the answer (see record), so the stored answer a retry replays and the effect it reports (a charge, say)
+// commit together, in the same round trip; elsewhere at once. A handler obtains it once and passes it to
+// the domain call whose effect it is.
+func answerCommit(ctx context.Context) idempotency.Commit {
 	st := stateFrom(ctx)
-	if st.seed != "" {
-		if q != nil {
-			st.withAnswer = append(st.withAnswer, q)
-		}
-		if after != nil {
-			st.afterAnswer = append(st.afterAnswer, after)
-		}
-		return nil
+	if st.seed == "" {
+		return idempotency.CommitNow
 	}
-	var err error
+	return st.commitWithAnswer
+}
+
+// commitWithAnswer is the idempotency.Commit of a request with an idempotent answer: q is kept for record
+// to commit with the answer, and after to run once it has committed or failed to.
+func (st *requestState) commitWithAnswer(_ context.Context, q *bun.RawQuery, after func(ctx context.Context, committed bool)) error {
 	if q != nil {
-		_, err = q.Exec(ctx)
+		st.withAnswer = append(st.withAnswer, q)
 	}
 	if after != nil {
-		after(ctx, err == nil)
+		st.afterAnswer = append(st.afterAnswer, after)
 	}
-	return err
+	return nil
 }
 
 // storable answers are replayed: successes and final client errors. Answers that depend on timing or

@@ -8,7 +8,7 @@ import (
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/gateway"
-	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
@@ -28,7 +28,7 @@ type invokeOutput struct {
 // unaffordable call never reaches the service), what the service reports charging is settled after it
 // (at most the price), and the rest is released.
 func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, error) {
-	p := principalFrom(ctx)
+	p, commit := principalFrom(ctx), answerCommit(ctx)
 	svc, op, err := s.invocable(in.ServiceID, in.Body.OperationID)
 	if err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, er
 	if err != nil {
 		return nil, err
 	}
-	reserved, err := s.reserveCredits(ctx, p.Scope.AccountID, op.Millicredits)
+	pay, err := s.payer.Reserve(ctx, p.Scope.AccountID, op.Millicredits, newID(ctx, "inv"))
 	if err != nil {
 		s.releaseDaily(ctx, daily, op.Millicredits)
 		return nil, err
@@ -61,11 +61,11 @@ func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, er
 	res, err := s.invoker.Invoke(ctx, gateway.InvokeRequest{Service: svc, Operation: op, Input: input, Credential: cred,
 		RequestID: requestIDFrom(ctx), IdempotencyKey: newID(ctx, "inv")})
 	if err != nil {
-		s.finishCredits(ctx, reserved, 0, false)
+		s.payer.Release(ctx, pay)
 		s.releaseDaily(ctx, daily, op.Millicredits)
 		return nil, err
 	}
-	charged, err := s.charge(ctx, reserved, res)
+	charged, err := s.charge(ctx, pay, res, commit)
 	if err != nil {
 		return nil, err
 	}
@@ -94,42 +94,17 @@ func (s *Server) invocable(serviceID, operationID string) (gateway.Service, gate
 	return svc, op, nil
 }
 
-// reserveCredits sets an invocation's price aside for this attempt, from this process's lease on the
-// account's credits or as an exact hold (see ledger.Leases): a retried request, after a failed attempt
-// gave its credits back, pays again. Credits an attempt that died left reserved are freed by the
-// ledger's sweep (see Ledger.ReleaseStale).
-func (s *Server) reserveCredits(ctx context.Context, accountID string, price int64) (*ledger.Reservation, error) {
-	if price == 0 {
-		return nil, nil
-	}
-	return s.credits.Reserve(ctx, accountID, price, ledger.InvokeReference(newID(ctx, "inv"), ids.New("att")))
-}
-
-// finishCredits ends a reservation once its charge has committed, or gives it back when it did not.
-func (s *Server) finishCredits(ctx context.Context, r *ledger.Reservation, charged int64, committed bool) {
-	if r == nil {
-		return
-	}
-	if err := s.credits.Finish(context.WithoutCancel(ctx), r, charged, committed); err != nil {
-		s.log.Error("give back reserved credits", "requestId", requestIDFrom(ctx), "err", err)
-	}
-}
-
 // charge charges what the service reported (nothing when it reported nothing), at most the reserved
-// price. The charge commits together with the answer that reports it (see commitWithAnswer).
-func (s *Server) charge(ctx context.Context, r *ledger.Reservation, res gateway.InvokeResult) (int64, error) {
-	if r == nil {
-		if res.ChargedMillicredits > 0 {
-			s.log.Warn("a free operation reported a charge; not charged", "requestId", requestIDFrom(ctx))
-		}
-		return 0, nil
+// price; the charge commits through commit, together with the answer that reports it.
+func (s *Server) charge(ctx context.Context, pay *gateway.Payment, res gateway.InvokeResult, commit idempotency.Commit) (int64, error) {
+	charged, err := s.payer.Charge(ctx, pay, res.ChargedMillicredits, commit)
+	if err != nil {
+		return 0, err
 	}
-	q, charged := s.credits.ChargeQuery(r, res.ChargedMillicredits)
-	finish := func(ctx context.Context, committed bool) { s.finishCredits(ctx, r, charged, committed) }
-	if err := s.commitWithAnswer(context.WithoutCancel(ctx), q, finish); err != nil {
-		return 0, fmt.Errorf("charge the invocation: %w", err)
-	}
-	if charged < res.ChargedMillicredits {
+	switch {
+	case pay.Free() && res.ChargedMillicredits > 0:
+		s.log.Warn("a free operation reported a charge; not charged", "requestId", requestIDFrom(ctx))
+	case charged < res.ChargedMillicredits:
 		s.log.Warn("service reported more than its price; capped", "requestId", requestIDFrom(ctx))
 	}
 	return charged, nil

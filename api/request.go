@@ -43,7 +43,7 @@ type requestState struct {
 	idemKey string
 	// charged is what the request charged, in millicredits, for its audit event and usage.
 	charged int64
-	// withAnswer are statements to commit together with the idempotent answer (see commitWithAnswer), and
+	// withAnswer are statements to commit together with the idempotent answer (see answerCommit), and
 	// afterAnswer what to do once they have committed or failed to.
 	withAnswer  []idempotency.Statement
 	afterAnswer []func(ctx context.Context, committed bool)

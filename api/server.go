@@ -62,8 +62,8 @@ type Server struct {
 	gateway     *gateway.Catalog
 	invoker     *gateway.Invoker
 	ledger      *ledger.Ledger
-	// credits pays for invocations, from leases on busy accounts (see ledger.Leases).
-	credits    *ledger.Leases
+	// payer pays for invocations, from leases on busy accounts (see gateway.Payer).
+	payer      *gateway.Payer
 	webhooks   *webhook.Store
 	deliveries *delivery.Store
 	x402       *x402.Config
@@ -84,7 +84,7 @@ func New(d Deps) (*Server, error) {
 		keys: d.Keys, keyCache: d.KeyCache, accounts: d.Accounts, idem: d.Idempotency, audit: d.Audit,
 		runs: d.Runs, approvals: d.Approvals, artifacts: d.Artifacts, projects: d.Projects, catalog: d.Catalog,
 		limiter: d.Limits, connections: d.Connections, gateway: d.Gateway, invoker: d.Invoker,
-		ledger: d.Ledger, credits: d.Credits, webhooks: d.Webhooks, deliveries: d.Deliveries,
+		ledger: d.Ledger, payer: d.Payer, webhooks: d.Webhooks, deliveries: d.Deliveries,
 		x402: d.X402, faucet: d.DevFaucet, topUpWait: cmp.Or(d.TopUpWait, TopUpWait), topups: d.TopUps,
 		routes: map[string]*Route{},
 	}

@@ -115,7 +115,7 @@ func (a *APIProcess) Close() {
 	if err := a.deps.Limits.Close(ctx); err != nil {
 		a.log.Warn("return unused limit leases", "err", err)
 	}
-	if err := a.deps.Credits.Close(ctx); err != nil {
+	if err := a.deps.Payer.Close(ctx); err != nil {
 		a.log.Warn("close credit leases; the stale-hold sweep will", "err", err)
 	}
 	a.deps.Audit.Close()

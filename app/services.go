@@ -63,7 +63,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Gateway:     gw,
 		Invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
 		Ledger:      book,
-		Credits:     ledger.NewLeases(book, leases),
+		Payer:       gateway.NewPayer(book, leases, d.Logger),
 		Webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 		Deliveries:  delivery.NewStore(d.DB, d.Temporal),
 		TopUps:      topup.NewService(topup.NewStore(d.DB), d.Temporal),
@@ -120,7 +120,7 @@ func invocations(d WorkerDeps) *activities.Invocations {
 		cat = &gateway.Catalog{}
 	}
 	inv := &activities.Invocations{
-		Runs: run.NewWriteStore(d.DB), Gateway: cat, Ledger: ledger.New(d.DB),
+		Runs: run.NewWriteStore(d.DB), Gateway: cat, Payer: gateway.NewPayer(ledger.New(d.DB), ledger.LeaseOptions{}, nil),
 		Invoker:   gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
 		Artifacts: d.Artifacts,
 	}

@@ -173,6 +173,10 @@ func InvokeReference(invocationID, attemptID string) string {
 	return invokePrefix + invocationID + "/" + attemptID
 }
 
+// RunReference is the hold reference of a run: the same for every attempt of the run, so its attempts
+// share one hold and the run is charged at most once.
+func RunReference(runID string) string { return runPrefix + runID }
+
 // Hold reference prefixes: direct invocations, and runs (whose workflow releases what they hold).
 const (
 	invokePrefix = "invoke/"
