@@ -22,7 +22,6 @@ import (
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/webhook"
-	"github.com/svcplatform/svc/internal/x402"
 	"github.com/uptrace/bun"
 	sdkclient "go.temporal.io/sdk/client"
 )
@@ -63,11 +62,9 @@ type Deps struct {
 	Payer      *gateway.Payer
 	Webhooks   *webhook.Store
 	Deliveries *delivery.Store
-	TopUps     *topup.Service
-	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
-	X402 *x402.Config
-	// TopUpWait is how long a paid top-up waits for its settlement (default TopUpWait).
-	TopUpWait time.Duration
+	// TopUps sells credits for x402 payments (topup.Options say what they are paid in; without it they
+	// are answered 503, not configured).
+	TopUps *topup.Service
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet

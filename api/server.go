@@ -5,12 +5,10 @@
 package api
 
 import (
-	"cmp"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"sort"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humagin"
@@ -36,7 +34,6 @@ import (
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/webhook"
-	"github.com/svcplatform/svc/internal/x402"
 )
 
 // Server serves the API.
@@ -66,10 +63,8 @@ type Server struct {
 	payer      *gateway.Payer
 	webhooks   *webhook.Store
 	deliveries *delivery.Store
-	x402       *x402.Config
 	topups     *topup.Service
 	faucet     Faucet
-	topUpWait  time.Duration
 
 	engine *gin.Engine
 	huma   huma.API
@@ -85,7 +80,7 @@ func New(d Deps) (*Server, error) {
 		runs: d.Runs, approvals: d.Approvals, artifacts: d.Artifacts, projects: d.Projects, catalog: d.Catalog,
 		limiter: d.Limits, connections: d.Connections, gateway: d.Gateway, invoker: d.Invoker,
 		ledger: d.Ledger, payer: d.Payer, webhooks: d.Webhooks, deliveries: d.Deliveries,
-		x402: d.X402, faucet: d.DevFaucet, topUpWait: cmp.Or(d.TopUpWait, TopUpWait), topups: d.TopUps,
+		faucet: d.DevFaucet, topups: d.TopUps,
 		routes: map[string]*Route{},
 	}
 	if s.gateway == nil {

@@ -66,10 +66,9 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Payer:       gateway.NewPayer(book, leases, d.Logger),
 		Webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 		Deliveries:  delivery.NewStore(d.DB, d.Temporal),
-		TopUps:      topup.NewService(topup.NewStore(d.DB), d.Temporal),
-		X402:        d.X402,
-		TopUpWait:   d.TopUpWait,
-		DevFaucet:   d.DevFaucet,
+		TopUps: topup.NewService(topup.NewStore(d.DB), d.Temporal,
+			topup.Options{X402: d.X402, Wait: cmp.Or(d.TopUpWait, api.TopUpWait)}),
+		DevFaucet: d.DevFaucet,
 	}, nil
 }
 

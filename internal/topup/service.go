@@ -1,6 +1,7 @@
 package topup
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/x402"
 	"github.com/svcplatform/svc/schema"
 	svctemporal "github.com/svcplatform/svc/temporal"
 	"github.com/svcplatform/svc/workflows"
@@ -21,15 +23,29 @@ type Engine interface {
 	ExecuteWorkflow(ctx context.Context, options sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
 }
 
-// Service settles reserved top-ups through their workflows.
+// DefaultWait is how long, by default, a paid purchase waits for its settlement (see Options.Wait).
+const DefaultWait = 60 * time.Second
+
+// Options tune a Service.
+type Options struct {
+	// X402 is what top-ups are paid in and to; nil refuses purchases (top-ups are not configured).
+	X402 *x402.Config
+	// Wait is how long a paid purchase waits for its settlement before Buy answers that it is still
+	// settling (default DefaultWait).
+	Wait time.Duration
+}
+
+// Service sells credits for x402 payments (Buy) and settles reserved top-ups through their workflows.
 type Service struct {
 	Store    *Store
 	temporal Engine
+	x402     *x402.Config
+	wait     time.Duration
 }
 
 // NewService returns a Service on store that starts workflows with engine.
-func NewService(store *Store, engine Engine) *Service {
-	return &Service{Store: store, temporal: engine}
+func NewService(store *Store, engine Engine, opts Options) *Service {
+	return &Service{Store: store, temporal: engine, x402: opts.X402, wait: cmp.Or(opts.Wait, DefaultWait)}
 }
 
 // ErrPending is the error of Await when the settlement is still being confirmed as the wait ends: the
