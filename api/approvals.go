@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"slices"
 	"time"
 
@@ -26,7 +27,7 @@ type listApprovalsInput struct {
 
 // listApprovals lists the approvals of the caller's scope, newest first; approvals of services the key
 // may not use are left out.
-func (s *Server) listApprovals(ctx context.Context, in *listApprovalsInput) (*Out[client.ApprovalList], error) {
+func (ap *approvalsAPI) listApprovals(ctx context.Context, in *listApprovalsInput) (*Out[client.ApprovalList], error) {
 	pg, err := page.Parse(in.Limit, in.Cursor)
 	if err != nil {
 		return nil, err
@@ -36,7 +37,7 @@ func (s *Server) listApprovals(ctx context.Context, in *listApprovalsInput) (*Ou
 	if g := apikey.GrantsOf(p.Key); !slices.Contains(g.Services, apikey.AllServices) {
 		f.Services = append([]string{}, g.Services...)
 	}
-	rows, next, err := s.approvals.Store().List(ctx, p.Scope, f, pg)
+	rows, next, err := ap.approvals.Store().List(ctx, p.Scope, f, pg)
 	if err != nil {
 		return nil, err
 	}
@@ -52,9 +53,9 @@ type createServiceActionInput struct {
 }
 
 // createServiceAction asks for approval of an action; once approved it runs as a run.
-func (s *Server) createServiceAction(ctx context.Context, in *createServiceActionInput) (*Out[client.ApprovalEnvelope], error) {
+func (ap *approvalsAPI) createServiceAction(ctx context.Context, in *createServiceActionInput) (*Out[client.ApprovalEnvelope], error) {
 	p := principalFrom(ctx)
-	input, op, err := run.Validate(s.runs.Catalog(), in.Body.ServiceID, in.Body.OperationID, in.Body.Input)
+	input, op, err := run.Validate(ap.runs.Catalog(), in.Body.ServiceID, in.Body.OperationID, in.Body.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -80,13 +81,13 @@ func (s *Server) createServiceAction(ctx context.Context, in *createServiceActio
 		a.Reason = &in.Body.Reason
 	}
 	// The run it becomes counts against creditsPerDay of runs.create now, as a run created directly does.
-	daily, err := s.reserveDaily(ctx, p, client.OpRunsCreate, in.Body.ServiceID, in.Body.OperationID, op.Millicredits)
+	daily, err := ap.daily.reserve(ctx, p, client.OpRunsCreate, in.Body.ServiceID, in.Body.OperationID, op.Millicredits)
 	if err != nil {
 		return nil, err
 	}
-	created, err := s.approvals.Create(ctx, a)
+	created, err := ap.approvals.Create(ctx, a)
 	if err != nil {
-		s.releaseDaily(ctx, daily, op.Millicredits)
+		ap.daily.release(ctx, daily, op.Millicredits)
 		return nil, err
 	}
 	return reply(client.ApprovalEnvelope{OK: true, Approval: approval.ToWire(created)})
@@ -98,13 +99,13 @@ type decideApprovalInput struct {
 }
 
 // decideApproval approves or rejects a pending approval; the decision reaches its workflow as a signal.
-func (s *Server) decideApproval(ctx context.Context, in *decideApprovalInput) (*Out[client.ApprovalEnvelope], error) {
+func (ap *approvalsAPI) decideApproval(ctx context.Context, in *decideApprovalInput) (*Out[client.ApprovalEnvelope], error) {
 	p := principalFrom(ctx)
 	status := map[string]string{client.DecisionApprove: client.ApprovalApproved, client.DecisionReject: client.ApprovalRejected}[in.Body.Decision]
 	if status == "" {
 		return nil, svcerr.Invalid("decision", `decision must be "approve" or "reject"`)
 	}
-	current, err := s.approvals.Store().Get(ctx, p.Scope, in.ApprovalID)
+	current, err := ap.approvals.Store().Get(ctx, p.Scope, in.ApprovalID)
 	if err != nil {
 		return nil, err
 	}
@@ -115,9 +116,28 @@ func (s *Server) decideApproval(ctx context.Context, in *decideApprovalInput) (*
 		return nil, &svcerr.Error{Code: svcerr.Forbidden, Param: "approvalId",
 			Message: "the key that asked for an action cannot approve it; approve with another key holding approvals:write; the asking key may only reject it"}
 	}
-	a, err := s.approvals.Decide(ctx, p.Scope, in.ApprovalID, approval.Decision{Status: status, KeyID: p.Key.ID, Comment: in.Body.Comment})
+	a, err := ap.approvals.Decide(ctx, p.Scope, in.ApprovalID, approval.Decision{Status: status, KeyID: p.Key.ID, Comment: in.Body.Comment})
 	if err != nil {
 		return nil, err
 	}
 	return reply(client.ApprovalEnvelope{OK: true, Approval: approval.ToWire(a)})
+}
+
+// approvalsAPI serves approvals and the service actions that wait for them.
+type approvalsAPI struct {
+	approvals *approval.Service
+	runs      *run.Service
+	daily     dailyCredits
+}
+
+// routes are the approvals routes.
+func (ap *approvalsAPI) routes() []Route {
+	return []Route{
+		handle(Route{Op: client.OpApprovalsList, Method: http.MethodGet, Path: "/v1/approvals", Summary: "List approvals, newest first", Tag: "Approvals",
+			Auth: authKey, Scope: client.ScopeApprovalsRead}, ap.listApprovals),
+		handle(Route{Op: client.OpApprovalsCreate, Method: http.MethodPost, Path: "/v1/approvals/service-actions", Summary: "Ask for approval of a service action", Tag: "Approvals",
+			Auth: authKey, Scope: client.ScopeApprovalsWrite, Idem: true, Status: http.StatusCreated, ServiceBody: "serviceId"}, ap.createServiceAction),
+		handle(Route{Op: client.OpApprovalsDecide, Method: http.MethodPost, Path: "/v1/approvals/{approvalId}", Summary: "Approve or reject a pending approval", Tag: "Approvals",
+			Auth: authKey, Scope: client.ScopeApprovalsWrite, Idem: true}, ap.decideApproval),
+	}
 }

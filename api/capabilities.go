@@ -2,10 +2,7 @@ package api
 
 import (
 	"log/slog"
-	"net/http"
-	"time"
 
-	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
@@ -73,39 +70,23 @@ type Deps struct {
 // routeTable is the route table: every capability's route list, in order. It drives Huma (and so the
 // OpenAPI document) and the middleware, which looks each request's route up in it. A new capability adds
 // its list here.
-func (s *Server) routeTable(d Deps) [][]Route {
+func routeTable(d Deps) [][]Route {
+	daily := dailyCredits{limiter: d.Limits, log: d.Logger}
 	return [][]Route{
 		(&healthAPI{db: d.DB, temporal: d.Temporal, version: d.Version}).routes(),
-		(&catalogAPI{catalog: s.catalog, gateway: s.gateway, connections: d.Connections, invoker: d.Invoker}).routes(),
-		(&keysAPI{keys: d.Keys, keyCache: d.KeyCache, catalog: s.catalog}).routes(),
+		(&catalogAPI{catalog: d.Catalog, gateway: d.Gateway, connections: d.Connections, invoker: d.Invoker}).routes(),
+		(&keysAPI{keys: d.Keys, keyCache: d.KeyCache, catalog: d.Catalog}).routes(),
 		(&creditsAPI{ledger: d.Ledger}).routes(),
+		(&topUpAPI{ledger: d.Ledger, topups: d.TopUps}).routes(),
 		(&projectsAPI{projects: d.Projects}).routes(),
 		(&usageAPI{db: d.DB}).routes(),
 		(&auditAPI{db: d.DB}).routes(),
 		(&connectionsAPI{connections: d.Connections}).routes(),
+		(&gatewayAPI{gateway: d.Gateway, connections: d.Connections, invoker: d.Invoker, payer: d.Payer, daily: daily, log: d.Logger}).routes(),
+		(&runsAPI{runs: d.Runs, daily: daily}).routes(),
+		(&approvalsAPI{approvals: d.Approvals, runs: d.Runs, daily: daily}).routes(),
 		(&artifactsAPI{artifacts: d.Artifacts, log: d.Logger}).routes(),
 		(&webhooksAPI{webhooks: d.Webhooks, deliveries: d.Deliveries}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
-		{
-			handle(Route{Op: client.OpCreditsX402TopUp, Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Summary: "Buy credits with an x402 payment (402 first, then pay)", Tag: "Credits",
-				Auth: authKey, Scope: client.ScopeCreditsWrite, Idem: true, Lease: TopUpWait + time.Minute}, s.topUp),
-			handle(Route{Op: client.OpServicesInvoke, Method: http.MethodPost, Path: "/v1/services/{serviceId}/invoke", Summary: "Invoke an external managed service", Tag: "Services",
-				Auth: authKey, Scope: client.ScopeServicesInvoke, Idem: true, ServiceParam: "serviceId", Qualified: true,
-				Lease: gateway.MaxTimeout + time.Minute}, s.invoke),
-			handle(Route{Op: client.OpRunsCreate, Method: http.MethodPost, Path: "/v1/runs", Summary: "Start a durable run", Tag: "Runs",
-				Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusCreated, Qualified: true, ServiceBody: "serviceId"}, s.createRun),
-			handle(Route{Op: client.OpRunsList, Method: http.MethodGet, Path: "/v1/runs", Summary: "List runs, newest first", Tag: "Runs",
-				Auth: authKey, Scope: client.ScopeRunsRead}, s.listRuns),
-			handle(Route{Op: client.OpRunsRead, Method: http.MethodGet, Path: "/v1/runs/{runId}", Summary: "Read a run", Tag: "Runs",
-				Auth: authKey, Scope: client.ScopeRunsRead}, s.getRun),
-			handle(Route{Op: client.OpRunsCancel, Method: http.MethodPost, Path: "/v1/runs/{runId}/cancel", Summary: "Request a run's cancellation", Tag: "Runs",
-				Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true}, s.cancelRun),
-			handle(Route{Op: client.OpApprovalsList, Method: http.MethodGet, Path: "/v1/approvals", Summary: "List approvals, newest first", Tag: "Approvals",
-				Auth: authKey, Scope: client.ScopeApprovalsRead}, s.listApprovals),
-			handle(Route{Op: client.OpApprovalsCreate, Method: http.MethodPost, Path: "/v1/approvals/service-actions", Summary: "Ask for approval of a service action", Tag: "Approvals",
-				Auth: authKey, Scope: client.ScopeApprovalsWrite, Idem: true, Status: http.StatusCreated, ServiceBody: "serviceId"}, s.createServiceAction),
-			handle(Route{Op: client.OpApprovalsDecide, Method: http.MethodPost, Path: "/v1/approvals/{approvalId}", Summary: "Approve or reject a pending approval", Tag: "Approvals",
-				Auth: authKey, Scope: client.ScopeApprovalsWrite, Idem: true}, s.decideApproval),
-		},
 	}
 }

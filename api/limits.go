@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"math"
 
 	"github.com/gin-gonic/gin"
@@ -84,9 +85,16 @@ func (s *Server) qualifiers(c *gin.Context, r *Route) (string, string) {
 	return body.ServiceID, body.OperationID
 }
 
-// reserveDaily takes a price from the creditsPerDay limits (of base and its per-service and
-// per-operation forms) of the caller and its ancestors; nil when nothing limits it.
-func (s *Server) reserveDaily(ctx context.Context, p *Principal, base, serviceID, operationID string, millicredits int64) (*limit.Reservation, error) {
+// dailyCredits holds prices against the creditsPerDay limits of callers and their ancestors: the routes
+// that start paid work (runs, approvals of service actions, invocations) reserve before it starts.
+type dailyCredits struct {
+	limiter *limit.Limiter
+	log     *slog.Logger
+}
+
+// reserve takes a price from the creditsPerDay limits (of base and its per-service and per-operation
+// forms) of the caller and its ancestors; nil when nothing limits it.
+func (s dailyCredits) reserve(ctx context.Context, p *Principal, base, serviceID, operationID string, millicredits int64) (*limit.Reservation, error) {
 	if millicredits == 0 || !hasLimits(p) {
 		return nil, nil
 	}
@@ -100,8 +108,8 @@ func (s *Server) reserveDaily(ctx context.Context, p *Principal, base, serviceID
 	return r, nil
 }
 
-// releaseDaily gives back the part of a daily reservation that was not charged.
-func (s *Server) releaseDaily(ctx context.Context, r *limit.Reservation, millicredits int64) {
+// release gives back the part of a daily reservation that was not charged.
+func (s dailyCredits) release(ctx context.Context, r *limit.Reservation, millicredits int64) {
 	if r == nil || millicredits <= 0 {
 		return
 	}

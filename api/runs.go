@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"net/http"
 	"slices"
 
 	"github.com/svcplatform/svc/client"
@@ -17,9 +18,9 @@ type createRunInput struct {
 	Body client.CreateRunRequest
 }
 
-func (s *Server) createRun(ctx context.Context, in *createRunInput) (*Out[client.RunEnvelope], error) {
+func (ra *runsAPI) createRun(ctx context.Context, in *createRunInput) (*Out[client.RunEnvelope], error) {
 	p := principalFrom(ctx)
-	_, op, err := run.Validate(s.runs.Catalog(), in.Body.ServiceID, in.Body.OperationID, in.Body.Input)
+	_, op, err := run.Validate(ra.runs.Catalog(), in.Body.ServiceID, in.Body.OperationID, in.Body.Input)
 	if err != nil {
 		return nil, err // unknown services and operations are named before access is judged
 	}
@@ -40,13 +41,13 @@ func (s *Server) createRun(ctx context.Context, in *createRunInput) (*Out[client
 		return nil, svcerr.Invalid("approvalExpiresInSeconds", "approvalExpiresInSeconds applies only to a run that requires approval")
 	}
 	// A priced run's price counts against creditsPerDay when it is created; it is charged when it runs.
-	daily, err := s.reserveDaily(ctx, p, client.OpRunsCreate, in.Body.ServiceID, in.Body.OperationID, op.Millicredits)
+	daily, err := ra.daily.reserve(ctx, p, client.OpRunsCreate, in.Body.ServiceID, in.Body.OperationID, op.Millicredits)
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.runs.Create(ctx, params)
+	r, err := ra.runs.Create(ctx, params)
 	if err != nil {
-		s.releaseDaily(ctx, daily, op.Millicredits)
+		ra.daily.release(ctx, daily, op.Millicredits)
 		return nil, err
 	}
 	return reply(client.RunEnvelope{OK: true, Run: run.ToWire(r)})
@@ -56,9 +57,9 @@ type runIDInput struct {
 	RunID string `path:"runId" doc:"The run id (run_...)."`
 }
 
-func (s *Server) getRun(ctx context.Context, in *runIDInput) (*Out[client.RunEnvelope], error) {
+func (ra *runsAPI) getRun(ctx context.Context, in *runIDInput) (*Out[client.RunEnvelope], error) {
 	p := principalFrom(ctx)
-	r, err := s.runs.Store().Read(ctx, p.Scope, in.RunID)
+	r, err := ra.runs.Store().Read(ctx, p.Scope, in.RunID)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ type listRunsInput struct {
 
 // listRuns lists the runs of the caller's scope, newest first. Runs of services the key may not use are
 // left out, as if they did not exist.
-func (s *Server) listRuns(ctx context.Context, in *listRunsInput) (*Out[client.RunList], error) {
+func (ra *runsAPI) listRuns(ctx context.Context, in *listRunsInput) (*Out[client.RunList], error) {
 	pg, err := page.Parse(in.Limit, in.Cursor)
 	if err != nil {
 		return nil, err
@@ -95,7 +96,7 @@ func (s *Server) listRuns(ctx context.Context, in *listRunsInput) (*Out[client.R
 	if g := apikey.GrantsOf(p.Key); !slices.Contains(g.Services, apikey.AllServices) {
 		f.Services = append([]string{}, g.Services...)
 	}
-	rows, next, err := s.runs.Store().List(ctx, f, pg)
+	rows, next, err := ra.runs.Store().List(ctx, f, pg)
 	if err != nil {
 		return nil, err
 	}
@@ -107,12 +108,32 @@ func (s *Server) listRuns(ctx context.Context, in *listRunsInput) (*Out[client.R
 }
 
 // cancelRun asks the run's workflow to stop and answers the run; the workflow then ends it cancelled.
-func (s *Server) cancelRun(ctx context.Context, in *runIDInput) (*Out[client.RunEnvelope], error) {
+func (ra *runsAPI) cancelRun(ctx context.Context, in *runIDInput) (*Out[client.RunEnvelope], error) {
 	p := principalFrom(ctx)
 	grants := apikey.GrantsOf(p.Key)
-	r, err := s.runs.Cancel(ctx, p.Scope, in.RunID, func(r *schema.Run) error { return serviceAccess(grants, r.ServiceID) })
+	r, err := ra.runs.Cancel(ctx, p.Scope, in.RunID, func(r *schema.Run) error { return serviceAccess(grants, r.ServiceID) })
 	if err != nil {
 		return nil, err
 	}
 	return reply(client.RunEnvelope{OK: true, Run: run.ToWire(r)})
+}
+
+// runsAPI serves durable runs.
+type runsAPI struct {
+	runs  *run.Service
+	daily dailyCredits
+}
+
+// routes are the runs routes.
+func (ra *runsAPI) routes() []Route {
+	return []Route{
+		handle(Route{Op: client.OpRunsCreate, Method: http.MethodPost, Path: "/v1/runs", Summary: "Start a durable run", Tag: "Runs",
+			Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusCreated, Qualified: true, ServiceBody: "serviceId"}, ra.createRun),
+		handle(Route{Op: client.OpRunsList, Method: http.MethodGet, Path: "/v1/runs", Summary: "List runs, newest first", Tag: "Runs",
+			Auth: authKey, Scope: client.ScopeRunsRead}, ra.listRuns),
+		handle(Route{Op: client.OpRunsRead, Method: http.MethodGet, Path: "/v1/runs/{runId}", Summary: "Read a run", Tag: "Runs",
+			Auth: authKey, Scope: client.ScopeRunsRead}, ra.getRun),
+		handle(Route{Op: client.OpRunsCancel, Method: http.MethodPost, Path: "/v1/runs/{runId}/cancel", Summary: "Request a run's cancellation", Tag: "Runs",
+			Auth: authKey, Scope: client.ScopeRunsWrite, Idem: true}, ra.cancelRun),
+	}
 }

@@ -14,57 +14,31 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humagin"
 	"github.com/gin-gonic/gin"
 	"github.com/uptrace/bun"
-	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/apikey"
-	"github.com/svcplatform/svc/internal/approval"
-	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/catalog"
-	"github.com/svcplatform/svc/internal/connection"
-	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/idempotency"
-	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/limit"
-	"github.com/svcplatform/svc/internal/project"
-	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/svcerr"
-	"github.com/svcplatform/svc/internal/topup"
-	"github.com/svcplatform/svc/internal/webhook"
 )
 
-// Server serves the API.
+// Server serves the API: the middleware chain, over the route table of every capability.
 type Server struct {
-	db       *bun.DB
-	temporal sdkclient.Client
-	log      *slog.Logger
-	version  string
+	db  *bun.DB
+	log *slog.Logger
 
-	keys      *apikey.Store
-	keyCache  *apikey.Cache
-	accounts  *account.Service
-	idem      *idempotency.Store
-	audit     *audit.Writer
-	runs      *run.Service
-	approvals *approval.Service
-	artifacts *artifact.Store
-	projects  *project.Store
-	catalog   *catalog.Catalog
-
-	limiter     *limit.Limiter
-	connections *connection.Store
-	gateway     *gateway.Catalog
-	invoker     *gateway.Invoker
-	ledger      *ledger.Ledger
-	// payer pays for invocations, from leases on busy accounts (see gateway.Payer).
-	payer      *gateway.Payer
-	webhooks   *webhook.Store
-	deliveries *delivery.Store
-	topups     *topup.Service
-	faucet     Faucet
+	// What the middleware needs: authentication, project lookups, service access, idempotency, audit
+	// and limits.
+	keyCache *apikey.Cache
+	accounts *account.Service
+	idem     *idempotency.Store
+	audit    *audit.Writer
+	catalog  *catalog.Catalog
+	limiter  *limit.Limiter
 
 	engine *gin.Engine
 	huma   huma.API
@@ -74,20 +48,16 @@ type Server struct {
 // New builds the server and its route table from services already built.
 func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
+	if d.Gateway == nil {
+		d.Gateway = &gateway.Catalog{}
+	}
+	if d.Catalog == nil {
+		d.Catalog = catalog.Builtin()
+	}
 	s := &Server{
-		db: d.DB, temporal: d.Temporal, log: d.Logger, version: d.Version,
-		keys: d.Keys, keyCache: d.KeyCache, accounts: d.Accounts, idem: d.Idempotency, audit: d.Audit,
-		runs: d.Runs, approvals: d.Approvals, artifacts: d.Artifacts, projects: d.Projects, catalog: d.Catalog,
-		limiter: d.Limits, connections: d.Connections, gateway: d.Gateway, invoker: d.Invoker,
-		ledger: d.Ledger, payer: d.Payer, webhooks: d.Webhooks, deliveries: d.Deliveries,
-		faucet: d.DevFaucet, topups: d.TopUps,
-		routes: map[string]*Route{},
-	}
-	if s.gateway == nil {
-		s.gateway = &gateway.Catalog{}
-	}
-	if s.catalog == nil {
-		s.catalog = catalog.Builtin()
+		db: d.DB, log: d.Logger,
+		keyCache: d.KeyCache, accounts: d.Accounts, idem: d.Idempotency, audit: d.Audit, catalog: d.Catalog,
+		limiter: d.Limits, routes: map[string]*Route{},
 	}
 	s.engine = gin.New()
 	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {
@@ -103,7 +73,7 @@ func New(d Deps) (*Server, error) {
 		s.fail(c, svcerr.New(svcerr.MethodNotAllowed, "%s is not allowed on %s", c.Request.Method, c.Request.URL.Path))
 	})
 	s.huma = humagin.New(s.engine, humaConfig(d.Version))
-	for _, routes := range s.routeTable(d) {
+	for _, routes := range routeTable(d) {
 		s.add(routes...)
 	}
 	s.registerDocs()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -17,7 +18,7 @@ import (
 )
 
 // TopUpWait is how long a paid top-up request waits for its settlement before answering 503 (retry
-// with the same Idempotency-Key to get the outcome), unless Deps.TopUpWait says otherwise.
+// with the same Idempotency-Key to get the outcome), unless the top-up service was built with another wait (topup.Options.Wait).
 const TopUpWait = topup.DefaultWait
 
 type topUpInput struct {
@@ -35,28 +36,28 @@ type topUpOutput struct {
 
 // topUp buys credits with an x402 payment (see topup.Service.Buy): without one it answers 402 with what
 // to pay; with one it answers the credits once the payment has settled.
-func (s *Server) topUp(ctx context.Context, in *topUpInput) (*topUpOutput, error) {
+func (tu *topUpAPI) topUp(ctx context.Context, in *topUpInput) (*topUpOutput, error) {
 	p := principalFrom(ctx)
 	header, legacy := in.PaymentSignature, false
 	if header == "" && in.LegacyPayment != "" {
 		header, legacy = in.LegacyPayment, true
 	}
-	t, err := s.topups.Buy(ctx, topup.Purchase{Scope: p.Scope, IdempotencyKey: stateFrom(ctx).idemKey,
+	t, err := tu.topups.Buy(ctx, topup.Purchase{Scope: p.Scope, IdempotencyKey: stateFrom(ctx).idemKey,
 		AmountUSD: in.Body.AmountUSD, Payment: header, Legacy: legacy})
 	var unpaid *topup.PaymentError
 	if errors.As(err, &unpaid) {
-		return nil, s.paymentRequired(ctx, unpaid)
+		return nil, tu.paymentRequired(ctx, unpaid)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return s.topUpAnswer(ctx, t)
+	return tu.topUpAnswer(ctx, t)
 }
 
 // topUpAnswer is the answer of a credited top-up: its settlement in Payment-Response, what it credited
 // and the balance.
-func (s *Server) topUpAnswer(ctx context.Context, t *schema.TopUp) (*topUpOutput, error) {
-	b, err := s.ledger.Balance(ctx, t.AccountID)
+func (tu *topUpAPI) topUpAnswer(ctx context.Context, t *schema.TopUp) (*topUpOutput, error) {
+	b, err := tu.ledger.Balance(ctx, t.AccountID)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func (s *Server) topUpAnswer(ctx context.Context, t *schema.TopUp) (*topUpOutput
 
 // paymentRequired is the 402 answer: the envelope with the reason, and Payment-Required saying what to
 // pay (with the reason as its error).
-func (s *Server) paymentRequired(ctx context.Context, unpaid *topup.PaymentError) error {
+func (tu *topUpAPI) paymentRequired(ctx context.Context, unpaid *topup.PaymentError) error {
 	resource := stateFrom(ctx).origin + "/v1/credits/x402/top-up"
 	pr := x402.NewPaymentRequired(resource, "svc credits", unpaid.Requirements)
 	pr.Error = unpaid.Message
@@ -87,4 +88,18 @@ func (s *Server) paymentRequired(ctx context.Context, unpaid *topup.PaymentError
 	ae := envelope(requestIDFrom(ctx), http.StatusPaymentRequired, e)
 	ae.headers = http.Header{x402.HeaderPaymentRequired: []string{encoded}}
 	return ae
+}
+
+// topUpAPI sells credits for x402 payments.
+type topUpAPI struct {
+	ledger *ledger.Ledger
+	topups *topup.Service
+}
+
+// routes are the topUp routes.
+func (tu *topUpAPI) routes() []Route {
+	return []Route{
+		handle(Route{Op: client.OpCreditsX402TopUp, Method: http.MethodPost, Path: "/v1/credits/x402/top-up", Summary: "Buy credits with an x402 payment (402 first, then pay)", Tag: "Credits",
+			Auth: authKey, Scope: client.ScopeCreditsWrite, Idem: true, Lease: TopUpWait + time.Minute}, tu.topUp),
+	}
 }

@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
@@ -27,9 +31,9 @@ type invokeOutput struct {
 // invoke calls an external service's operation: the operation's price is held before the call (so an
 // unaffordable call never reaches the service), what the service reports charging is settled after it
 // (at most the price), and the rest is released.
-func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, error) {
+func (g *gatewayAPI) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, error) {
 	p, commit := principalFrom(ctx), answerCommit(ctx)
-	svc, op, err := s.invocable(in.ServiceID, in.Body.OperationID)
+	svc, op, err := g.invocable(in.ServiceID, in.Body.OperationID)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +43,7 @@ func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, er
 	}
 	var cred gateway.Credential
 	if svc.Connection != "" {
-		c, err := s.connections.CredentialNamed(ctx, p.Scope, svc.Connection)
+		c, err := g.connections.CredentialNamed(ctx, p.Scope, svc.Connection)
 		if svcerr.Is(err, svcerr.NotFound) {
 			return nil, (&svcerr.Error{Code: svcerr.Conflict, Param: "connection",
 				Message: "service " + svc.ID + " needs a connection named " + svc.Connection + " holding your credential; create it with POST /v1/connections"})
@@ -49,37 +53,37 @@ func (s *Server) invoke(ctx context.Context, in *invokeInput) (*invokeOutput, er
 		}
 		cred = c
 	}
-	daily, err := s.reserveDaily(ctx, p, client.OpServicesInvoke, svc.ID, op.ID, op.Millicredits)
+	daily, err := g.daily.reserve(ctx, p, client.OpServicesInvoke, svc.ID, op.ID, op.Millicredits)
 	if err != nil {
 		return nil, err
 	}
-	pay, err := s.payer.Reserve(ctx, p.Scope.AccountID, op.Millicredits, newID(ctx, "inv"))
+	pay, err := g.payer.Reserve(ctx, p.Scope.AccountID, op.Millicredits, newID(ctx, "inv"))
 	if err != nil {
-		s.releaseDaily(ctx, daily, op.Millicredits)
+		g.daily.release(ctx, daily, op.Millicredits)
 		return nil, err
 	}
-	res, err := s.invoker.Invoke(ctx, gateway.InvokeRequest{Service: svc, Operation: op, Input: input, Credential: cred,
+	res, err := g.invoker.Invoke(ctx, gateway.InvokeRequest{Service: svc, Operation: op, Input: input, Credential: cred,
 		RequestID: requestIDFrom(ctx), IdempotencyKey: newID(ctx, "inv")})
 	if err != nil {
-		s.payer.Release(ctx, pay)
-		s.releaseDaily(ctx, daily, op.Millicredits)
+		g.payer.Release(ctx, pay)
+		g.daily.release(ctx, daily, op.Millicredits)
 		return nil, err
 	}
-	charged, err := s.charge(ctx, pay, res, commit)
+	charged, err := g.charge(ctx, pay, res, commit)
 	if err != nil {
 		return nil, err
 	}
-	s.releaseDaily(ctx, daily, op.Millicredits-charged)
+	g.daily.release(ctx, daily, op.Millicredits-charged)
 	stateFrom(ctx).charged = charged
-	s.log.Debug("invoked service", "requestId", requestIDFrom(ctx), "serviceId", svc.ID, "operationId", op.ID,
+	g.log.Debug("invoked service", "requestId", requestIDFrom(ctx), "serviceId", svc.ID, "operationId", op.ID,
 		"status", res.Status, "chargedMillicredits", charged, "upstreamRequestId", res.UpstreamRequestID)
 	return &invokeOutput{CreditsCharged: ledger.FormatCredits(charged), UpstreamRequestID: res.UpstreamRequestID,
 		Body: client.InvokeResult{OK: true, ServiceID: svc.ID, OperationID: op.ID, Status: res.Status, Result: res.Result,
 			ChargedCredits: catalog.Credits(charged)}}, nil
 }
 
-func (s *Server) invocable(serviceID, operationID string) (gateway.Service, gateway.Operation, error) {
-	svc, ok := s.gateway.Lookup(serviceID)
+func (g *gatewayAPI) invocable(serviceID, operationID string) (gateway.Service, gateway.Operation, error) {
+	svc, ok := g.gateway.Lookup(serviceID)
 	if !ok {
 		return svc, gateway.Operation{}, svcerr.NotFoundf("no invocable service %q (built-in services run through their own routes)", serviceID)
 	}
@@ -96,16 +100,16 @@ func (s *Server) invocable(serviceID, operationID string) (gateway.Service, gate
 
 // charge charges what the service reported (nothing when it reported nothing), at most the reserved
 // price; the charge commits through commit, together with the answer that reports it.
-func (s *Server) charge(ctx context.Context, pay *gateway.Payment, res gateway.InvokeResult, commit idempotency.Commit) (int64, error) {
-	charged, err := s.payer.Charge(ctx, pay, res.ChargedMillicredits, commit)
+func (g *gatewayAPI) charge(ctx context.Context, pay *gateway.Payment, res gateway.InvokeResult, commit idempotency.Commit) (int64, error) {
+	charged, err := g.payer.Charge(ctx, pay, res.ChargedMillicredits, commit)
 	if err != nil {
 		return 0, err
 	}
 	switch {
 	case pay.Free() && res.ChargedMillicredits > 0:
-		s.log.Warn("a free operation reported a charge; not charged", "requestId", requestIDFrom(ctx))
+		g.log.Warn("a free operation reported a charge; not charged", "requestId", requestIDFrom(ctx))
 	case charged < res.ChargedMillicredits:
-		s.log.Warn("service reported more than its price; capped", "requestId", requestIDFrom(ctx))
+		g.log.Warn("service reported more than its price; capped", "requestId", requestIDFrom(ctx))
 	}
 	return charged, nil
 }
@@ -115,4 +119,23 @@ func orEmpty(in map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return in
+}
+
+// gatewayAPI invokes external services (services.yaml) for the caller, paid from credits.
+type gatewayAPI struct {
+	gateway     *gateway.Catalog
+	connections *connection.Store
+	invoker     *gateway.Invoker
+	payer       *gateway.Payer
+	daily       dailyCredits
+	log         *slog.Logger
+}
+
+// routes are the gateway routes.
+func (g *gatewayAPI) routes() []Route {
+	return []Route{
+		handle(Route{Op: client.OpServicesInvoke, Method: http.MethodPost, Path: "/v1/services/{serviceId}/invoke", Summary: "Invoke an external managed service", Tag: "Services",
+			Auth: authKey, Scope: client.ScopeServicesInvoke, Idem: true, ServiceParam: "serviceId", Qualified: true,
+			Lease: gateway.MaxTimeout + time.Minute}, g.invoke),
+	}
 }
