@@ -77,11 +77,7 @@ func (c *catalogAPI) preflight(ctx context.Context, svc gateway.Service) *client
 			cred = c
 		}
 	}
-	r := c.invoker.Preflight(ctx, svc, cred)
-	check := func(c gateway.Check) client.PreflightCheck {
-		return client.PreflightCheck{Path: c.Path, OK: c.OK, Status: c.Status, ErrorCode: c.ErrorCode, LatencyMs: c.LatencyMs}
-	}
-	return &client.Preflight{OK: r.OK, Health: check(r.Health), Models: check(r.Models), ModelIDs: r.ModelIDs}
+	return gateway.PreflightToWire(c.invoker.Preflight(ctx, svc, cred))
 }
 
 func (c *catalogAPI) listActions(ctx context.Context, _ *struct{}) (*Out[client.ActionList], error) {

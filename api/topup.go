@@ -66,11 +66,7 @@ func (tu *topUpAPI) topUpAnswer(ctx context.Context, t *schema.TopUp) (*topUpOut
 	if err != nil {
 		return nil, err
 	}
-	ev := topup.EventData(t)
-	return &topUpOutput{PaymentResponse: settled, Receipt: t.ReceiptID, Body: client.TopUpResult{OK: true,
-		CreditedUSD: ev.CreditedUSD, CreditedCredits: ev.CreditedCredits, ReceiptID: t.ReceiptID, TopUpID: t.ID,
-		Network: t.Network, Payer: ev.Payer, Transaction: tx,
-		Balance: ledger.BalanceToWire(b)}}, nil
+	return &topUpOutput{PaymentResponse: settled, Receipt: t.ReceiptID, Body: topup.ResultToWire(t, ledger.BalanceToWire(b))}, nil
 }
 
 // paymentRequired is the 402 answer: the envelope with the reason, and Payment-Required saying what to

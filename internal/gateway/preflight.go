@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
@@ -146,4 +147,12 @@ func modelID(item json.RawMessage) string {
 		return o.ID
 	}
 	return o.Name
+}
+
+// PreflightToWire is a preflight's result as the API shows it.
+func PreflightToWire(r PreflightResult) *client.Preflight {
+	check := func(c Check) client.PreflightCheck {
+		return client.PreflightCheck{Path: c.Path, OK: c.OK, Status: c.Status, ErrorCode: c.ErrorCode, LatencyMs: c.LatencyMs}
+	}
+	return &client.Preflight{OK: r.OK, Health: check(r.Health), Models: check(r.Models), ModelIDs: r.ModelIDs}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/uptrace/bun"
 
+	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/outbox"
@@ -218,4 +219,12 @@ func Failure(t *schema.TopUp) (reason, message string) {
 		message = *t.FailureMessage
 	}
 	return reason, message
+}
+
+// ResultToWire is a credited top-up as the API answers it, with the account's balance after it.
+func ResultToWire(t *schema.TopUp, balance client.Balance) client.TopUpResult {
+	ev := EventData(t)
+	return client.TopUpResult{OK: true, CreditedUSD: ev.CreditedUSD, CreditedCredits: ev.CreditedCredits,
+		ReceiptID: t.ReceiptID, TopUpID: t.ID, Network: t.Network, Payer: ev.Payer, Transaction: Transaction(t),
+		Balance: balance}
 }
