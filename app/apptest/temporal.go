@@ -25,12 +25,23 @@ import (
 // namespaceRetention is the workflow history retention of a test's namespace (the server's minimum).
 const namespaceRetention = 24 * time.Hour
 
-// sharedTemporal is the in-process Temporal server every environment of this test process shares, started
-// by the first environment that needs it and never stopped (the process ends with the tests). Each
-// environment works in a namespace of its own, so no test sees another's workflows or task queues.
+// sharedTemporal is the in-process Temporal server the tests of this process share, started by the first
+// environment that needs it and never stopped (the process ends with the tests). Each environment works
+// in a namespace of its own, so no test sees another's workflows or task queues.
 var sharedTemporal = sync.OnceValue(func() *temporaltest.TestServer { return temporaltest.NewServer() })
 
-// temporalNamespace is a fresh namespace on the shared server, with the platform's search attributes.
+// temporalServer is the shared server for a test; a benchmark gets a server of its own, stopped when it
+// ends, so that what it measures (latencies, the heap) does not depend on the benchmarks run before it.
+func temporalServer(t testing.TB) *temporaltest.TestServer {
+	if _, bench := t.(*testing.B); !bench {
+		return sharedTemporal()
+	}
+	ts := temporaltest.NewServer()
+	t.Cleanup(ts.Stop)
+	return ts
+}
+
+// temporalNamespace is a fresh namespace on the test's server, with the platform's search attributes.
 type temporalNamespace struct {
 	// Client works in the namespace; it is closed when the test ends.
 	Client    sdkclient.Client
@@ -38,11 +49,11 @@ type temporalNamespace struct {
 	Namespace string
 }
 
-// newNamespace registers a namespace of its own for one test on the shared server, waits until the
-// server serves it, adds the platform's search attributes, and dials a client working in it.
+// newNamespace registers a namespace of its own for one test on its server (see temporalServer), waits
+// until the server serves it, adds the platform's search attributes, and dials a client working in it.
 func newNamespace(t testing.TB) temporalNamespace {
 	t.Helper()
-	ts := sharedTemporal()
+	ts := temporalServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var b [8]byte
