@@ -51,15 +51,17 @@ type pooled struct {
 }
 
 // sharedPool opens the pool of this process once.
-var sharedPool = sync.OnceValues(func() (*pool, error) { return openPool(context.Background()) })
-
-// openPool connects, creates the pool table if needed, takes this process's owner lock and drops the
-// schemas of dead processes and those idle too long.
-func openPool(ctx context.Context) (*pool, error) {
+var sharedPool = sync.OnceValues(func() (*pool, error) {
 	hash, err := migrationsHash()
 	if err != nil {
 		return nil, err
 	}
+	return openPool(context.Background(), hash)
+})
+
+// openPool connects, creates the pool table if needed, takes this process's owner lock and drops the
+// schemas of dead processes and those idle too long. It hands out schemas of the migrations hash names.
+func openPool(ctx context.Context, hash string) (*pool, error) {
 	admin, err := pg.Open(ctx, URL(), pg.Options{MaxOpenConns: 4})
 	if err != nil {
 		return nil, err
