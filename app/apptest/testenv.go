@@ -1,6 +1,6 @@
 // Package apptest assembles the whole platform for end-to-end tests: an isolated schema in the real
-// PostgreSQL, an in-process Temporal server (temporaltest), the production worker, and the API served
-// over real HTTP on loopback.
+// PostgreSQL, a namespace of its own on the in-process Temporal server (temporaltest) the test process
+// shares, the production worker, and the API served over real HTTP on loopback.
 package apptest
 
 import (
@@ -23,7 +23,6 @@ import (
 	"github.com/uptrace/bun"
 	sdkclient "go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/server/temporaltest"
 
 	"github.com/svcplatform/svc/api"
 	"github.com/svcplatform/svc/app"
@@ -39,7 +38,6 @@ import (
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
 	"github.com/svcplatform/svc/internal/x402"
-	svctemporal "github.com/svcplatform/svc/temporal"
 )
 
 // Env is a running platform.
@@ -109,12 +107,10 @@ func New(t testing.TB) *Env { return NewWith(t, Options{}) }
 func NewWith(t testing.TB, opts Options) *Env {
 	t.Helper()
 	db, schemaName := testdb.NewWithSchema(t)
-	ts := temporaltest.NewServer()
-	t.Cleanup(ts.Stop)
-	tc := ts.GetDefaultClient()
+	tn := newNamespace(t)
+	tc := tn.Client
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	require.NoError(t, svctemporal.EnsureSearchAttributes(ctx, tc, ts.GetDefaultNamespace()))
 
 	key := make([]byte, secretbox.KeySize)
 	_, _ = rand.Read(key)
@@ -155,7 +151,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		apiTemporal = opts.APITemporal(tc)
 	}
 	e := &Env{DB: db, Temporal: tc, Accounts: account.New(db, box.Derive("credit-token")), Box: box,
-		DatabaseURL: testdb.SchemaURL(schemaName), TemporalAddress: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(),
+		DatabaseURL: testdb.SchemaURL(schemaName), TemporalAddress: tn.HostPort, Namespace: tn.Namespace,
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
 		Artifacts:     artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		deps: app.APIDeps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,

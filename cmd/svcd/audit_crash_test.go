@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
 	"syscall"
 	"testing"
@@ -22,7 +21,7 @@ import (
 // them: an event of a change is stored before its answer, never only in the writer's memory.
 func TestAPIKilledLosesNoAuditEventOfAChange(t *testing.T) {
 	t.Parallel()
-	svcd := buildSvcd(t)
+	svcd := svcdPath(t)
 	env := apptest.NewWith(t, apptest.Options{NoWorker: true})
 	key := fundedKey(t, env, 0)
 	api := startAPI(t, svcd, env)
@@ -71,8 +70,7 @@ func startAPI(t *testing.T, svcd string, env *apptest.Env) *apiProcess {
 	require.NoError(t, l.Close())
 
 	log := &apptest.Buffer{}
-	cmd := exec.Command(svcd, "api")
-	cmd.Env = append(os.Environ(),
+	cmd := svcdCommand(svcd, "api",
 		"DATABASE_URL="+env.DatabaseURL, "TEMPORAL_ADDRESS="+env.TemporalAddress, "TEMPORAL_NAMESPACE="+env.Namespace,
 		"SVC_ENCRYPTION_KEY="+env.EncryptionKey, "SVC_HTTP_ADDR="+addr, "SVC_DATA_DIR="+t.TempDir())
 	cmd.Stdout, cmd.Stderr = log, log

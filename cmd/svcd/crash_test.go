@@ -66,7 +66,7 @@ func (s *idempotentService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the service did the job once.
 func TestWorkerKilledMidRunCompletesOnceAndChargesOnce(t *testing.T) {
 	t.Parallel()
-	svcd := buildSvcd(t)
+	svcd := svcdPath(t)
 	svc := &idempotentService{reached: make(chan struct{}), stop: make(chan struct{}), done: map[string]bool{}}
 	up := httptest.NewServer(svc)
 	t.Cleanup(up.Close)
@@ -151,11 +151,9 @@ type workerProcess struct {
 func startWorker(t *testing.T, svcd string, env *apptest.Env, servicesFile, dataDir string, extra ...string) *workerProcess {
 	t.Helper()
 	log := &apptest.Buffer{}
-	cmd := exec.Command(svcd, "worker")
-	cmd.Env = append(os.Environ(),
-		"DATABASE_URL="+env.DatabaseURL, "TEMPORAL_ADDRESS="+env.TemporalAddress, "TEMPORAL_NAMESPACE="+env.Namespace,
-		"SVC_ENCRYPTION_KEY="+env.EncryptionKey, "SVC_SERVICES_FILE="+servicesFile, "SVC_DATA_DIR="+dataDir)
-	cmd.Env = append(cmd.Env, extra...)
+	cmd := svcdCommand(svcd, "worker", append([]string{
+		"DATABASE_URL=" + env.DatabaseURL, "TEMPORAL_ADDRESS=" + env.TemporalAddress, "TEMPORAL_NAMESPACE=" + env.Namespace,
+		"SVC_ENCRYPTION_KEY=" + env.EncryptionKey, "SVC_SERVICES_FILE=" + servicesFile, "SVC_DATA_DIR=" + dataDir}, extra...)...)
 	cmd.Stdout, cmd.Stderr = log, log
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {
@@ -165,37 +163,30 @@ func startWorker(t *testing.T, svcd string, env *apptest.Env, servicesFile, data
 	return &workerProcess{cmd: cmd, log: log}
 }
 
-// binDir holds the svcd binary the crash tests share (built once per test run; see TestMain).
-var binDir string
-
-// built builds svcd once for all crash tests.
-var built = sync.OnceValues(func() (string, error) {
-	bin := filepath.Join(binDir, "svcd")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %w: %s", err, out)
-	}
-	return bin, nil
-})
+// asSvcdEnv, set to 1, makes this test binary run as svcd instead of running tests: the crash tests
+// start it for their svcd processes, which spares building the command once more.
+const asSvcdEnv = "SVCD_TEST_RUN_AS_SVCD"
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "svcd-crash-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	if os.Getenv(asSvcdEnv) == "1" {
+		main() // exits
 	}
-	binDir = dir
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
-// buildSvcd returns this command built into a temporary directory.
-func buildSvcd(t *testing.T) string {
+// svcdPath returns the program the crash tests run as svcd: this test binary (see svcdCommand).
+func svcdPath(t *testing.T) string {
 	t.Helper()
-	bin, err := built()
+	bin, err := os.Executable()
 	require.NoError(t, err)
 	return bin
+}
+
+// svcdCommand is `svcd mode` with the test's environment and extra variables (NAME=value) on top.
+func svcdCommand(svcd, mode string, extra ...string) *exec.Cmd {
+	cmd := exec.Command(svcd, mode)
+	cmd.Env = append(append(os.Environ(), asSvcdEnv+"=1"), extra...)
+	return cmd
 }
 
 // fundedKey is the first key of a new account holding credits.

@@ -36,7 +36,7 @@ func chainEnv(env *apptest.Env) []string {
 // are posted once.
 func TestWorkerKilledBetweenSettlementAndCreditCreditsOnce(t *testing.T) {
 	t.Parallel()
-	svcd := buildSvcd(t)
+	svcd := svcdPath(t)
 	env := apptest.NewWith(t, apptest.Options{Chain: true, NoWorker: true})
 	dir := t.TempDir()
 	first := startWorker(t, svcd, env, "", dir, append(chainEnv(env), "SVC_TEST_FAULT="+activities.FaultStallAfterSettle)...)

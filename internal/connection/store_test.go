@@ -337,9 +337,9 @@ func TestValidationNamesField(t *testing.T) {
 
 // TestCachedCredentialsFollowChanges plays two processes with credential caches: a rotation, a
 // disabling and a deletion made through one reach the other's cache as soon as the NOTIFY arrives, and
-// at once in the process that made them.
+// at once in the process that made them. It runs alone: notifications are database-wide, and every test
+// here changes connections of the same account ID (acct_a), which would empty this test's caches.
 func TestCachedCredentialsFollowChanges(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	ctx, cancel := context.WithCancel(f.ctx)
 	defer cancel()

@@ -1,11 +1,14 @@
-// Package testdb gives each test its own freshly migrated schema in the real PostgreSQL, so tests run in
-// parallel without seeing each other's rows. TEST_DATABASE_URL overrides the default server.
+// Package testdb gives each test its own migrated schema in the real PostgreSQL, so tests run in parallel
+// without seeing each other's rows. TEST_DATABASE_URL overrides the default server.
+//
+// Migrating a schema costs more than most tests, so schemas are pooled (see pool.go): a test takes an
+// idle schema migrated by the same migrations, or migrates a new one, and when it ends the schema's rows
+// are deleted and it goes back to the pool for the next test of any process; a schema whose structure
+// the test changed is dropped instead.
 package testdb
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"os"
 	"strings"
 	"testing"
@@ -28,7 +31,7 @@ func URL() string {
 	return DefaultURL
 }
 
-// New creates a schema named after a random suffix, migrates it, and drops it when the test ends.
+// New gives the test a migrated schema of its own, empty, and takes it back when the test ends.
 func New(t testing.TB) *bun.DB {
 	t.Helper()
 	db, _ := NewWithSchema(t)
@@ -46,26 +49,24 @@ func SchemaURL(schema string) string {
 }
 
 // NewWithSchema is New that also returns the schema name, for tests that open more connections to it.
+// Whatever else uses the schema (connections, processes) must be closed by cleanups the test registers
+// after this call, so that they run before the schema goes back to the pool.
 func NewWithSchema(t testing.TB) (*bun.DB, string) {
 	t.Helper()
 	ctx := context.Background()
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	name := "t_" + hex.EncodeToString(b[:])
+	p, err := sharedPool()
+	require.NoError(t, err, "test postgres at %s", URL())
+	s, err := p.acquire(ctx)
+	require.NoError(t, err, "take a test schema")
+	t.Cleanup(func() { p.release(context.Background(), s) })
 
-	admin, err := pg.Open(ctx, URL(), pg.Options{MaxOpenConns: 2})
-	require.NoError(t, err, "connect to test postgres at %s", URL())
-	_, err = admin.ExecContext(ctx, "CREATE SCHEMA "+name)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+name+" CASCADE")
-		_ = admin.Close()
-	})
-
-	db, err := pg.Open(ctx, URL(), pg.Options{SearchPath: name}) // the production pool size
+	db, err := pg.Open(ctx, URL(), pg.Options{SearchPath: s.name}) // the production pool size
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
-	_, err = schema.Migrate(ctx, db)
-	require.NoError(t, err)
-	return db, name
+	if s.fingerprint == "" {
+		_, err = schema.Migrate(ctx, db)
+		require.NoError(t, err)
+		require.NoError(t, p.recordFingerprint(ctx, &s), "fingerprint schema %s", s.name)
+	}
+	return db, s.name
 }
