@@ -89,15 +89,15 @@ func TestSweepFailsLostRuns(t *testing.T) {
 	env := apptest.NewWith(t, apptest.Options{RunSweepInterval: 50 * time.Millisecond})
 	a := newRunsAccount(t, env)
 	old := time.Now().Add(-20 * time.Minute)
-	insertRuns(t, env, a,
-		storedRun{id: "run_lost", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunQueued, created: old},
-		storedRun{id: "run_lost_gated", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunAwaitingApproval, created: old})
 	ctx := context.Background()
-	_, err := env.DB.NewRaw(`UPDATE runs SET approval_id = 'apr_lost' WHERE id = 'run_lost_gated';
-		INSERT INTO approvals (id, account_id, key_id, kind, service_id, operation_id, input, run_id, workflow_id, expires_at, created_at)
+	// The approval first: the sweep may take the gated run as soon as its row exists.
+	_, err := env.DB.NewRaw(`INSERT INTO approvals (id, account_id, key_id, kind, service_id, operation_id, input, run_id, workflow_id, expires_at, created_at)
 		VALUES ('apr_lost', ?, ?, 'run', 'managed-workflows', 'echo', '{}', 'run_lost_gated', 'approval/apr_lost', ?, ?)`,
 		a.accountID, a.keyID, time.Now().Add(time.Hour), old).Exec(ctx)
 	require.NoError(t, err)
+	insertRuns(t, env, a, storedRun{id: "run_lost", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunQueued, created: old})
+	insertRunsWaitingFor(t, env, a, approvalID("apr_lost"),
+		storedRun{id: "run_lost_gated", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunAwaitingApproval, created: old})
 
 	for _, id := range []string{"run_lost", "run_lost_gated"} {
 		got := waitRun(t, env, a.secret, id, client.RunFailed)
@@ -135,13 +135,11 @@ func TestSweepRetriesRunsItCannotSettleLater(t *testing.T) {
 	env := apptest.NewWith(t, apptest.Options{RunSweepInterval: 50 * time.Millisecond})
 	a := newRunsAccount(t, env)
 	now := time.Now()
-	insertRuns(t, env, a,
+	insertRunsWaitingFor(t, env, a, approvalID("apr_missing"),
 		storedRun{id: "run_broken", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunAwaitingApproval, created: now.Add(-3 * time.Minute)},
-		storedRun{id: "run_broken_old", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunAwaitingApproval, created: now.Add(-20 * time.Minute)},
-		storedRun{id: "run_newer", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunQueued, created: now.Add(-2 * time.Minute)})
+		storedRun{id: "run_broken_old", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunAwaitingApproval, created: now.Add(-20 * time.Minute)})
+	insertRuns(t, env, a, storedRun{id: "run_newer", service: client.ServiceManagedWorkflows, operation: "echo", status: client.RunQueued, created: now.Add(-2 * time.Minute)})
 	ctx := context.Background()
-	_, err := env.DB.NewRaw("UPDATE runs SET approval_id = 'apr_missing' WHERE id IN ('run_broken', 'run_broken_old')").Exec(ctx)
-	require.NoError(t, err)
 
 	waitRun(t, env, a.secret, "run_newer", client.RunSucceeded)
 	got := waitRun(t, env, a.secret, "run_broken_old", client.RunFailed)
@@ -158,3 +156,6 @@ func TestSweepRetriesRunsItCannotSettleLater(t *testing.T) {
 	require.Nil(t, row.StartCheckedAt, "not settled: tried again later")
 	require.True(t, row.RetryLater, "its attempt is recorded, so sweeps take it again only a SweepRetry later")
 }
+
+// approvalID is an approval id for storedRun.approval.
+func approvalID(id string) *string { return &id }

@@ -49,10 +49,17 @@ type storedRun struct {
 
 func insertRuns(t *testing.T, env *apptest.Env, a runsAccount, runs ...storedRun) {
 	t.Helper()
+	insertRunsWaitingFor(t, env, a, nil, runs...)
+}
+
+// insertRunsWaitingFor inserts runs that wait for the approval with the id approval (none when nil), the
+// id stored with each row: a sweep may look at a row as soon as it exists.
+func insertRunsWaitingFor(t *testing.T, env *apptest.Env, a runsAccount, approval *string, runs ...storedRun) {
+	t.Helper()
 	for _, r := range runs {
 		_, err := env.DB.NewRaw(`INSERT INTO runs (id, account_id, project_id, key_id, service_id, operation_id, status, input,
-			workflow_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?)`,
-			r.id, a.accountID, r.project, a.keyID, r.service, r.operation, r.status, "run/"+r.id, r.created, r.created).
+			workflow_id, approval_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?)`,
+			r.id, a.accountID, r.project, a.keyID, r.service, r.operation, r.status, "run/"+r.id, approval, r.created, r.created).
 			Exec(context.Background())
 		require.NoError(t, err)
 	}
