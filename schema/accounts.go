@@ -10,8 +10,10 @@ import (
 type Account struct {
 	bun.BaseModel `bun:"table:accounts"`
 
-	ID        string    `bun:"id,pk"`
-	Name      string    `bun:"name"`
+	ID   string `bun:"id,pk"`
+	Name string `bun:"name"`
+	// Tier selects the account's storage limits (TierStandard or TierClub; see internal/file).
+	Tier      string    `bun:"tier,nullzero,default:'standard'"`
 	CreatedAt time.Time `bun:"created_at,nullzero,default:now()"`
 }
 

@@ -21,6 +21,9 @@ const (
 	AuditEvent = "aud"
 	TopUp      = "tu"
 	Receipt    = "rcpt"
+	File       = "file"
+	// FileReservation names the storage quota held for one upload while it streams.
+	FileReservation = "fres"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
