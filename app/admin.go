@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/schema"
@@ -99,4 +100,18 @@ func recordDevSystem(cfg Config, databaseURL string, progress io.Writer) error {
 	}
 	fmt.Fprintf(progress, "dev: recorded in %s for svcd accounts and svcd migrate in other terminals\n", cfg.DevRecord)
 	return nil
+}
+
+// SetAccountTier sets an account's tier (standard or club), which selects its storage limits: `svcd
+// accounts set-tier`. It needs the database only, not the system's key.
+func SetAccountTier(ctx context.Context, cfg Config, accountID, tier string, progress io.Writer) error {
+	if !file.ValidTier(tier) {
+		return fmt.Errorf("tier %q is neither %s nor %s", tier, schema.TierStandard, schema.TierClub)
+	}
+	db, _, err := openAdmin(ctx, cfg, false, progress)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return file.SetTier(ctx, db, accountID, tier)
 }

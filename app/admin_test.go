@@ -59,6 +59,12 @@ func TestAdminCommandsUseTheRecordedDevSystem(t *testing.T) {
 	require.NoError(t, err)
 	_, err = devAccounts.VerifyToken(ctx, again)
 	require.NoError(t, err)
+	require.NoError(t, SetAccountTier(ctx, cfg, created.AccountID, "club", io.Discard))
+	var tier string
+	require.NoError(t, db.NewSelect().Table("accounts").Column("tier").Where("id = ?", created.AccountID).Scan(ctx, &tier))
+	require.Equal(t, "club", tier)
+	require.ErrorContains(t, SetAccountTier(ctx, cfg, "acct_nobody", "club", io.Discard), "no account")
+	require.ErrorContains(t, SetAccountTier(ctx, cfg, created.AccountID, "gold", io.Discard), "neither standard nor club")
 	require.NoError(t, Migrate(ctx, cfg, io.Discard))
 	requireEmptyDir(t, elsewhere)
 }
@@ -79,6 +85,7 @@ func TestAdminCommandsWithoutDevSystem(t *testing.T) {
 	_, err = IssueToken(ctx, cfg, "acct_x", time.Hour, io.Discard)
 	requireTellsWhatToDo(t, err, "no running svc dev system found")
 	requireTellsWhatToDo(t, Migrate(ctx, cfg, io.Discard), "no running svc dev system found")
+	requireTellsWhatToDo(t, SetAccountTier(ctx, cfg, "acct_x", "club", io.Discard), "no running svc dev system found")
 	requireEmptyDir(t, elsewhere)
 	requireEmptyDir(t, home)
 

@@ -37,6 +37,8 @@ Usage:
                                  create an account; prints {"accountId","creditToken"} as one JSON line
   svcd accounts token --account ACCOUNT_ID [--token-ttl 24h]
                                  sign a new first-key credit token for an account
+  svcd accounts set-tier ACCOUNT_ID standard|club
+                                 set an account's tier, which selects its storage limits
   svcd dev-db [--database NAME]  find or start the dev PostgreSQL, create NAME (default svc); print its URL
   svcd version
 
@@ -108,7 +110,7 @@ func dispatch(ctx context.Context, cfg app.Config, args []string, stdout, stderr
 
 func accounts(ctx context.Context, cfg app.Config, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{"accounts needs a subcommand: create or token"}
+		return usageError{"accounts needs a subcommand: create, token or set-tier"}
 	}
 	fs := flag.NewFlagSet("accounts "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -139,8 +141,21 @@ func accounts(ctx context.Context, cfg app.Config, args []string, stdout, stderr
 		}
 		return json.NewEncoder(stdout).Encode(map[string]any{"accountId": *accountID, "creditToken": token,
 			"expiresAt": time.Now().Add(*ttl).UTC().Format(time.RFC3339)})
+	case "set-tier":
+		return setTier(ctx, cfg, fs.Args(), stdout, stderr)
 	}
 	return usageError{fmt.Sprintf("unknown accounts subcommand %q", args[0])}
+}
+
+// setTier runs `svcd accounts set-tier ACCOUNT_ID standard|club` and prints {"accountId","tier"}.
+func setTier(ctx context.Context, cfg app.Config, args []string, stdout, stderr io.Writer) error {
+	if len(args) != 2 || (args[1] != "standard" && args[1] != "club") {
+		return usageError{"accounts set-tier needs ACCOUNT_ID and a tier, standard or club"}
+	}
+	if err := app.SetAccountTier(ctx, cfg, args[0], args[1], stderr); err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(map[string]string{"accountId": args[0], "tier": args[1]})
 }
 
 func devDB(ctx context.Context, cfg app.Config, args []string, stdout, stderr io.Writer) error {
