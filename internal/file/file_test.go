@@ -418,3 +418,41 @@ func TestMonthlyDownloadVolumeResetsOnTheFirst(t *testing.T) {
 	_, err = f.store.ConsumeDownload(ctx, other, 5000)
 	require.NoError(t, err, "the club tier's volume is larger, and each account has its own")
 }
+
+// TestSettleAndReleaseRaceOneWins settles and releases the same reservation at once, as a request and
+// its failure handler might: exactly one takes effect, and the accounting matches the rows.
+func TestSettleAndReleaseRaceOneWins(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	scope := tenant.Scope{AccountID: f.account}
+	var files int64
+	for range 10 {
+		r, err := f.store.Reserve(ctx, f.account, 100)
+		require.NoError(t, err)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		var createErr, releaseErr error
+		var created bool
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			<-start
+			_, created, createErr = f.store.Create(ctx, r, newFile(scope, "r.txt", 50))
+		}()
+		go func() { defer wg.Done(); <-start; releaseErr = f.store.Release(ctx, r) }()
+		close(start)
+		wg.Wait()
+		require.NoError(t, releaseErr)
+		require.Equal(t, createErr == nil, created, "create either settles or fails: %v", createErr)
+		if created {
+			files++
+		}
+		u := f.usage(t, f.account)
+		require.Zero(t, u.ReservedBytes)
+		require.Equal(t, files*50, u.UsedBytes)
+	}
+	var live int64
+	require.NoError(t, f.db.NewSelect().Model((*schema.File)(nil)).ColumnExpr("count(*)").
+		Where("account_id = ?", f.account).Scan(ctx, &live))
+	require.Equal(t, files, live)
+}
