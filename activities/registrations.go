@@ -9,6 +9,7 @@ type Set struct {
 	Invocations *Invocations
 	Deliveries  *Deliveries
 	TopUps      *TopUps
+	Files       *Files
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -33,5 +34,6 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityFinishDelivery, Func: s.Deliveries.FinishDelivery},
 		{Name: workflows.ActivitySettleTopUp, Func: s.TopUps.SettleTopUp},
 		{Name: workflows.ActivityCreditTopUp, Func: s.TopUps.CreditTopUp},
+		{Name: workflows.ActivityPurgeFile, Func: s.Files.PurgeFile},
 	}
 }

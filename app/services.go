@@ -98,6 +98,7 @@ func Activities(d WorkerDeps) activities.Set {
 			Webhooks: webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 			Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback})},
 		TopUps: &activities.TopUps{Store: topup.NewStore(d.DB), Chain: d.Chain, Facilitator: d.Facilitator, X402: d.X402, Fault: d.Fault},
+		Files:  &activities.Files{},
 	}
 }
 

@@ -16,6 +16,9 @@ const (
 	DeliveryWorkflowName = "DeliveryWorkflow"
 	// TopUpWorkflowName settles and credits one x402 credit top-up (workflow id topup/<topUpId>).
 	TopUpWorkflowName = "TopUpWorkflow"
+	// FilePurgeWorkflowName removes a soft-deleted file for good once its grace period has passed
+	// (workflow id file-purge/<fileId>).
+	FilePurgeWorkflowName = "FilePurgeWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -25,6 +28,7 @@ var Registrations = []Registration{
 	{Name: ApprovalWorkflowName, Func: ApprovalWorkflow},
 	{Name: DeliveryWorkflowName, Func: DeliveryWorkflow},
 	{Name: TopUpWorkflowName, Func: TopUpWorkflow},
+	{Name: FilePurgeWorkflowName, Func: FilePurgeWorkflow},
 }
 
 // Signal names.
@@ -61,6 +65,8 @@ const (
 	ActivitySettleTopUp = "SettleTopUp"
 	// ActivityCreditTopUp posts a settled top-up's credits with its credits.topped_up event.
 	ActivityCreditTopUp = "CreditTopUp"
+	// ActivityPurgeFile removes a soft-deleted file's bytes and row for good (idempotent).
+	ActivityPurgeFile = "PurgeFile"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its
