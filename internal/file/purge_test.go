@@ -1,0 +1,58 @@
+package file_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/internal/file"
+	"github.com/svcplatform/svc/internal/tenant"
+)
+
+// blobLog records the keys a purge deletes, and fails the first failures deletions.
+type blobLog struct {
+	deleted  []string
+	failures int
+}
+
+func (b *blobLog) Delete(_ context.Context, key string) error {
+	if b.failures > 0 {
+		b.failures--
+		return errors.New("blob store away")
+	}
+	b.deleted = append(b.deleted, key)
+	return nil
+}
+
+// TestPurgeRemovesBytesThenRow: the blob goes before the row, so a purge that failed on the blob keeps
+// the row and the next attempt removes both; a live file is never touched, a purged one is left alone.
+func TestPurgeRemovesBytesThenRow(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	scope := tenant.Scope{AccountID: f.account}
+	live := f.upload(t, scope, file.NewFile{ID: "file_live", Scope: scope, Name: "a.txt", MediaType: "text/plain", Bytes: 10, SHA256: sum("a"), BlobKey: "files/a"})
+	gone := f.upload(t, scope, file.NewFile{ID: "file_gone", Scope: scope, Name: "b.txt", MediaType: "text/plain", Bytes: 10, SHA256: sum("b"), BlobKey: "files/b"})
+	_, err := f.store.Delete(ctx, scope, gone.ID)
+	require.NoError(t, err)
+
+	blobs := &blobLog{failures: 1}
+	p := &file.Purger{Store: f.store, Blobs: blobs}
+	require.Error(t, p.Purge(ctx, gone.ID), "the blob store failing fails the purge")
+	var rows int
+	require.NoError(t, f.db.NewRaw("SELECT count(*) FROM files WHERE id = ?", gone.ID).Scan(ctx, &rows))
+	require.Equal(t, 1, rows, "the row stays until its bytes are gone")
+
+	require.NoError(t, p.Purge(ctx, gone.ID))
+	require.NoError(t, f.db.NewRaw("SELECT count(*) FROM files WHERE id = ?", gone.ID).Scan(ctx, &rows))
+	require.Equal(t, 0, rows)
+	require.Equal(t, []string{"files/b"}, blobs.deleted)
+
+	require.NoError(t, p.Purge(ctx, gone.ID), "purging again is harmless")
+	require.NoError(t, p.Purge(ctx, live.ID))
+	require.Equal(t, []string{"files/b"}, blobs.deleted, "a live file's bytes are never deleted")
+	_, err = f.store.Get(ctx, scope, live.ID)
+	require.NoError(t, err)
+}
