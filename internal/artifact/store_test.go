@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/blob/blobtest"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -297,4 +299,41 @@ func TestListAndGetStayInScope(t *testing.T) {
 		require.True(t, ok, "%v", err)
 		require.Equal(t, svcerr.NotFound, e.Code, id)
 	}
+}
+
+// TestStoreOnABucket: the store works the same on an S3 bucket (below "artifacts/", as configured): the
+// row carries the size and SHA-256, Open answers the bytes, a save past the cap leaves no object, and a
+// blob of the wrong size is refused before a byte is read.
+func TestStoreOnABucket(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, artifact.Options{MaxBytes: 1 << 20})
+	bucket := blobtest.S3(t)
+	store := artifact.NewStore(f.db, blob.WithPrefix(bucket, "artifacts"), artifact.Options{MaxBytes: 1 << 20})
+	ctx := context.Background()
+	body := bytes.Repeat([]byte("bucket bytes\n"), 1000)
+	n := f.artifact("run_s3", "managed-workflows", "out.txt", "")
+	n.Body = bytes.NewReader(body)
+	a, err := store.Save(ctx, n)
+	require.NoError(t, err)
+	require.Equal(t, int64(len(body)), a.SizeBytes)
+	require.Equal(t, sha(body), a.SHA256)
+	require.Equal(t, body, readAll(t, store, a))
+	info, err := bucket.Stat(ctx, "artifacts/"+a.BlobKey)
+	require.NoError(t, err)
+	require.Equal(t, a.SizeBytes, info.Size)
+
+	big := f.artifact("run_s3", "managed-workflows", "big.bin", "")
+	big.Body = bytes.NewReader(make([]byte, 1<<20+1))
+	_, err = store.Save(ctx, big)
+	e, ok := svcerr.As(err)
+	require.True(t, ok, "%v", err)
+	require.Equal(t, svcerr.PayloadTooLarge, e.Code)
+	var keys []string
+	require.NoError(t, bucket.List(ctx, "", func(i blob.Info) error { keys = append(keys, i.Key); return nil }))
+	require.Equal(t, []string{"artifacts/" + a.BlobKey}, keys, "the refused save left no object")
+
+	_, _, err = bucket.Put(ctx, "artifacts/"+a.BlobKey, strings.NewReader("short"))
+	require.NoError(t, err)
+	_, err = store.Open(ctx, a)
+	require.ErrorContains(t, err, fmt.Sprintf("the blob has 5 bytes, %d were recorded", a.SizeBytes))
 }

@@ -100,6 +100,9 @@ func testRange(t *testing.T, s blob.Store) {
 		require.Equal(t, int64(10), r.Size(), "Size is the whole blob's")
 		require.Equal(t, c.want, read(t, r, nil), "range %d+%d", c.off, c.n)
 	}
+	_, err := s.OpenRange(ctx, "r/blob", 11, 1)
+	require.Error(t, err, "an offset past the end is refused")
+	require.NotErrorIs(t, err, blob.ErrNotFound)
 }
 
 func testList(t *testing.T, s blob.Store) {
