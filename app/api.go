@@ -43,8 +43,8 @@ type APIDeps struct {
 	// TrustedProxies are the proxy addresses or CIDRs whose X-Forwarded-For is believed for the client IP
 	// recorded in audit events; none by default.
 	TrustedProxies []string
-	// Artifacts is the artifact store the worker saves into; nil means a store on DB with blobs in
-	// .data/artifacts (artifact.DefaultDir).
+	// Artifacts is the artifact store the worker saves into; nil means a store on DB with blobs below
+	// "artifacts/" of the local store in DefaultBlobDir.
 	Artifacts *artifact.Store
 	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
 	X402 *x402.Config

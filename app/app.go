@@ -18,6 +18,8 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/devpg"
 	"github.com/svcplatform/svc/internal/pg"
@@ -165,8 +167,14 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 	if err := svctemporal.EnsureSearchAttributes(ctx, tc, namespaceOf(cfg)); err != nil {
 		return err
 	}
+	blobs, err := cfg.Blobs(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeBlobs(blobs, log)
+	artifacts := cfg.Artifacts(db, blobs)
 	if withWorker {
-		deps, err := workerDeps(cfg, db, keyMode)
+		deps, err := workerDeps(cfg, db, keyMode, artifacts)
 		if err != nil {
 			return err
 		}
@@ -190,17 +198,26 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		<-ctx.Done()
 		return nil
 	}
-	return serveHTTP(ctx, cfg, db, tc, log, progress, keyMode)
+	return serveHTTP(ctx, cfg, db, tc, log, progress, keyMode, artifacts)
+}
+
+// closeBlobs releases a blob store that holds resources (a bucket's connections).
+func closeBlobs(blobs blob.Store, log *slog.Logger) {
+	if c, ok := blobs.(io.Closer); ok {
+		if err := c.Close(); err != nil {
+			log.Warn("close the blob store", "err", err)
+		}
+	}
 }
 
 // workerDeps are the worker's collaborators. A worker that performs runs of external services opens
 // their connections' credentials, so it needs the same encryption key as the API.
-func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode) (WorkerDeps, error) {
+func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode, artifacts *artifact.Store) (WorkerDeps, error) {
 	services, err := cfg.Services()
 	if err != nil {
 		return WorkerDeps{}, err
 	}
-	d := WorkerDeps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: cfg.Artifacts(db)}
+	d := WorkerDeps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: artifacts}
 	mode := keyMode
 	if mode < 0 {
 		mode = KeyRequired
@@ -222,7 +239,8 @@ func namespaceOf(cfg Config) string {
 	return cfg.Temporal.Namespace
 }
 
-func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client, log *slog.Logger, progress io.Writer, keyMode KeyMode) error {
+func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client, log *slog.Logger, progress io.Writer, keyMode KeyMode,
+	artifacts *artifact.Store) error {
 	box, err := cfg.Box(keyMode)
 	if err != nil {
 		return err
@@ -240,7 +258,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	}
 	proc, err := NewAPI(APIDeps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
-		Artifacts: cfg.Artifacts(db), X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode)})
+		Artifacts: artifacts, X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode)})
 	if err != nil {
 		return err
 	}

@@ -4,9 +4,11 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -16,6 +18,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/secretbox"
 	svctemporal "github.com/svcplatform/svc/temporal"
@@ -49,8 +52,12 @@ type Config struct {
 	// TrustedProxies are the reverse proxies (addresses or CIDRs, comma-separated in SVC_TRUSTED_PROXIES)
 	// whose X-Forwarded-For gives the client IP recorded in audit events; none by default.
 	TrustedProxies []string
-	// ArtifactDir is where artifact blobs live (SVC_ARTIFACT_DIR, default DataDir/artifacts); every API
-	// and worker process must see the same directory.
+	// BlobURL is the platform's one blob store (SVC_BLOB_URL): file:///dir, s3://bucket?region=...,
+	// gs://bucket (see blob.Open); default file://DataDir/blobs, made absolute. Every API and worker
+	// process must reach the same store.
+	BlobURL string
+	// ArtifactDir, when set (SVC_ARTIFACT_DIR, kept for installations that set it), is a local directory
+	// that holds the artifact blobs instead of "artifacts/" of the blob store.
 	ArtifactDir string
 	// ArtifactMaxBytes caps one artifact (SVC_ARTIFACT_MAX_BYTES, default 100 MiB).
 	ArtifactMaxBytes int64
@@ -92,7 +99,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if cfg.TemporalUIPort, err = intVar(getenv, "SVC_TEMPORAL_UI_PORT", svctemporal.DefaultDevUIPort); err != nil {
 		return Config{}, err
 	}
-	cfg.ArtifactDir = or(getenv("SVC_ARTIFACT_DIR"), filepath.Join(cfg.DataDir, "artifacts"))
+	if cfg.BlobURL, err = blobURL(getenv, cfg.DataDir); err != nil {
+		return Config{}, err
+	}
+	cfg.ArtifactDir = getenv("SVC_ARTIFACT_DIR")
 	maxBytes, err := intVar(getenv, "SVC_ARTIFACT_MAX_BYTES", int(artifact.DefaultMaxBytes))
 	if err != nil {
 		return Config{}, err
@@ -105,6 +115,18 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// blobURL is SVC_BLOB_URL, or a file store in dataDir/blobs.
+func blobURL(getenv func(string) string, dataDir string) (string, error) {
+	if v := getenv("SVC_BLOB_URL"); v != "" {
+		return v, nil
+	}
+	dir, err := filepath.Abs(filepath.Join(dataDir, "blobs"))
+	if err != nil {
+		return "", fmt.Errorf("SVC_BLOB_URL default: %w", err)
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String(), nil
 }
 
 func or(v, def string) string {
@@ -195,10 +217,30 @@ func TuneGC(getenv func(string) string) {
 	}
 }
 
-// Artifacts returns the artifact store on db: blobs in ArtifactDir, at most ArtifactMaxBytes each. The
-// API reads from it and the worker saves into it.
-func (c Config) Artifacts(db bun.IDB) *artifact.Store {
-	return artifact.NewStore(db, artifact.NewLocalBlobs(c.ArtifactDir), artifact.Options{MaxBytes: c.ArtifactMaxBytes})
+// Blobs opens the blob store of BlobURL, once per process: every capability keeps its bytes in it.
+func (c Config) Blobs(ctx context.Context) (blob.Store, error) {
+	s, err := blob.Open(ctx, c.BlobURL)
+	if err != nil {
+		return nil, fmt.Errorf("SVC_BLOB_URL: %w", err)
+	}
+	return s, nil
+}
+
+// DefaultBlobDir is the local blob store of a process built without configuration (the default
+// SVC_BLOB_URL is DataDir/blobs, which is this for the default DataDir).
+const DefaultBlobDir = ".data/blobs"
+
+// ArtifactPrefix is the part of the blob store that holds run artifacts.
+const ArtifactPrefix = "artifacts/"
+
+// Artifacts returns the artifact store on db: blobs below ArtifactPrefix of blobs (or in ArtifactDir when
+// set), at most ArtifactMaxBytes each. The API reads from it and the worker saves into it.
+func (c Config) Artifacts(db bun.IDB, blobs blob.Store) *artifact.Store {
+	var b blob.Store = blob.WithPrefix(blobs, ArtifactPrefix)
+	if c.ArtifactDir != "" {
+		b = blob.NewLocal(c.ArtifactDir)
+	}
+	return artifact.NewStore(db, b, artifact.Options{MaxBytes: c.ArtifactMaxBytes})
 }
 
 // Services loads the external services: ServicesFile, or ./services.yaml when it exists, or none.

@@ -1,12 +1,15 @@
 package app
 
 import (
+	"context"
 	"encoding/base64"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/internal/blob"
 )
 
 func TestKeyModes(t *testing.T) {
@@ -54,18 +57,41 @@ func TestArtifactConfig(t *testing.T) {
 	t.Parallel()
 	cfg, err := FromEnv(func(k string) string { return map[string]string{"SVC_DATA_DIR": "/var/lib/svc"}[k] })
 	require.NoError(t, err)
-	require.Equal(t, filepath.Join("/var/lib/svc", "artifacts"), cfg.ArtifactDir)
+	require.Equal(t, "file:///var/lib/svc/blobs", cfg.BlobURL)
+	require.Empty(t, cfg.ArtifactDir)
 	require.Equal(t, int64(100<<20), cfg.ArtifactMaxBytes)
-	require.Equal(t, int64(100<<20), cfg.Artifacts(nil).MaxBytes())
+	require.Equal(t, int64(100<<20), cfg.Artifacts(nil, blob.NewLocal(t.TempDir())).MaxBytes())
 
 	cfg, err = FromEnv(func(k string) string {
 		return map[string]string{"SVC_ARTIFACT_DIR": "/srv/blobs", "SVC_ARTIFACT_MAX_BYTES": "2048"}[k]
 	})
 	require.NoError(t, err)
 	require.Equal(t, "/srv/blobs", cfg.ArtifactDir)
-	require.Equal(t, int64(2048), cfg.Artifacts(nil).MaxBytes())
+	require.Equal(t, int64(2048), cfg.Artifacts(nil, blob.NewLocal(t.TempDir())).MaxBytes())
 	for _, bad := range []string{"0", "-1", "lots"} {
 		_, err = FromEnv(func(k string) string { return map[string]string{"SVC_ARTIFACT_MAX_BYTES": bad}[k] })
 		require.ErrorContains(t, err, "SVC_ARTIFACT_MAX_BYTES", bad)
 	}
+}
+
+// TestBlobConfig: SVC_BLOB_URL selects the store; the default is a directory below the data directory,
+// made absolute so every process of a working directory agrees.
+func TestBlobConfig(t *testing.T) {
+	t.Parallel()
+	cfg, err := FromEnv(func(k string) string { return map[string]string{"SVC_DATA_DIR": "rel-data"}[k] })
+	require.NoError(t, err)
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	require.Equal(t, "file://"+filepath.ToSlash(filepath.Join(wd, "rel-data", "blobs")), cfg.BlobURL)
+
+	dir := t.TempDir()
+	cfg, err = FromEnv(func(k string) string { return map[string]string{"SVC_BLOB_URL": "file://" + dir}[k] })
+	require.NoError(t, err)
+	s, err := cfg.Blobs(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, dir, s.(*blob.Local).Dir())
+
+	cfg.BlobURL = "ftp://nowhere/x"
+	_, err = cfg.Blobs(context.Background())
+	require.ErrorContains(t, err, "SVC_BLOB_URL")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
+	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/delivery"
@@ -40,7 +41,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	}
 	artifacts := d.Artifacts
 	if artifacts == nil {
-		artifacts = artifact.NewStore(d.DB, artifact.NewLocalBlobs(artifact.DefaultDir), artifact.Options{})
+		artifacts = artifact.NewStore(d.DB, blob.WithPrefix(blob.NewLocal(DefaultBlobDir), ArtifactPrefix), artifact.Options{})
 	}
 	keys := apikey.NewStore(d.DB)
 	book := ledger.New(d.DB)

@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +30,7 @@ import (
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
+	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
@@ -50,8 +52,11 @@ type Env struct {
 	URL      string
 	Accounts *account.Service
 	Box      *secretbox.Box
-	// Artifacts is the artifact store the API serves from, with its blobs in ArtifactDir (a temporary
-	// directory of the test).
+	// Blobs is the platform's blob store, a local directory of the test (BlobDir).
+	Blobs   blob.Store
+	BlobDir string
+	// Artifacts is the artifact store the API serves from, with its blobs below "artifacts/" of Blobs,
+	// the directory ArtifactDir.
 	Artifacts   *artifact.Store
 	ArtifactDir string
 	// DatabaseURL, TemporalAddress, Namespace and EncryptionKey let a process (svcd worker) join the
@@ -117,8 +122,10 @@ func NewWith(t testing.TB, opts Options) *Env {
 	box, err := secretbox.New(key)
 	require.NoError(t, err)
 
-	artifactDir := t.TempDir()
-	artifacts := artifact.NewStore(db, artifact.NewLocalBlobs(artifactDir), artifact.Options{})
+	blobDir := t.TempDir()
+	blobs := blob.NewLocal(blobDir)
+	artifactDir := filepath.Join(blobDir, filepath.FromSlash(app.ArtifactPrefix))
+	artifacts := artifact.NewStore(db, blob.WithPrefix(blobs, app.ArtifactPrefix), artifact.Options{})
 	wdeps := app.WorkerDeps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts}
 	var chain *devchain.Chain
 	var xc *x402.Config
@@ -153,7 +160,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 	e := &Env{DB: db, Temporal: tc, Accounts: account.New(db, box.Derive("credit-token")), Box: box,
 		DatabaseURL: testdb.SchemaURL(schemaName), TemporalAddress: tn.HostPort, Namespace: tn.Namespace,
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
-		Artifacts:     artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
+		Blobs:         blobs, BlobDir: blobDir, Artifacts: artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		deps: app.APIDeps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit}}

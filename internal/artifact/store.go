@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -36,15 +36,15 @@ type Options struct {
 	MaxBytes int64
 }
 
-// Store saves and reads artifacts: metadata in the artifacts table, bytes in its Blobs.
+// Store saves and reads artifacts: metadata in the artifacts table, bytes in its blob store.
 type Store struct {
 	db       bun.IDB
-	blobs    Blobs
+	blobs    blob.Store
 	maxBytes int64
 }
 
 // NewStore returns a Store on db keeping bytes in blobs.
-func NewStore(db bun.IDB, blobs Blobs, opts Options) *Store {
+func NewStore(db bun.IDB, blobs blob.Store, opts Options) *Store {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
@@ -146,7 +146,7 @@ func (n NewArtifact) validate() error {
 	switch {
 	case !ids.HasPrefix(n.ID, ids.Artifact):
 		return fmt.Errorf("save artifact: id %q lacks the %s_ prefix", n.ID, ids.Artifact)
-	case !ValidKey(n.AccountID) || !ValidKey(n.ID):
+	case !blob.ValidKey(n.AccountID) || !blob.ValidKey(n.ID):
 		return fmt.Errorf("save artifact: account %q or id %q has characters ids never have", n.AccountID, n.ID)
 	case n.RunID == "":
 		return errors.New("save artifact: the run id is empty")
@@ -265,24 +265,17 @@ func (s *Store) List(ctx context.Context, scope tenant.Scope, f Filter, p page.P
 	return out, next, nil
 }
 
-// Open returns the bytes of an artifact. When the blob store can tell (a local file), a blob whose size
-// differs from the recorded one is refused before any byte is read; the caller should still check the
-// SHA-256 of what it reads against a.SHA256 (see HashingReader).
+// Open returns the bytes of an artifact. A blob whose size differs from the recorded one is refused before
+// any byte is read; the caller should still check the SHA-256 of what it reads against a.SHA256 (see
+// HashingReader). A missing blob answers an error matching blob.ErrNotFound.
 func (s *Store) Open(ctx context.Context, a *schema.Artifact) (io.ReadCloser, error) {
 	rc, err := s.blobs.Open(ctx, a.BlobKey)
 	if err != nil {
 		return nil, fmt.Errorf("open artifact %s: %w", a.ID, err)
 	}
-	if st, ok := rc.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		info, err := st.Stat()
-		if err != nil {
-			_ = rc.Close()
-			return nil, fmt.Errorf("open artifact %s: %w", a.ID, err)
-		}
-		if info.Size() != a.SizeBytes {
-			_ = rc.Close()
-			return nil, fmt.Errorf("open artifact %s: the blob has %d bytes, %d were recorded", a.ID, info.Size(), a.SizeBytes)
-		}
+	if rc.Size() != a.SizeBytes {
+		_ = rc.Close()
+		return nil, fmt.Errorf("open artifact %s: the blob has %d bytes, %d were recorded", a.ID, rc.Size(), a.SizeBytes)
 	}
 	return rc, nil
 }

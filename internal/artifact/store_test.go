@@ -5,7 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -18,6 +18,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/blob/blobtest"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -38,7 +40,7 @@ func newFixture(t *testing.T, opts artifact.Options) *fixture {
 	t.Helper()
 	db := testdb.New(t)
 	dir := t.TempDir()
-	f := &fixture{db: db, dir: dir, store: artifact.NewStore(db, artifact.NewLocalBlobs(dir), opts)}
+	f := &fixture{db: db, dir: dir, store: artifact.NewStore(db, blob.NewLocal(dir), opts)}
 	f.account = f.newAccount(t)
 	return f
 }
@@ -215,94 +217,6 @@ func TestSaveValidatesNames(t *testing.T) {
 	require.NoError(t, artifact.ValidateName("résumé 2026.pdf"))
 }
 
-// TestBlobKeysCannotEscapeTheDirectory: traversal and hidden keys are refused by Put, Open and Delete,
-// and nothing is written outside the store's directory.
-func TestBlobKeysCannotEscapeTheDirectory(t *testing.T) {
-	t.Parallel()
-	parent := t.TempDir()
-	dir := filepath.Join(parent, "blobs")
-	b := artifact.NewLocalBlobs(dir)
-	ctx := context.Background()
-	for _, key := range []string{"../escape", "a/../../escape", "/etc/passwd", "a//b", "a/", ".tmp-1", "a/.hidden",
-		`a\..\..\escape`, "..", ".", "", "a/b c", strings.Repeat("k", 513)} {
-		require.False(t, artifact.ValidKey(key), "key %q", key)
-		_, _, err := b.Put(ctx, key, strings.NewReader("x"))
-		require.Error(t, err, "put %q", key)
-		_, err = b.Open(ctx, key)
-		require.Error(t, err, "open %q", key)
-		require.Error(t, b.Delete(ctx, key), "delete %q", key)
-	}
-	entries, err := os.ReadDir(parent)
-	require.NoError(t, err)
-	require.Empty(t, entries, "nothing was written anywhere")
-
-	for _, key := range []string{"acct_1/art_2.abc", "a-b_c.d/e"} {
-		require.True(t, artifact.ValidKey(key), "key %q", key)
-	}
-	_, err = b.Open(ctx, "acct_1/missing")
-	require.ErrorIs(t, err, artifact.ErrBlobNotFound)
-	require.NoError(t, b.Delete(ctx, "acct_1/missing"), "deleting nothing is fine")
-}
-
-// failingReader yields some bytes, then fails, like a connection cut or a process dying mid-write.
-type failingReader struct {
-	data []byte
-	err  error
-}
-
-func (r *failingReader) Read(p []byte) (int, error) {
-	if len(r.data) == 0 {
-		return 0, r.err
-	}
-	n := copy(p, r.data)
-	r.data = r.data[n:]
-	return n, nil
-}
-
-// TestPutIsAtomic: a write that fails half-way leaves the key as it was (absent, or holding the previous
-// blob) and no temporary file; a temporary file left by a crash is invisible to every key.
-func TestPutIsAtomic(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	b := artifact.NewLocalBlobs(dir)
-	ctx := context.Background()
-	boom := errors.New("connection cut")
-
-	_, _, err := b.Put(ctx, "acct/new", &failingReader{data: bytes.Repeat([]byte("y"), 100000), err: boom})
-	require.ErrorIs(t, err, boom)
-	_, err = b.Open(ctx, "acct/new")
-	require.ErrorIs(t, err, artifact.ErrBlobNotFound, "no half blob under the key")
-
-	size, sum, err := b.Put(ctx, "acct/old", strings.NewReader("complete"))
-	require.NoError(t, err)
-	require.Equal(t, int64(8), size)
-	require.Equal(t, sha([]byte("complete")), sum)
-	_, _, err = b.Put(ctx, "acct/old", &failingReader{data: []byte("partial"), err: boom})
-	require.ErrorIs(t, err, boom)
-
-	cctx, cancel := context.WithCancel(ctx)
-	cancel()
-	_, _, err = b.Put(cctx, "acct/old", strings.NewReader("cancelled"))
-	require.ErrorIs(t, err, context.Canceled)
-
-	rc, err := b.Open(ctx, "acct/old")
-	require.NoError(t, err)
-	got, err := io.ReadAll(rc)
-	require.NoError(t, err)
-	require.NoError(t, rc.Close())
-	require.Equal(t, "complete", string(got), "a failed write keeps the previous blob")
-
-	entries, err := os.ReadDir(filepath.Join(dir, "acct"))
-	require.NoError(t, err)
-	require.Len(t, entries, 1, "no temporary file is left behind")
-	require.Equal(t, "old", entries[0].Name())
-
-	// What a crash between create and rename leaves: a temporary file no key can name.
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "acct", ".tmp-123"), []byte("half"), 0o600))
-	_, err = b.Open(ctx, "acct/.tmp-123")
-	require.Error(t, err)
-}
-
 // TestOpenRefusesABlobOfTheWrongSize: a blob truncated on disk is refused before a byte is served.
 func TestOpenRefusesABlobOfTheWrongSize(t *testing.T) {
 	t.Parallel()
@@ -315,7 +229,7 @@ func TestOpenRefusesABlobOfTheWrongSize(t *testing.T) {
 
 	require.NoError(t, os.Remove(filepath.Join(f.dir, filepath.FromSlash(a.BlobKey))))
 	_, err = f.store.Open(context.Background(), a)
-	require.ErrorIs(t, err, artifact.ErrBlobNotFound)
+	require.ErrorIs(t, err, blob.ErrNotFound)
 }
 
 // TestListAndGetStayInScope: List filters by run and services and pages newest first without gaps or
@@ -385,4 +299,41 @@ func TestListAndGetStayInScope(t *testing.T) {
 		require.True(t, ok, "%v", err)
 		require.Equal(t, svcerr.NotFound, e.Code, id)
 	}
+}
+
+// TestStoreOnABucket: the store works the same on an S3 bucket (below "artifacts/", as configured): the
+// row carries the size and SHA-256, Open answers the bytes, a save past the cap leaves no object, and a
+// blob of the wrong size is refused before a byte is read.
+func TestStoreOnABucket(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, artifact.Options{MaxBytes: 1 << 20})
+	bucket := blobtest.S3(t)
+	store := artifact.NewStore(f.db, blob.WithPrefix(bucket, "artifacts"), artifact.Options{MaxBytes: 1 << 20})
+	ctx := context.Background()
+	body := bytes.Repeat([]byte("bucket bytes\n"), 1000)
+	n := f.artifact("run_s3", "managed-workflows", "out.txt", "")
+	n.Body = bytes.NewReader(body)
+	a, err := store.Save(ctx, n)
+	require.NoError(t, err)
+	require.Equal(t, int64(len(body)), a.SizeBytes)
+	require.Equal(t, sha(body), a.SHA256)
+	require.Equal(t, body, readAll(t, store, a))
+	info, err := bucket.Stat(ctx, "artifacts/"+a.BlobKey)
+	require.NoError(t, err)
+	require.Equal(t, a.SizeBytes, info.Size)
+
+	big := f.artifact("run_s3", "managed-workflows", "big.bin", "")
+	big.Body = bytes.NewReader(make([]byte, 1<<20+1))
+	_, err = store.Save(ctx, big)
+	e, ok := svcerr.As(err)
+	require.True(t, ok, "%v", err)
+	require.Equal(t, svcerr.PayloadTooLarge, e.Code)
+	var keys []string
+	require.NoError(t, bucket.List(ctx, "", func(i blob.Info) error { keys = append(keys, i.Key); return nil }))
+	require.Equal(t, []string{"artifacts/" + a.BlobKey}, keys, "the refused save left no object")
+
+	_, _, err = bucket.Put(ctx, "artifacts/"+a.BlobKey, strings.NewReader("short"))
+	require.NoError(t, err)
+	_, err = store.Open(ctx, a)
+	require.ErrorContains(t, err, fmt.Sprintf("the blob has 5 bytes, %d were recorded", a.SizeBytes))
 }
