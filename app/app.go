@@ -68,6 +68,9 @@ func Dev(ctx context.Context, cfg Config, progress io.Writer) error {
 		return err
 	}
 	defer stopChain()
+	if err := moveOldArtifacts(cfg, progress); err != nil {
+		return err
+	}
 	if err := recordDevSystem(cfg, dbURL, progress); err != nil {
 		return err
 	}

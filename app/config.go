@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -253,4 +254,36 @@ func (c Config) Services() (*gateway.Catalog, error) {
 		path = "services.yaml"
 	}
 	return gateway.Load(path)
+}
+
+// moveOldArtifacts moves the run artifacts an earlier svcd dev kept in DataDir/artifacts into the blob
+// store's directory, where they are now looked up, so a restart keeps them. It does so only for the
+// default store (SVC_BLOB_URL unset, no SVC_ARTIFACT_DIR) and only when nothing is there yet.
+func moveOldArtifacts(cfg Config, progress io.Writer) error {
+	if cfg.ArtifactDir != "" {
+		return nil
+	}
+	def, err := blobURL(func(string) string { return "" }, cfg.DataDir)
+	if err != nil || def != cfg.BlobURL {
+		return nil
+	}
+	old := filepath.Join(cfg.DataDir, "artifacts")
+	dest := filepath.Join(cfg.DataDir, "blobs", strings.TrimSuffix(ArtifactPrefix, "/"))
+	if !dirExists(old) || dirExists(dest) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return fmt.Errorf("move artifacts to the blob store: %w", err)
+	}
+	if err := os.Rename(old, dest); err != nil {
+		return fmt.Errorf("move artifacts to the blob store: %w", err)
+	}
+	fmt.Fprintf(progress, "blobs: moved the run artifacts of %s to %s\n", old, dest)
+	return nil
+}
+
+// dirExists reports whether path is a directory.
+func dirExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/base64"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -94,4 +95,29 @@ func TestBlobConfig(t *testing.T) {
 	cfg.BlobURL = "ftp://nowhere/x"
 	_, err = cfg.Blobs(context.Background())
 	require.ErrorContains(t, err, "SVC_BLOB_URL")
+}
+
+// TestOldArtifactsMoveIntoTheBlobStore: artifacts an earlier svcd dev kept in DataDir/artifacts move to
+// where the default blob store looks for them, once; a configured store leaves them alone.
+func TestOldArtifactsMoveIntoTheBlobStore(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "artifacts", "art_1")
+	require.NoError(t, os.MkdirAll(filepath.Dir(old), 0o755))
+	require.NoError(t, os.WriteFile(old, []byte("kept"), 0o644))
+
+	configured, err := FromEnv(func(k string) string {
+		return map[string]string{"SVC_DATA_DIR": dir, "SVC_BLOB_URL": "s3://bucket"}[k]
+	})
+	require.NoError(t, err)
+	require.NoError(t, moveOldArtifacts(configured, io.Discard))
+	require.FileExists(t, old, "a configured store leaves the old directory alone")
+
+	cfg, err := FromEnv(func(k string) string { return map[string]string{"SVC_DATA_DIR": dir}[k] })
+	require.NoError(t, err)
+	require.NoError(t, moveOldArtifacts(cfg, io.Discard))
+	got, err := os.ReadFile(filepath.Join(dir, "blobs", "artifacts", "art_1"))
+	require.NoError(t, err)
+	require.Equal(t, "kept", string(got))
+	require.NoDirExists(t, filepath.Join(dir, "artifacts"))
+	require.NoError(t, moveOldArtifacts(cfg, io.Discard), "nothing left to move")
 }
