@@ -11,6 +11,7 @@ import (
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/delivery"
+	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
@@ -62,6 +63,8 @@ type Deps struct {
 	// TopUps sells credits for x402 payments (topup.Options say what they are paid in; without it they
 	// are answered 503, not configured).
 	TopUps *topup.Service
+	// Files are the stored files and their storage accounting (their routes come with issue 16).
+	Files *file.Store
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet

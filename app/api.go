@@ -13,6 +13,7 @@ import (
 	"github.com/svcplatform/svc/api"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
+	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
@@ -46,6 +47,9 @@ type APIDeps struct {
 	// Artifacts is the artifact store the worker saves into; nil means a store on DB with blobs below
 	// "artifacts/" of the local store in DefaultBlobDir.
 	Artifacts *artifact.Store
+	// Blobs is the platform's blob store, where files keep their bytes (below FilePrefix); nil keeps
+	// a local store in DefaultBlobDir.
+	Blobs blob.Store
 	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
 	X402 *x402.Config
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).
@@ -99,6 +103,7 @@ func (a *APIProcess) Start(ctx context.Context) {
 		func(ctx context.Context) { every(ctx, 5*time.Minute, a.releaseStaleHolds) },
 		func(ctx context.Context) { every(ctx, a.sweep, a.sweepRuns) },
 		func(ctx context.Context) { every(ctx, time.Hour, a.purgeIdempotency) },
+		func(ctx context.Context) { every(ctx, time.Minute, a.releaseStorageReservations) },
 	}
 	a.bg.Add(len(jobs))
 	for _, job := range jobs {

@@ -175,9 +175,9 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		return err
 	}
 	defer closeBlobs(blobs, log)
-	artifacts := cfg.Artifacts(db, blobs)
+	st := stores{blobs: blobs, artifacts: cfg.Artifacts(db, blobs)}
 	if withWorker {
-		deps, err := workerDeps(cfg, db, keyMode, artifacts)
+		deps, err := workerDeps(cfg, db, keyMode, st)
 		if err != nil {
 			return err
 		}
@@ -201,7 +201,7 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		<-ctx.Done()
 		return nil
 	}
-	return serveHTTP(ctx, cfg, db, tc, log, progress, keyMode, artifacts)
+	return serveHTTP(ctx, cfg, db, tc, log, progress, keyMode, st)
 }
 
 // closeBlobs releases a blob store that holds resources (a bucket's connections).
@@ -213,14 +213,20 @@ func closeBlobs(blobs blob.Store, log *slog.Logger) {
 	}
 }
 
+// stores are the stores a process opens once and shares between its API and its worker.
+type stores struct {
+	blobs     blob.Store
+	artifacts *artifact.Store
+}
+
 // workerDeps are the worker's collaborators. A worker that performs runs of external services opens
 // their connections' credentials, so it needs the same encryption key as the API.
-func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode, artifacts *artifact.Store) (WorkerDeps, error) {
+func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode, st stores) (WorkerDeps, error) {
 	services, err := cfg.Services()
 	if err != nil {
 		return WorkerDeps{}, err
 	}
-	d := WorkerDeps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: artifacts}
+	d := WorkerDeps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: st.artifacts, Blobs: st.blobs}
 	mode := keyMode
 	if mode < 0 {
 		mode = KeyRequired
@@ -243,7 +249,7 @@ func namespaceOf(cfg Config) string {
 }
 
 func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client, log *slog.Logger, progress io.Writer, keyMode KeyMode,
-	artifacts *artifact.Store) error {
+	st stores) error {
 	box, err := cfg.Box(keyMode)
 	if err != nil {
 		return err
@@ -261,7 +267,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	}
 	proc, err := NewAPI(APIDeps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
-		Artifacts: artifacts, X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode)})
+		Artifacts: st.artifacts, Blobs: st.blobs, X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode)})
 	if err != nil {
 		return err
 	}

@@ -234,6 +234,9 @@ const DefaultBlobDir = ".data/blobs"
 // ArtifactPrefix is the part of the blob store that holds run artifacts.
 const ArtifactPrefix = "artifacts/"
 
+// FilePrefix is the part of the blob store that holds files' bytes.
+const FilePrefix = "files/"
+
 // Artifacts returns the artifact store on db: blobs below ArtifactPrefix of blobs (or in ArtifactDir when
 // set), at most ArtifactMaxBytes each. The API reads from it and the worker saves into it.
 func (c Config) Artifacts(db bun.IDB, blobs blob.Store) *artifact.Store {

@@ -58,3 +58,13 @@ func (a *APIProcess) purgeIdempotency(ctx context.Context) {
 		a.log.Info("purged idempotency keys", "count", n)
 	}
 }
+
+// releaseStorageReservations gives back the storage reserved by uploads whose process died before they
+// ended (file.Store.ReleaseExpired).
+func (a *APIProcess) releaseStorageReservations(ctx context.Context) {
+	if n, err := a.deps.Files.ReleaseExpired(ctx); err != nil {
+		a.log.Warn("release expired storage reservations", "err", err)
+	} else if n > 0 {
+		a.log.Info("released expired storage reservations", "count", n)
+	}
+}

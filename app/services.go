@@ -16,6 +16,7 @@ import (
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/delivery"
+	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
@@ -67,6 +68,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Payer:       gateway.NewPayer(book, leases, d.Logger),
 		Webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 		Deliveries:  delivery.NewStore(d.DB, d.Temporal),
+		Files:       file.NewStore(d.DB, file.Options{}),
 		TopUps: topup.NewService(topup.NewStore(d.DB), d.Temporal,
 			topup.Options{X402: d.X402, Wait: cmp.Or(d.TopUpWait, api.TopUpWait)}),
 		DevFaucet: d.DevFaucet,
@@ -99,7 +101,7 @@ func Activities(d WorkerDeps) activities.Set {
 			Webhooks: webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 			Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback})},
 		TopUps: &activities.TopUps{Store: topup.NewStore(d.DB), Chain: d.Chain, Facilitator: d.Facilitator, X402: d.X402, Fault: d.Fault},
-		Files:  &activities.Files{},
+		Files:  &activities.Files{Purger: filePurger(d)},
 	}
 }
 
@@ -129,4 +131,12 @@ func invocations(d WorkerDeps) *activities.Invocations {
 		inv.Connections = connection.NewStore(d.DB, d.Box)
 	}
 	return inv
+}
+
+// filePurger removes deleted files for good from the worker's blob store; nil without one.
+func filePurger(d WorkerDeps) activities.FilePurger {
+	if d.Blobs == nil {
+		return nil
+	}
+	return &file.Purger{Store: file.NewStore(d.DB, file.Options{}), Blobs: blob.WithPrefix(d.Blobs, FilePrefix)}
 }

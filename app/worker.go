@@ -8,6 +8,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/svcplatform/svc/internal/artifact"
+	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/gateway"
@@ -33,6 +34,9 @@ type WorkerDeps struct {
 	AllowLoopback bool
 	// Artifacts keeps runs' outputs; the API must serve from the same store. Nil keeps none.
 	Artifacts *artifact.Store
+	// Blobs is the platform's blob store, where files keep their bytes (below FilePrefix); nil leaves
+	// purges of deleted files failing, saying so, until a worker has one.
+	Blobs blob.Store
 	// Chain is where x402 top-ups settle; nil fails their settlement attempts saying so (retried).
 	Chain *evm.Chain
 	// Facilitator, when set, settles top-ups through an external x402 facilitator; X402 describes what

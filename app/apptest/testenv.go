@@ -126,7 +126,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 	blobs := blob.NewLocal(blobDir)
 	artifactDir := filepath.Join(blobDir, filepath.FromSlash(app.ArtifactPrefix))
 	artifacts := artifact.NewStore(db, blob.WithPrefix(blobs, app.ArtifactPrefix), artifact.Options{})
-	wdeps := app.WorkerDeps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts}
+	wdeps := app.WorkerDeps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs}
 	var chain *devchain.Chain
 	var xc *x402.Config
 	var faucet api.Faucet
@@ -162,7 +162,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
 		Blobs:         blobs, BlobDir: blobDir, Artifacts: artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		deps: app.APIDeps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
-			Artifacts: artifacts, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
+			Artifacts: artifacts, Blobs: blobs, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
