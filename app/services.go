@@ -44,6 +44,10 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	if artifacts == nil {
 		artifacts = artifact.NewStore(d.DB, blob.WithPrefix(blob.NewLocal(DefaultBlobDir), ArtifactPrefix), artifact.Options{})
 	}
+	blobs := d.Blobs
+	if blobs == nil {
+		blobs = blob.NewLocal(DefaultBlobDir)
+	}
 	keys := apikey.NewStore(d.DB)
 	book := ledger.New(d.DB)
 	leases := d.CreditLeases
@@ -69,6 +73,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 		Deliveries:  delivery.NewStore(d.DB, d.Temporal),
 		Files:       file.NewStore(d.DB, file.Options{}),
+		Blobs:       blob.WithPrefix(blobs, FilePrefix),
 		TopUps: topup.NewService(topup.NewStore(d.DB), d.Temporal,
 			topup.Options{X402: d.X402, Wait: cmp.Or(d.TopUpWait, api.TopUpWait)}),
 		DevFaucet: d.DevFaucet,
