@@ -244,3 +244,55 @@ func TestFileDelete(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "FilePurgeWorkflow", desc.WorkflowExecutionInfo.Type.Name)
 }
+
+// TestFileQuotaAndDownloadVolume: an upload past the account's total storage is 413 stating used, total
+// and attempted size, stores nothing and leaks no reservation; a download past the month's volume is 429
+// naming the limit and its reset.
+func TestFileQuotaAndDownloadVolume(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	ctx := context.Background()
+	acct := newArtifactAccount(t, env)
+	status, raw := upload(t, env, acct.secret, "first", []byte("0123456789"), map[string]string{"X-File-Name": "a.txt"})
+	require.Equal(t, http.StatusCreated, status, "%s", raw)
+	id := fileOf(t, raw)["id"].(string)
+
+	limits := file.DefaultTiers()["standard"]
+	_, err := env.DB.ExecContext(ctx, "UPDATE storage_usage SET used_bytes = ? WHERE account_id = ?", limits.StorageBytes-5, acct.accountID)
+	require.NoError(t, err)
+	status, raw = upload(t, env, acct.secret, "second", []byte("0123456789"), map[string]string{"X-File-Name": "b.txt"})
+	require.Equal(t, http.StatusRequestEntityTooLarge, status, "%s", raw)
+	require.Contains(t, string(raw), strconv.FormatInt(limits.StorageBytes, 10))
+	used, reserved, rows, blobs := storageOf(t, env, acct.accountID)
+	require.Equal(t, []any{limits.StorageBytes - 5, int64(0), 1, 1}, []any{used, reserved, rows, blobs})
+
+	_, err = env.DB.ExecContext(ctx, "UPDATE download_volume SET bytes = ? WHERE account_id = ?", limits.MonthlyDownloadBytes-5, acct.accountID)
+	require.NoError(t, err)
+	resp, body := getFileContent(t, env, acct.secret, id, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "the first download creates the month's row")
+	require.Equal(t, "0123456789", string(body))
+	_, err = env.DB.ExecContext(ctx, "UPDATE download_volume SET bytes = ? WHERE account_id = ?", limits.MonthlyDownloadBytes-5, acct.accountID)
+	require.NoError(t, err)
+	resp, body = getFileContent(t, env, acct.secret, id, nil)
+	require.Equal(t, http.StatusTooManyRequests, resp.StatusCode, "%s", body)
+	code, details := errorCode(t, body)
+	require.Equal(t, client.CodeLimitExceeded, code)
+	require.Equal(t, file.DownloadOperation, details["operation"])
+	require.NotEmpty(t, details["resetAt"])
+	resp, _ = getFileContent(t, env, acct.secret, id, map[string]string{"Range": "bytes=0-4"})
+	require.Equal(t, http.StatusPartialContent, resp.StatusCode, "a range within the volume left is served")
+}
+
+// TestFileUploadLargerThanAJSONBody: an upload bigger than MaxJSONBody passes the edge, whose JSON
+// checks and idempotency fingerprint never read a raw body.
+func TestFileUploadLargerThanAJSONBody(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acct := newArtifactAccount(t, env)
+	body := randomBytes(t, 3<<20)
+	status, raw := upload(t, env, acct.secret, "big", body, map[string]string{"X-File-Name": "big.bin", "X-Content-Sha256": hexSHA256(body)})
+	require.Equal(t, http.StatusCreated, status, "%s", raw)
+	resp, content := getFileContent(t, env, acct.secret, fileOf(t, raw)["id"].(string), nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, hexSHA256(body), hexSHA256(content))
+}
