@@ -69,6 +69,8 @@ type Deps struct {
 	// Blobs holds the files' bytes: the platform's blob store below app.FilePrefix (nil answers uploads
 	// and downloads 503).
 	Blobs blob.Store
+	// FilePurges start the purge timers of deleted files; nil starts none.
+	FilePurges *file.Purges
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet
@@ -88,7 +90,7 @@ func routeTable(d Deps) [][]Route {
 		(&projectsAPI{projects: d.Projects}).routes(),
 		(&usageAPI{db: d.DB}).routes(),
 		(&auditAPI{db: d.DB}).routes(),
-		(&filesAPI{files: d.Files, blobs: d.Blobs, temporal: d.Temporal, log: d.Logger}).routes(),
+		(&filesAPI{files: d.Files, blobs: d.Blobs, purges: d.FilePurges, log: d.Logger}).routes(),
 		(&connectionsAPI{connections: d.Connections}).routes(),
 		(&gatewayAPI{gateway: d.Gateway, connections: d.Connections, invoker: d.Invoker, payer: d.Payer, daily: daily, log: d.Logger}).routes(),
 		(&runsAPI{runs: d.Runs, daily: daily}).routes(),

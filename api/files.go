@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	"go.temporal.io/api/serviceerror"
-	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/blob"
@@ -22,16 +20,16 @@ import (
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/schema"
-	"github.com/svcplatform/svc/workflows"
 )
 
 // filesAPI serves project files: uploads streamed to the blob store, metadata, downloads and soft deletes.
 type filesAPI struct {
 	files *file.Store
 	// blobs holds the files' bytes (the platform store below app.FilePrefix).
-	blobs    blob.Store
-	temporal sdkclient.Client
-	log      *slog.Logger
+	blobs blob.Store
+	// purges start the purge timers of deleted files (nil: none started).
+	purges *file.Purges
+	log    *slog.Logger
 }
 
 // uploadFileInput documents the upload's headers; the body is read by the handler as a stream.
@@ -208,8 +206,7 @@ func (fa *filesAPI) getFile(ctx context.Context, in *fileIDInput) (*Out[client.F
 
 // deleteFile soft-deletes a file (it leaves listings and reads at once) and starts its purge timer,
 // workflow file-purge/<id>, due at the row's purge_at. A start that fails is logged and the answer is
-// still the deletion, which has committed; such a file keeps status deleted with purge_at set, and is
-// left for a sweep of deleted files past their purge_at without a purge workflow (not yet written).
+// still the deletion, which has committed; the purge sweep starts it later.
 func (fa *filesAPI) deleteFile(ctx context.Context, in *fileIDInput) (*Out[client.FileEnvelope], error) {
 	f, err := fa.files.Delete(ctx, principalFrom(ctx).Scope, in.FileID)
 	if err != nil {
@@ -219,21 +216,16 @@ func (fa *filesAPI) deleteFile(ctx context.Context, in *fileIDInput) (*Out[clien
 	return reply(client.FileEnvelope{OK: true, File: file.ToWire(f)})
 }
 
-// PurgeWorkflowID is the id of a file's purge workflow.
-func PurgeWorkflowID(fileID string) string { return "file-purge/" + fileID }
-
-// startPurge starts the deleted file's purge workflow; one already started is fine.
+// startPurge starts the deleted file's purge workflow. A failure is logged, not answered: the delete has
+// committed, and the purge sweep (file.Purges.Sweep, a job of the API process) starts it later.
 func (fa *filesAPI) startPurge(ctx context.Context, f *schema.File) {
-	if fa.temporal == nil || f.PurgeAt == nil {
+	if fa.purges == nil {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
-	opts := sdkclient.StartWorkflowOptions{ID: PurgeWorkflowID(f.ID), TaskQueue: workflows.TaskQueue}
-	_, err := fa.temporal.ExecuteWorkflow(ctx, opts, workflows.FilePurgeWorkflowName,
-		workflows.FilePurgeParams{FileID: f.ID, PurgeAt: *f.PurgeAt})
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if err != nil && !errors.As(err, &started) {
-		fa.log.Error("start file purge", slog.String("requestId", requestIDFrom(ctx)), slog.String("fileId", f.ID), slog.Any("err", err))
+	if err := fa.purges.Start(ctx, f); err != nil {
+		fa.log.Error("start file purge (the sweep retries it)", slog.String("requestId", requestIDFrom(ctx)),
+			slog.String("fileId", f.ID), slog.Any("err", err))
 	}
 }
 

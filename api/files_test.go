@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -21,6 +22,9 @@ import (
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/file"
+	"github.com/svcplatform/svc/internal/tenant"
+	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
 )
 
 // upload posts body as a file with the headers (X-File-Name, Content-Type, ... ) and an idempotency key.
@@ -295,4 +299,45 @@ func TestFileUploadLargerThanAJSONBody(t *testing.T) {
 	resp, content := getFileContent(t, env, acct.secret, fileOf(t, raw)["id"].(string), nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Equal(t, hexSHA256(body), hexSHA256(content))
+}
+
+// TestFilePurgeSweep: the sweep starts the purge of a recent delete that has none (its start failed),
+// and of a deleted file long past its purge time, which the purge then removes.
+func TestFilePurgeSweep(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	ctx := context.Background()
+	acct := newArtifactAccount(t, env)
+	store := file.NewStore(env.DB, file.Options{})
+	var deleted []*schema.File
+	for _, name := range []string{"recent.txt", "overdue.txt"} {
+		status, raw := upload(t, env, acct.secret, name, []byte(name), map[string]string{"X-File-Name": name})
+		require.Equal(t, http.StatusCreated, status, "%s", raw)
+		f, err := store.Delete(ctx, tenant.Scope{AccountID: acct.accountID}, fileOf(t, raw)["id"].(string)) // no purge started
+		require.NoError(t, err)
+		deleted = append(deleted, f)
+	}
+	recent, overdue, key := deleted[0].ID, deleted[1].ID, deleted[1].BlobKey
+	_, err := env.DB.ExecContext(ctx, "UPDATE files SET deleted_at = now() - interval '2 minutes' WHERE id = ?", recent)
+	require.NoError(t, err)
+	_, err = env.DB.ExecContext(ctx, "UPDATE files SET deleted_at = now() - interval '3 days', purge_at = now() - interval '2 days' WHERE id = ?", overdue)
+	require.NoError(t, err)
+
+	purges := &file.Purges{Store: store, Engine: env.Temporal}
+	n, err := purges.Sweep(ctx, time.Minute, 10*time.Minute)
+	require.NoError(t, err)
+	require.Equal(t, 2, n)
+	desc, err := env.Temporal.DescribeWorkflowExecution(ctx, file.PurgeWorkflowID(recent), "")
+	require.NoError(t, err)
+	require.Equal(t, workflows.FilePurgeWorkflowName, desc.WorkflowExecutionInfo.Type.Name)
+
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	require.NoError(t, env.Temporal.GetWorkflow(wctx, file.PurgeWorkflowID(overdue), "").Get(wctx, nil))
+	_, err = blob.WithPrefix(env.Blobs, app.FilePrefix).Stat(ctx, key)
+	require.ErrorIs(t, err, blob.ErrNotFound)
+
+	n, err = purges.Sweep(ctx, time.Minute, 10*time.Minute)
+	require.NoError(t, err)
+	require.Equal(t, 1, n, "the recent delete is swept again (already started: harmless); the purged one is gone")
 }
