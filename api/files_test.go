@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,19 +31,29 @@ import (
 // upload posts body as a file with the headers (X-File-Name, Content-Type, ... ) and an idempotency key.
 func upload(t *testing.T, env *apptest.Env, key, idem string, body []byte, headers map[string]string) (int, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, env.URL+"/v1/files", bytes.NewReader(body))
+	status, raw, err := tryUpload(env, key, idem, body, headers)
 	require.NoError(t, err)
+	return status, raw
+}
+
+// tryUpload is upload answering its error, for goroutines (which must not stop the test).
+func tryUpload(env *apptest.Env, key, idem string, body []byte, headers map[string]string) (int, []byte, error) {
+	req, err := http.NewRequest(http.MethodPost, env.URL+"/v1/files", bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
 	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Idempotency-Key", idem)
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
 	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
+	if err != nil {
+		return 0, nil, err
+	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return resp.StatusCode, raw
+	return resp.StatusCode, raw, err
 }
 
 // rawUpload sends an upload over a bare connection declaring length bytes and sending body, then closes
@@ -340,4 +351,42 @@ func TestFilePurgeSweep(t *testing.T) {
 	n, err = purges.Sweep(ctx, time.Minute, 10*time.Minute)
 	require.NoError(t, err)
 	require.Equal(t, 1, n, "the recent delete is swept again (already started: harmless); the purged one is gone")
+}
+
+// TestFileQuotaUnderConcurrency: 20 concurrent uploads of 10 bytes into 50 bytes of space left store
+// exactly five files, and the account ends at its total to the byte.
+func TestFileQuotaUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	ctx := context.Background()
+	acct := newArtifactAccount(t, env)
+	status, raw := upload(t, env, acct.secret, "seed", []byte("x"), map[string]string{"X-File-Name": "seed.txt"})
+	require.Equal(t, http.StatusCreated, status, "%s", raw)
+	total := file.DefaultTiers()["standard"].StorageBytes
+	_, err := env.DB.ExecContext(ctx, "UPDATE storage_usage SET used_bytes = ? WHERE account_id = ?", total-50, acct.accountID)
+	require.NoError(t, err)
+
+	statuses := make(chan int, 20)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := fmt.Sprintf("c%02d.txt", i)
+			s, _, err := tryUpload(env, acct.secret, name, []byte("0123456789"), map[string]string{"X-File-Name": name})
+			if err != nil {
+				s = -1
+			}
+			statuses <- s
+		}()
+	}
+	wg.Wait()
+	close(statuses)
+	count := map[int]int{}
+	for s := range statuses {
+		count[s]++
+	}
+	require.Equal(t, map[int]int{http.StatusCreated: 5, http.StatusRequestEntityTooLarge: 15}, count)
+	used, reserved, rows, blobs := storageOf(t, env, acct.accountID)
+	require.Equal(t, []any{total, int64(0), 6, 6}, []any{used, reserved, rows, blobs})
 }
