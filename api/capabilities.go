@@ -8,6 +8,7 @@ import (
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
+	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/delivery"
@@ -65,6 +66,11 @@ type Deps struct {
 	TopUps *topup.Service
 	// Files are the stored files and their storage accounting (their routes come with issue 16).
 	Files *file.Store
+	// Blobs holds the files' bytes: the platform's blob store below app.FilePrefix (nil answers uploads
+	// and downloads 503).
+	Blobs blob.Store
+	// FilePurges start the purge timers of deleted files; nil starts none.
+	FilePurges *file.Purges
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet
@@ -84,6 +90,7 @@ func routeTable(d Deps) [][]Route {
 		(&projectsAPI{projects: d.Projects}).routes(),
 		(&usageAPI{db: d.DB}).routes(),
 		(&auditAPI{db: d.DB}).routes(),
+		(&filesAPI{files: d.Files, blobs: d.Blobs, purges: d.FilePurges, log: d.Logger}).routes(),
 		(&connectionsAPI{connections: d.Connections}).routes(),
 		(&gatewayAPI{gateway: d.Gateway, connections: d.Connections, invoker: d.Invoker, payer: d.Payer, daily: daily, log: d.Logger}).routes(),
 		(&runsAPI{runs: d.Runs, daily: daily}).routes(),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/uptrace/bun"
@@ -65,7 +66,7 @@ func (s *Server) idempotencyRequest(c *gin.Context, p *Principal) (idempotency.R
 	if !idempotency.ValidKey(key) {
 		return idempotency.Request{}, svcerr.Invalid(headerIdemKey, "Idempotency-Key must be 1..255 visible ASCII characters")
 	}
-	body, err := readBody(c)
+	body, err := s.fingerprintBody(c)
 	if err != nil {
 		return idempotency.Request{}, err
 	}
@@ -79,6 +80,25 @@ func (s *Server) idempotencyRequest(c *gin.Context, p *Principal) (idempotency.R
 		Lease:       s.route(c).Lease,
 	}, nil
 }
+
+// fingerprintBody is what of the body an idempotency fingerprint covers: the JSON body, or on a RawBody
+// route (an upload, streamed and never buffered) the headers that describe the bytes, X-Content-Sha256
+// among them. A replay of an upload with the same key and headers answers the first file, whatever
+// bytes it carries; a client that wants the bytes themselves compared sends X-Content-Sha256.
+func (s *Server) fingerprintBody(c *gin.Context) ([]byte, error) {
+	if r := s.route(c); r == nil || !r.RawBody {
+		return readBody(c)
+	}
+	var b strings.Builder
+	for _, h := range rawFingerprintHeaders {
+		b.WriteString(h + ":" + c.GetHeader(h) + "\n")
+	}
+	fmt.Fprintf(&b, "Content-Length:%d\n", c.Request.ContentLength)
+	return []byte(b.String()), nil
+}
+
+// rawFingerprintHeaders are the headers of a raw upload its idempotency fingerprint covers.
+var rawFingerprintHeaders = []string{"Content-Type", "X-File-Name", "X-Content-Sha256", "X-Svc-File-Purpose"}
 
 // record stores a final answer for replay, committing with it the statements the handler left for it,
 // or unlocks the key (keeping its seed) so the client may retry. It fails only when the statements did

@@ -49,6 +49,17 @@ type requestState struct {
 	afterAnswer []func(ctx context.Context, committed bool)
 	// auditStored: the request's audit event committed with its idempotent answer (see record).
 	auditStored bool
+	// rawBody and rawLength are the unread body and its Content-Length (-1 when unknown) on RawBody
+	// routes (see rawBodyFrom).
+	rawBody   io.Reader
+	rawLength int64
+}
+
+// rawBodyFrom is the unread request body of a RawBody route and its declared Content-Length (-1 when the
+// request did not declare one); nil on other routes.
+func rawBodyFrom(ctx context.Context) (io.Reader, int64) {
+	st := stateFrom(ctx)
+	return st.rawBody, st.rawLength
 }
 
 func stateFrom(ctx context.Context) *requestState {

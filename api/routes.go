@@ -48,6 +48,9 @@ type Route struct {
 	Qualified bool
 	// Status is the success status (200 when zero).
 	Status int
+	// RawBody routes take a raw byte stream (a file upload), never JSON: the middleware neither reads
+	// nor checks it (it is not buffered), and the handler streams it from the request state (rawBodyFrom).
+	RawBody bool
 
 	// bind registers the route's typed handler with Huma (set by handle).
 	bind func(s *Server, r Route)

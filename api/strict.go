@@ -140,6 +140,12 @@ func headersAreText(h http.Header) bool {
 // checkBody refuses a body that is not JSON, or that the strict decoder or the route's integer fields
 // refuse. An empty body passes (the handler decides whether it needs one).
 func (s *Server) checkBody(c *gin.Context) error {
+	if r := s.route(c); r != nil && r.RawBody {
+		// A raw upload streams to its handler unread: never buffered, never decoded as JSON.
+		st := stateFrom(c.Request.Context())
+		st.rawBody, st.rawLength = c.Request.Body, c.Request.ContentLength
+		return nil
+	}
 	if c.Request.Body == nil || c.Request.Body == http.NoBody {
 		return nil
 	}

@@ -104,6 +104,7 @@ func (a *APIProcess) Start(ctx context.Context) {
 		func(ctx context.Context) { every(ctx, a.sweep, a.sweepRuns) },
 		func(ctx context.Context) { every(ctx, time.Hour, a.purgeIdempotency) },
 		func(ctx context.Context) { every(ctx, time.Minute, a.releaseStorageReservations) },
+		func(ctx context.Context) { every(ctx, time.Minute, a.sweepFilePurges) },
 	}
 	a.bg.Add(len(jobs))
 	for _, job := range jobs {

@@ -68,3 +68,24 @@ func (a *APIProcess) releaseStorageReservations(ctx context.Context) {
 		a.log.Info("released expired storage reservations", "count", n)
 	}
 }
+
+// Windows of the file purge sweep: a delete is swept from a minute after it (its request has started
+// the purge by then, or failed to) until ten minutes after; the job runs every minute.
+const (
+	filePurgeSettle = time.Minute
+	filePurgeWindow = 10 * time.Minute
+)
+
+// sweepFilePurges starts the purge timers that deletes failed to start (file.Purges.Sweep).
+func (a *APIProcess) sweepFilePurges(ctx context.Context) {
+	if a.deps.FilePurges == nil {
+		return
+	}
+	n, err := a.deps.FilePurges.Sweep(ctx, filePurgeSettle, filePurgeWindow)
+	if err != nil && ctx.Err() == nil {
+		a.log.Warn("sweep file purges", "err", err)
+	}
+	if n > 0 {
+		a.log.Debug("swept file purges", "count", n)
+	}
+}

@@ -44,6 +44,15 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	if artifacts == nil {
 		artifacts = artifact.NewStore(d.DB, blob.WithPrefix(blob.NewLocal(DefaultBlobDir), ArtifactPrefix), artifact.Options{})
 	}
+	blobs := d.Blobs
+	if blobs == nil {
+		blobs = blob.NewLocal(DefaultBlobDir)
+	}
+	files := file.NewStore(d.DB, file.Options{})
+	var purges *file.Purges
+	if d.Temporal != nil {
+		purges = &file.Purges{Store: files, Engine: d.Temporal}
+	}
 	keys := apikey.NewStore(d.DB)
 	book := ledger.New(d.DB)
 	leases := d.CreditLeases
@@ -68,7 +77,9 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Payer:       gateway.NewPayer(book, leases, d.Logger),
 		Webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 		Deliveries:  delivery.NewStore(d.DB, d.Temporal),
-		Files:       file.NewStore(d.DB, file.Options{}),
+		Files:       files,
+		Blobs:       blob.WithPrefix(blobs, FilePrefix),
+		FilePurges:  purges,
 		TopUps: topup.NewService(topup.NewStore(d.DB), d.Temporal,
 			topup.Options{X402: d.X402, Wait: cmp.Or(d.TopUpWait, api.TopUpWait)}),
 		DevFaucet: d.DevFaucet,

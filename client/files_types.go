@@ -14,3 +14,16 @@ type File struct {
 	ProjectID *string   `json:"projectId" doc:"The project the file belongs to, or null."`
 	CreatedAt time.Time `json:"createdAt"`
 }
+
+// FileEnvelope is the answer of POST /v1/files, GET /v1/files/{fileId} and DELETE /v1/files/{fileId}.
+type FileEnvelope struct {
+	OK   bool `json:"ok"`
+	File File `json:"file"`
+}
+
+// FileList is a page of GET /v1/files.
+type FileList struct {
+	OK         bool    `json:"ok"`
+	Files      []File  `json:"files"`
+	NextCursor *string `json:"nextCursor"`
+}
