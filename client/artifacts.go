@@ -94,14 +94,20 @@ type ArtifactDownload struct {
 // close it. When it is not OK, Error says why, as for every other call, Raw holds the error body (if
 // any), and there is nothing to close. The client's timeout (WithHTTPClient) bounds the whole download.
 func (c *Client) OpenArtifact(ctx context.Context, artifactID string) Response[*ArtifactContent] {
-	var out Response[*ArtifactContent]
 	if artifactID == "" {
 		return invalidArg[*ArtifactContent]("artifactId", "the artifact id is empty")
 	}
+	return c.openContent(ctx, "/artifacts/"+url.PathEscape(artifactID)+"/content", artifactID, "artifact")
+}
+
+// openContent starts reading the content at path (relative to the base URL) of the object id, a what
+// ("artifact", "file"), wrapped in the verifier.
+func (c *Client) openContent(ctx context.Context, path, id, what string) Response[*ArtifactContent] {
+	var out Response[*ArtifactContent]
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.baseURL+"/artifacts/"+url.PathEscape(artifactID)+"/content", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.baseURL+path, nil)
 	if err != nil {
 		out.Error = &Error{Code: CodeTransportError, Message: "build request: " + err.Error()}
 		return out
@@ -138,7 +144,7 @@ func (c *Client) OpenArtifact(ctx context.Context, artifactID string) Response[*
 		}
 		return out
 	}
-	content, err := contentOf(artifactID, resp)
+	content, err := contentOf(id, what, resp)
 	if err != nil {
 		_ = resp.Body.Close()
 		out.Error = &Error{Code: CodeInvalidResponse, RequestID: out.RequestID, Message: err.Error()}
@@ -149,7 +155,7 @@ func (c *Client) OpenArtifact(ctx context.Context, artifactID string) Response[*
 }
 
 // contentOf reads the headers of a successful content answer and wraps its body in the verifier.
-func contentOf(id string, resp *http.Response) (*ArtifactContent, error) {
+func contentOf(id, what string, resp *http.Response) (*ArtifactContent, error) {
 	size := resp.ContentLength
 	if size < 0 {
 		return nil, errors.New("the content answer has no Content-Length to verify the download against")
@@ -162,13 +168,14 @@ func contentOf(id string, resp *http.Response) (*ArtifactContent, error) {
 	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
 		a.Name = params["filename"]
 	}
-	a.Body = &verifier{rc: resp.Body, want: size, sum: sum, h: sha256.New(), requestID: resp.Header.Get(HeaderRequestID)}
+	a.Body = &verifier{rc: resp.Body, what: what, want: size, sum: sum, h: sha256.New(), requestID: resp.Header.Get(HeaderRequestID)}
 	return a, nil
 }
 
 // verifier checks the length and SHA-256 of a body as it is read.
 type verifier struct {
 	rc        io.ReadCloser
+	what      string // "artifact", "file"
 	want      int64
 	sum       string
 	h         hash.Hash
@@ -195,7 +202,7 @@ func (v *verifier) Read(p []byte) (int, error) {
 		v.err = io.EOF
 	case err != nil:
 		v.err = &Error{Code: CodeTransportError, RequestID: v.requestID,
-			Message: fmt.Sprintf("read artifact content after %d of %d bytes: %v", v.n, v.want, err)}
+			Message: fmt.Sprintf("read "+v.what+" content after %d of %d bytes: %v", v.n, v.want, err)}
 	}
 	if v.err != nil {
 		return n, v.err
@@ -204,7 +211,7 @@ func (v *verifier) Read(p []byte) (int, error) {
 }
 
 func (v *verifier) mismatch(msg string) *Error {
-	return &Error{Code: CodeContentMismatch, RequestID: v.requestID, Message: "the download is not the artifact: " + msg}
+	return &Error{Code: CodeContentMismatch, RequestID: v.requestID, Message: "the download is not the " + v.what + ": " + msg}
 }
 
 // Close implements io.Closer.

@@ -289,9 +289,14 @@ type call struct {
 	path   string // already escaped, starting with "/"
 	query  url.Values
 	body   any
-	auth   authMode
-	idem   bool
-	opts   []CallOption
+	// raw, when not nil, is sent as the body as it is (streamed), with rawLen as Content-Length and
+	// rawType as Content-Type; body is then ignored.
+	raw     io.Reader
+	rawLen  int64
+	rawType string
+	auth    authMode
+	idem    bool
+	opts    []CallOption
 }
 
 // send performs c and decodes the answer into a Response[T].
@@ -326,16 +331,23 @@ func send[T any](ctx context.Context, cl *Client, c call) Response[T] {
 		}
 		body = bytes.NewReader(b)
 	}
+	if c.raw != nil {
+		body = c.raw
+	}
 	req, err := http.NewRequestWithContext(ctx, c.method, u, body)
 	if err != nil {
 		out.Error = &Error{Code: CodeTransportError, Message: "build request: " + err.Error()}
 		return out
 	}
+	if c.raw != nil {
+		req.ContentLength = c.rawLen
+		req.Header.Set("Content-Type", c.rawType)
+	}
 	req.Header.Set("Accept", "application/json")
 	if cl.userAgent != "" {
 		req.Header.Set("User-Agent", cl.userAgent)
 	}
-	if c.body != nil {
+	if c.body != nil && c.raw == nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.auth != authNone {
