@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/app/apptest"
+	"github.com/svcplatform/svc/client"
 )
 
 // TestCLIFiles uploads a file, lists, gets, downloads (to a directory, to -o FILE, to stdout; refusing
@@ -108,6 +110,29 @@ func TestCLIFiles(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	require.Len(t, entries, 2, "no temporary file is left behind")
+
+	// The stored bytes changed on disk: the download fails and leaves nothing behind.
+	tampered := bytes.Clone(data)
+	tampered[0] ^= 1
+	n := 0
+	require.NoError(t, filepath.WalkDir(env.BlobDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if b, rerr := os.ReadFile(p); rerr == nil && bytes.Equal(b, data) {
+			n++
+			return os.WriteFile(p, tampered, 0o600)
+		}
+		return nil
+	}))
+	require.Positive(t, n)
+	fresh := t.TempDir()
+	code, _, stderr = svc("files", "download", id, "-o", fresh)
+	require.Equal(t, exitAPI, code)
+	require.Contains(t, stderr, client.CodeContentMismatch)
+	entries, err = os.ReadDir(fresh)
+	require.NoError(t, err)
+	require.Empty(t, entries, "nothing is left behind")
 
 	code, out, stderr = svc("files", "delete", id)
 	require.Equal(t, 0, code, stderr)
