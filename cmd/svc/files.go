@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -236,23 +237,31 @@ func (a *app) filesDownload(args []string) int {
 		return code
 	}
 	c := a.newClient(s, client.WithHTTPClient(downloadHTTPClient()))
-	resp := c.OpenFile(a.ctx, id)
+	ctx, cancel := context.WithCancelCause(a.ctx)
+	defer cancel(nil)
+	stall := time.AfterFunc(downloadStallTimeout, func() { cancel(errDownloadStalled) })
+	defer stall.Stop()
+	resp := c.OpenFile(ctx, id)
 	if !resp.OK {
 		return apiFailure(a, resp)
 	}
 	content := resp.Body
 	defer func() { _ = content.Body.Close() }()
 	bar := a.progressFor(content.SizeBytes)
+	progress := func(done, total int64) {
+		stall.Reset(downloadStallTimeout)
+		bar.update(done, total)
+	}
 	if output == "-" {
-		err := copyWithProgress(a.stdout, content, bar.update)
+		err := copyWithProgress(a.stdout, content, progress)
 		bar.finish()
-		return a.downloadFailure(a.ctx, err)
+		return a.downloadFailure(ctx, err)
 	}
 	dest, code, ok := a.fileDest(output, content.Name, force)
 	if !ok {
 		return code
 	}
-	if code := a.saveVerified(content, dest, force, bar); code != exitOK {
+	if code := a.saveVerified(ctx, content, dest, force, bar, progress); code != exitOK {
 		return code
 	}
 	if a.g.json {
@@ -291,7 +300,9 @@ func orDefault(s, def string) string {
 }
 
 // saveVerified writes content to a temporary file beside dest and renames it to dest once verified.
-func (a *app) saveVerified(content *client.FileContent, dest string, force bool, bar *progressBar) int {
+// It reports the copy to progress and ends the line of bar.
+func (a *app) saveVerified(ctx context.Context, content *client.FileContent, dest string, force bool, bar *progressBar,
+	progress func(done, total int64)) int {
 	tmp, err := os.CreateTemp(filepath.Dir(dest), ".svc-download-*")
 	if err != nil {
 		return a.localError("write_failed", fmt.Sprintf("create a temporary file beside %s: %v", dest, err))
@@ -303,9 +314,9 @@ func (a *app) saveVerified(content *client.FileContent, dest string, force bool,
 			_ = os.Remove(tmp.Name())
 		}
 	}()
-	err = copyWithProgress(tmp, content, bar.update)
+	err = copyWithProgress(tmp, content, progress)
 	bar.finish()
-	if code := a.downloadFailure(a.ctx, err); code != exitOK {
+	if code := a.downloadFailure(ctx, err); code != exitOK {
 		return code
 	}
 	if err := finishFile(tmp); err != nil {
