@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 )
 
 // Request headers of an upload, POST /v1/files.
@@ -33,7 +34,8 @@ type UploadFileRequest struct {
 	Body io.Reader
 	// SHA256 is the hex SHA-256 of the bytes, checked by the server (a mismatch stores nothing). When
 	// empty and Body is an io.ReadSeeker, UploadFile reads Body once to compute it and seeks back;
-	// otherwise the upload is sent without it.
+	// otherwise the upload is sent without it. Either way UploadFile also computes the SHA-256 of the
+	// bytes while streaming them and fails with CodeContentMismatch when the stored file's differs.
 	SHA256 string
 	// Progress, when not nil, is called with the bytes sent so far and Size as the body is read.
 	Progress func(done, total int64)
@@ -69,11 +71,17 @@ func (c *Client) UploadFile(ctx context.Context, r UploadFileRequest, opts ...Ca
 		hdr = append(hdr, WithHeader(HeaderFilePurpose, r.Purpose))
 	}
 	var body io.Reader = http.NoBody
+	h := sha256.New()
 	if r.Size > 0 {
-		body = &progressReader{r: r.Body, total: r.Size, progress: r.Progress}
+		body = &progressReader{r: io.TeeReader(r.Body, h), total: r.Size, progress: r.Progress}
 	}
-	return send[FileEnvelope](ctx, c, call{method: http.MethodPost, path: "/files", raw: body, rawLen: r.Size,
+	out := send[FileEnvelope](ctx, c, call{method: http.MethodPost, path: "/files", raw: body, rawLen: r.Size,
 		rawType: mediaType, auth: authKey, idem: true, opts: append(hdr, opts...)})
+	if sent := hex.EncodeToString(h.Sum(nil)); out.OK && !strings.EqualFold(out.Body.File.SHA256, sent) {
+		out.OK, out.Error = false, &Error{Code: CodeContentMismatch, RequestID: out.RequestID,
+			Message: fmt.Sprintf("the server stored a file of SHA-256 %s, but the bytes sent have %s", out.Body.File.SHA256, sent)}
+	}
+	return out
 }
 
 // digestSeeker returns the hex SHA-256 of the rest of body and seeks back, or "" when body cannot seek.

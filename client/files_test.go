@@ -28,9 +28,13 @@ func filesServer(t *testing.T, seen *uploadSeen) *client.Client {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen.header, seen.length, seen.query = r.Header.Clone(), r.ContentLength, r.URL.RawQuery
 		seen.body, _ = io.ReadAll(r.Body)
+		stored := digest(seen.body)
+		if r.Header.Get("X-Lie") != "" {
+			stored = digest([]byte("other"))
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusCreated)
-		_, _ = io.WriteString(w, `{"ok":true,"file":{"id":"file_1","name":"a.txt","bytes":5},"files":[]}`)
+		_, _ = io.WriteString(w, `{"ok":true,"file":{"id":"file_1","name":"a.txt","bytes":5,"sha256":"`+stored+`"},"files":[]}`)
 	}))
 	t.Cleanup(srv.Close)
 	return client.New(client.WithBaseURL(srv.URL+"/v1"), client.WithAPIKey("sk_test"))
@@ -64,6 +68,12 @@ func TestUploadFileStreamsWithHeaders(t *testing.T) {
 	require.Equal(t, body, seen.body)
 	require.Empty(t, seen.header.Get("X-Content-Sha256"))
 	require.Equal(t, "application/octet-stream", seen.header.Get("Content-Type"))
+
+	// The server answers a file of other bytes than the ones sent: the SDK notices.
+	resp = c.UploadFile(context.Background(), client.UploadFileRequest{Name: "c.bin", Size: 5,
+		Body: io.MultiReader(strings.NewReader("hello"))}, client.WithHeader("X-Lie", "1"))
+	require.False(t, resp.OK)
+	require.Equal(t, client.CodeContentMismatch, resp.Error.Code)
 
 	require.Equal(t, client.CodeInvalidRequest, c.UploadFile(context.Background(), client.UploadFileRequest{Size: 1,
 		Body: strings.NewReader("x")}).Error.Code)
