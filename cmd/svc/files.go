@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"mime"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,7 +50,7 @@ terminal.
 
   --name NAME           the stored file's name (default: PATH's base name)
   --purpose P           a project-defined purpose
-  --media-type T        the media type (default: application/octet-stream)
+  --media-type T        the media type (default: from the file's extension, else application/octet-stream)
   --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
 
 ` + globalFlagsHelp
@@ -68,6 +69,9 @@ func (a *app) filesUpload(args []string) int {
 	}
 	if name == "" {
 		name = filepath.Base(path)
+	}
+	if mediaType == "" {
+		mediaType = mime.TypeByExtension(filepath.Ext(name)) // "" leaves the SDK's application/octet-stream
 	}
 	f, err := os.Open(path)
 	if err != nil {
