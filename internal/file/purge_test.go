@@ -2,12 +2,14 @@ package file_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/internal/file"
+	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/tenant"
 )
 
@@ -55,4 +57,28 @@ func TestPurgeRemovesBytesThenRow(t *testing.T) {
 	require.Equal(t, []string{"files/b"}, blobs.deleted, "a live file's bytes are never deleted")
 	_, err = f.store.Get(ctx, scope, live.ID)
 	require.NoError(t, err)
+}
+
+// TestCreateAndDeleteRecordEvents: file.created and file.deleted are recorded with the change that makes
+// them happen, each once, carrying the file as the API shows it.
+func TestCreateAndDeleteRecordEvents(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	scope := tenant.Scope{AccountID: f.account}
+	row := f.upload(t, scope, file.NewFile{ID: "file_ev", Scope: scope, Name: "e.txt", MediaType: "text/plain", Bytes: 3, SHA256: sum("e"), BlobKey: "files/e"})
+	_, err := f.store.Delete(ctx, scope, row.ID)
+	require.NoError(t, err)
+
+	events, err := outbox.List(ctx, f.db, f.account)
+	require.NoError(t, err)
+	require.Len(t, events, 2)
+	require.Equal(t, []string{outbox.FileCreated, outbox.FileDeleted}, []string{events[0].Type, events[1].Type})
+	for _, ev := range events {
+		var data map[string]any
+		require.NoError(t, json.Unmarshal(ev.Data, &data))
+		require.Equal(t, "file_ev", data["id"])
+		require.Equal(t, "e.txt", data["name"])
+		require.EqualValues(t, 3, data["bytes"])
+	}
 }

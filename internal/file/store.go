@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
@@ -134,7 +135,10 @@ func (s *Store) Create(ctx context.Context, r Reservation, n NewFile) (*schema.F
 			return nil
 		}
 		created = true
-		return addUsage(ctx, tx, n.Scope.AccountID, n.Bytes, 0)
+		if err := addUsage(ctx, tx, n.Scope.AccountID, n.Bytes, 0); err != nil {
+			return err
+		}
+		return outbox.Emit(ctx, tx, event(outbox.FileCreated, f))
 	})
 	if err != nil {
 		return nil, false, err
@@ -230,7 +234,10 @@ func (s *Store) Delete(ctx context.Context, scope tenant.Scope, id string) (*sch
 			}
 			return fmt.Errorf("delete file %s: %w", id, err)
 		}
-		return addUsage(ctx, tx, scope.AccountID, -f.Bytes, 0)
+		if err := addUsage(ctx, tx, scope.AccountID, -f.Bytes, 0); err != nil {
+			return err
+		}
+		return outbox.Emit(ctx, tx, event(outbox.FileDeleted, f))
 	})
 	if err != nil {
 		return nil, err
@@ -250,4 +257,9 @@ func (s *Store) Purge(ctx context.Context, id string) (*schema.File, error) {
 		return nil, fmt.Errorf("purge file %s: %w", id, err)
 	}
 	return f, nil
+}
+
+// event is the outbox event of type about the file, recorded in the transaction that makes it happen.
+func event(typ string, f *schema.File) outbox.Event {
+	return outbox.Event{AccountID: f.AccountID, ProjectID: f.ProjectID, Type: typ, Subject: f.ID, Data: ToWire(f)}
 }

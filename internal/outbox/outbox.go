@@ -29,10 +29,14 @@ const (
 	WebhookDisabled = "webhook.disabled"
 	// CreditsToppedUp: an x402 top-up was settled on chain and its credits posted.
 	CreditsToppedUp = "credits.topped_up"
+	// FileCreated: a file was uploaded (its data is the file as the API shows it).
+	FileCreated = "file.created"
+	// FileDeleted: a file was deleted; its bytes are purged 24 h later.
+	FileDeleted = "file.deleted"
 )
 
 // Types lists every event type, in documentation order.
-var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp}
+var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {
