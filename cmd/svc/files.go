@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"mime"
 	"os"
 	"path/filepath"
@@ -301,37 +299,4 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// saveVerified writes content to a temporary file beside dest and renames it to dest once verified.
-// It reports the copy to progress and ends the line of bar.
-func (a *app) saveVerified(ctx context.Context, content *client.FileContent, dest string, force bool, bar *progressBar,
-	progress func(done, total int64)) int {
-	tmp, err := os.CreateTemp(filepath.Dir(dest), ".svc-download-*")
-	if err != nil {
-		return a.localError("write_failed", fmt.Sprintf("create a temporary file beside %s: %v", dest, err))
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	err = copyWithProgress(tmp, content, progress)
-	bar.finish()
-	if code := a.downloadFailure(ctx, err); code != exitOK {
-		return code
-	}
-	if err := finishFile(tmp); err != nil {
-		return a.localError("write_failed", fmt.Sprintf("write %s: %v", tmp.Name(), err))
-	}
-	if err := commitFile(tmp.Name(), dest, force); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return a.localError("file_exists", fmt.Sprintf("%s exists; use --force to overwrite it", dest))
-		}
-		return a.localError("write_failed", fmt.Sprintf("save %s: %v", dest, err))
-	}
-	committed = true
-	return exitOK
 }
