@@ -232,21 +232,28 @@ func (c *Client) DownloadArtifact(ctx context.Context, artifactID string, w io.W
 		return out
 	}
 	a := opened.Body
-	defer func() { _ = a.Body.Close() }()
 	out.Body = ArtifactDownload{ID: a.ID, Name: a.Name, ContentType: a.ContentType, SizeBytes: a.SizeBytes, SHA256: a.SHA256}
+	out.Error = streamContent(a, w, progress, out.RequestID, "artifact")
+	out.OK = out.Error == nil
+	return out
+}
+
+// streamContent copies opened, verified content (an artifact's or a file's) into w, calling progress
+// (when not nil) first with 0 and then after each write, and closes it. It answers the failure to
+// report, nil when every byte was written and verified; what names the content in a write failure.
+func streamContent(content *ArtifactContent, w io.Writer, progress func(done, total int64), requestID, what string) *Error {
+	defer func() { _ = content.Body.Close() }()
 	if progress != nil {
-		progress(0, a.SizeBytes)
+		progress(0, content.SizeBytes)
 	}
-	if _, err := io.Copy(&progressWriter{w: w, total: a.SizeBytes, progress: progress}, a.Body); err != nil {
+	if _, err := io.Copy(&progressWriter{w: w, total: content.SizeBytes, progress: progress}, content.Body); err != nil {
 		var e *Error
 		if !errors.As(err, &e) { // reading failures are *Error already: this one is w's
-			e = &Error{Code: CodeWriteFailed, RequestID: out.RequestID, Message: "write artifact content: " + err.Error()}
+			e = &Error{Code: CodeWriteFailed, RequestID: requestID, Message: "write " + what + " content: " + err.Error()}
 		}
-		out.Error = e
-		return out
+		return e
 	}
-	out.OK = true
-	return out
+	return nil
 }
 
 // progressWriter reports every write to progress.

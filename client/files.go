@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -196,19 +195,8 @@ func (c *Client) DownloadFile(ctx context.Context, fileID string, w io.Writer, p
 		return out
 	}
 	f := opened.Body
-	defer func() { _ = f.Body.Close() }()
 	out.Body = FileDownload{ID: f.ID, Name: f.Name, MediaType: f.ContentType, Bytes: f.SizeBytes, SHA256: f.SHA256}
-	if progress != nil {
-		progress(0, f.SizeBytes)
-	}
-	if _, err := io.Copy(&progressWriter{w: w, total: f.SizeBytes, progress: progress}, f.Body); err != nil {
-		var e *Error
-		if !errors.As(err, &e) {
-			e = &Error{Code: CodeWriteFailed, RequestID: out.RequestID, Message: "write file content: " + err.Error()}
-		}
-		out.Error = e
-		return out
-	}
-	out.OK = true
+	out.Error = streamContent(f, w, progress, out.RequestID, "file")
+	out.OK = out.Error == nil
 	return out
 }
