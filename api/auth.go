@@ -35,18 +35,18 @@ func (s *Server) authenticate(c *gin.Context) {
 func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
 	ctx := c.Request.Context()
 	authz := c.GetHeader("Authorization")
-	if authz == "" && r.Auth == authKeyOrCreditToken && c.GetHeader(headerCreditToken) != "" {
+	if authz == "" && c.GetHeader(headerAPIKey) == "" && r.Auth == authKeyOrCreditToken && c.GetHeader(headerCreditToken) != "" {
 		tok, err := s.accounts.VerifyToken(ctx, c.GetHeader(headerCreditToken))
 		if err != nil {
 			return nil, err
 		}
 		return &Principal{CreditToken: &tok, Scope: tenant.Scope{AccountID: tok.AccountID}}, nil
 	}
-	secret, ok := strings.CutPrefix(authz, "Bearer ")
-	if !ok || secret == "" {
-		return nil, svcerr.New(svcerr.Unauthenticated, "send Authorization: Bearer <API key>")
+	secret, err := keySecret(authz, c.GetHeader(headerAPIKey))
+	if err != nil {
+		return nil, err
 	}
-	caller, err := s.keyCache.Authenticate(ctx, strings.TrimSpace(secret))
+	caller, err := s.keyCache.Authenticate(ctx, secret)
 	if err != nil {
 		return nil, err
 	}
@@ -56,6 +56,24 @@ func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
 		return nil, err
 	}
 	return &Principal{Key: key, Ancestors: caller.Ancestors, Scope: scope, ProjectArchived: archived}, nil
+}
+
+// keySecret is the API key a request sends, in Authorization: Bearer or in X-API-Key (seed 002's
+// header; CONTRACT.md). Both may be sent only when they carry the same key.
+func keySecret(authz, apiKey string) (string, error) {
+	bearer, isBearer := strings.CutPrefix(authz, "Bearer ")
+	bearer, apiKey = strings.TrimSpace(bearer), strings.TrimSpace(apiKey)
+	switch {
+	case authz != "" && (!isBearer || bearer == ""):
+		return "", svcerr.New(svcerr.Unauthenticated, "send Authorization: Bearer <API key> (or X-API-Key: <API key>)")
+	case bearer != "" && apiKey != "" && bearer != apiKey:
+		return "", svcerr.New(svcerr.Unauthenticated, "Authorization and X-API-Key carry different keys: send one")
+	case bearer != "":
+		return bearer, nil
+	case apiKey != "":
+		return apiKey, nil
+	}
+	return "", svcerr.New(svcerr.Unauthenticated, "send Authorization: Bearer <API key> (or X-API-Key: <API key>)")
 }
 
 // projectScope applies X-Svc-Project: a project-bound key stays in its project; an account-level key
@@ -100,6 +118,12 @@ func (s *Server) authorize(c *gin.Context) {
 	if p.ProjectArchived && r.Method != http.MethodGet {
 		s.fail(c, svcerr.New(svcerr.Conflict, "project %s is archived: it can be read but not changed", p.Scope.Project()))
 		return
+	}
+	if r.Service != "" {
+		if err := serviceAccess(grants, r.Service); err != nil {
+			s.fail(c, err)
+			return
+		}
 	}
 	if r.ServiceParam != "" {
 		id := c.Param(r.ServiceParam)

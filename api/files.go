@@ -86,11 +86,13 @@ func checkUpload(ctx context.Context, in *uploadFileInput) (io.Reader, int64, er
 		return nil, 0, svcerr.Invalid("X-File-Name", "an upload names its file in the X-File-Name header")
 	}
 	if err := file.ValidateName(in.FileName); err != nil {
-		var se *svcerr.Error
-		if errors.As(err, &se) {
-			se.Param = "X-File-Name"
-		}
-		return nil, 0, err
+		return nil, 0, namingHeader(err, "X-File-Name")
+	}
+	if err := file.ValidateMediaType(strings.TrimSpace(in.ContentType)); err != nil {
+		return nil, 0, namingHeader(err, "Content-Type")
+	}
+	if err := file.ValidatePurpose(in.Purpose); err != nil {
+		return nil, 0, namingHeader(err, "X-Svc-File-Purpose")
 	}
 	if in.ContentSHA256 != "" && !isSHA256Hex(strings.ToLower(in.ContentSHA256)) {
 		return nil, 0, svcerr.Invalid("X-Content-Sha256", "X-Content-Sha256 is the body's SHA-256 in 64 hex digits")
@@ -99,6 +101,16 @@ func checkUpload(ctx context.Context, in *uploadFileInput) (io.Reader, int64, er
 		return nil, 0, svcerr.Invalid("Content-Length", "an upload declares its size in Content-Length (chunked bodies are refused)")
 	}
 	return body, length, nil
+}
+
+// namingHeader makes a validation error of a file's field name the upload header that carried it.
+func namingHeader(err error, header string) error {
+	var se *svcerr.Error
+	if errors.As(err, &se) {
+		se.Message = strings.Replace(se.Message, se.Param, header, 1)
+		se.Param = header
+	}
+	return err
 }
 
 func isSHA256Hex(s string) bool {
@@ -425,6 +437,26 @@ func documentFileContent(op *huma.Operation) {
 
 // routes are the files routes (seed 000's table "Projects, usage, files, connections").
 func (fa *filesAPI) routes() []Route {
+	v1 := fa.v1Routes()
+	routes := append([]Route(nil), v1...)
+	for _, r := range v1 {
+		routes = append(routes, userFilesRoute(r))
+	}
+	return routes
+}
+
+// userFilesRoute is seed 002's twin of a /v1/files route: /user/files/… at the host root, the same
+// handler, scope, idempotency and limit operation, with an operation id of its own ("user." + the
+// /v1 one) so the one OpenAPI document lists both.
+func userFilesRoute(r Route) Route {
+	r.Limit = r.LimitOp()
+	r.Op = "user." + r.Op
+	r.Path = "/user" + strings.TrimPrefix(r.Path, "/v1")
+	r.Summary += " (seed 002's path)"
+	return r
+}
+
+func (fa *filesAPI) v1Routes() []Route {
 	return []Route{
 		handle(Route{Op: client.OpFilesCreate, Method: http.MethodPost, Path: "/v1/files", Summary: "Upload a file (the raw body, streamed)", Tag: "Files",
 			Auth: authKey, Scope: client.ScopeFilesWrite, Idem: true, Status: http.StatusCreated, RawBody: true, Lease: 10 * time.Minute,

@@ -390,3 +390,80 @@ func TestFileQuotaUnderConcurrency(t *testing.T) {
 	used, reserved, rows, blobs := storageOf(t, env, acct.accountID)
 	require.Equal(t, []any{total, int64(0), 6, 6}, []any{used, reserved, rows, blobs})
 }
+
+// TestUserFilesRoutes: seed 002's /user/files routes answer the same operations on the same store, with
+// the key in X-API-Key; a key sent twice must be the same key.
+func TestUserFilesRoutes(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acct := newArtifactAccount(t, env)
+	viaKeyHeader := func(r apptest.Req) *apptest.Response {
+		if r.Headers == nil {
+			r.Headers = map[string]string{}
+		}
+		r.Headers["X-API-Key"] = acct.secret
+		return env.Do(t, r)
+	}
+	body := []byte("seed 002 file")
+	req, err := http.NewRequest(http.MethodPost, env.URL+"/user/files", bytes.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("X-API-Key", acct.secret)
+	req.Header.Set("Idempotency-Key", "user-up")
+	req.Header.Set("X-File-Name", "notes.txt")
+	req.Header.Set("Content-Type", "text/plain")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "%s", raw)
+	id := fileOf(t, raw)["id"].(string)
+
+	v1 := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/files/" + id, Key: acct.secret})
+	require.Equal(t, http.StatusOK, v1.Status, "the same store: %s", v1.Raw)
+	list := viaKeyHeader(apptest.Req{Method: http.MethodGet, Path: "/user/files"})
+	require.Equal(t, http.StatusOK, list.Status, "%s", list.Raw)
+	require.Len(t, list.Body["files"], 1)
+	content := viaKeyHeader(apptest.Req{Method: http.MethodGet, Path: "/user/files/" + id + "/content"})
+	require.Equal(t, http.StatusOK, content.Status)
+	require.Equal(t, body, content.Raw)
+
+	both := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/user/files", Key: acct.secret,
+		Headers: map[string]string{"X-API-Key": newArtifactAccount(t, env).secret}})
+	require.Equal(t, http.StatusUnauthorized, both.Status, "two different keys: %s", both.Raw)
+	none := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/user/files"})
+	require.Equal(t, http.StatusUnauthorized, none.Status, "%s", none.Raw)
+
+	del := viaKeyHeader(apptest.Req{Method: http.MethodDelete, Path: "/user/files/" + id, Headers: map[string]string{"Idempotency-Key": "user-del"}})
+	require.Equal(t, http.StatusOK, del.Status, "%s", del.Raw)
+	gone := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/files/" + id, Key: acct.secret})
+	require.Equal(t, http.StatusNotFound, gone.Status, "%s", gone.Raw)
+
+	doc := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/openapi.json"})
+	paths := doc.Body["paths"].(map[string]any)
+	for _, p := range []string{"/user/files", "/user/files/{fileId}", "/user/files/{fileId}/content"} {
+		require.Contains(t, paths, p)
+	}
+}
+
+// TestFileUploadHeadersAreChecked: a malformed Content-Type or purpose is refused before anything
+// streams, naming its header.
+func TestFileUploadHeadersAreChecked(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acct := newArtifactAccount(t, env)
+	for header, value := range map[string]string{"Content-Type": "not a media type", "X-Svc-File-Purpose": strings.Repeat("p", 101)} {
+		status, raw := upload(t, env, acct.secret, "h-"+header, []byte("x"), map[string]string{"X-File-Name": "a.txt", header: value})
+		require.Equal(t, http.StatusBadRequest, status, "%s", raw)
+		code, _ := errorCode(t, raw)
+		require.Equal(t, client.CodeInvalidRequest, code)
+		var e struct {
+			Error struct{ Param, Message string }
+		}
+		require.NoError(t, json.Unmarshal(raw, &e))
+		require.Equal(t, header, e.Error.Param)
+		require.Contains(t, e.Error.Message, header)
+	}
+	used, reserved, rows, blobs := storageOf(t, env, acct.accountID)
+	require.Equal(t, []any{int64(0), int64(0), 0, 0}, []any{used, reserved, rows, blobs})
+}

@@ -24,6 +24,7 @@ const MaxJSONBody = 1 << 20
 const (
 	headerRequestID   = "X-Request-Id"
 	headerProject     = "X-Svc-Project"
+	headerAPIKey      = "X-API-Key"
 	headerCreditToken = "X-Svc-Credit-Token"
 	headerIdemKey     = "Idempotency-Key"
 	headerReplayed    = "Idempotent-Replayed"

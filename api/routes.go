@@ -33,6 +33,9 @@ type Route struct {
 	Scope string
 	// Idem marks routes that require an Idempotency-Key.
 	Idem bool
+	// Service is a service id the key must be allowed to use for every request of the route (seed 000:
+	// the managed database routes need svc-database).
+	Service string
 	// ServiceParam names a path parameter holding a service id the key must be allowed to use.
 	ServiceParam string
 	// ServiceBody names a body field holding a service id the key must be allowed to use (the handler
@@ -162,10 +165,10 @@ func (r Route) operation() huma.Operation {
 	case authNone:
 		op.Security = []map[string][]string{} // public: no key, no limits
 	case authKey:
-		op.Security = []map[string][]string{{"apiKey": {}}}
+		op.Security = []map[string][]string{{"apiKey": {}}, {"apiKeyHeader": {}}}
 		op.Extensions["x-svc-limit-operation"] = r.LimitOp()
 	case authKeyOrCreditToken:
-		op.Security = []map[string][]string{{"apiKey": {}}, {"creditToken": {}}}
+		op.Security = []map[string][]string{{"apiKey": {}}, {"apiKeyHeader": {}}, {"creditToken": {}}}
 		op.Extensions["x-svc-limit-operation"] = r.LimitOp()
 	}
 	if r.Scope != "" {
@@ -173,6 +176,9 @@ func (r Route) operation() huma.Operation {
 		op.Description = "Requires scope `" + r.Scope + "`."
 	}
 	switch {
+	case r.Service != "":
+		op.Extensions["x-svc-service-access"] = r.Service
+		op.Description += " The key must be allowed to use the service `" + r.Service + "`."
 	case r.ServiceParam != "":
 		op.Extensions["x-svc-service-access"] = "path:" + r.ServiceParam
 		op.Description += " The key must be allowed to use the service."

@@ -100,8 +100,9 @@ func humaConfig(version string) huma.Config {
 	cfg.Servers = []*huma.Server{{URL: "/", Description: "The host serving this document (svcd dev: http://127.0.0.1:8080)."}}
 	cfg.Info.License = &huma.License{Name: APILicense, Identifier: APILicenseID}
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
-		"apiKey":      {Type: "http", Scheme: "bearer", Description: "Authorization: Bearer svc_sk_..."},
-		"creditToken": {Type: "apiKey", In: "header", Name: "X-Svc-Credit-Token", Description: "First-key credit token (JWT) from `svcd accounts create`."},
+		"apiKey":       {Type: "http", Scheme: "bearer", Description: "Authorization: Bearer svc_sk_..."},
+		"apiKeyHeader": {Type: "apiKey", In: "header", Name: "X-API-Key", Description: "The same API key in X-API-Key (seed 002's header); send one of the two."},
+		"creditToken":  {Type: "apiKey", In: "header", Name: "X-Svc-Credit-Token", Description: "First-key credit token (JWT) from `svcd accounts create`."},
 	}
 	return cfg
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
@@ -50,6 +51,8 @@ type APIDeps struct {
 	// Blobs is the platform's blob store, where files keep their bytes (below FilePrefix); nil keeps
 	// a local store in DefaultBlobDir.
 	Blobs blob.Store
+	// Files tunes the files' storage rules (zero fields: seed 002's defaults).
+	Files file.Options
 	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
 	X402 *x402.Config
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).

@@ -20,8 +20,10 @@ import (
 
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/schema"
 	svctemporal "github.com/svcplatform/svc/temporal"
 )
 
@@ -62,6 +64,9 @@ type Config struct {
 	ArtifactDir string
 	// ArtifactMaxBytes caps one artifact (SVC_ARTIFACT_MAX_BYTES, default 100 MiB).
 	ArtifactMaxBytes int64
+	// FileTiers are the storage rules of each account tier: seed 002's defaults (file.DefaultTiers),
+	// each overridden by SVC_FILE_LIMITS_STANDARD and SVC_FILE_LIMITS_CLUB (file.ParseLimits).
+	FileTiers file.Tiers
 	// Chain is where x402 top-ups are paid (SVC_CHAIN_RPC_URL and friends; see ChainConfig).
 	Chain ChainConfig
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
@@ -112,10 +117,27 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("SVC_ARTIFACT_MAX_BYTES must be positive, got %d", maxBytes)
 	}
 	cfg.ArtifactMaxBytes = int64(maxBytes)
+	if cfg.FileTiers, err = fileTiers(getenv); err != nil {
+		return Config{}, err
+	}
 	if cfg.Chain, err = chainFromEnv(getenv); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// fileTiers are the default storage rules with the overrides of SVC_FILE_LIMITS_<TIER>.
+func fileTiers(getenv func(string) string) (file.Tiers, error) {
+	tiers := file.DefaultTiers()
+	for _, tier := range []string{schema.TierStandard, schema.TierClub} {
+		name := "SVC_FILE_LIMITS_" + strings.ToUpper(tier)
+		l, err := file.ParseLimits(getenv(name), tiers[tier])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		tiers[tier] = l
+	}
+	return tiers, nil
 }
 
 // blobURL is SVC_BLOB_URL, or a file store in dataDir/blobs.

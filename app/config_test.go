@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/file"
+	"github.com/svcplatform/svc/schema"
 )
 
 func TestKeyModes(t *testing.T) {
@@ -120,4 +122,25 @@ func TestOldArtifactsMoveIntoTheBlobStore(t *testing.T) {
 	require.Equal(t, "kept", string(got))
 	require.NoDirExists(t, filepath.Join(dir, "artifacts"))
 	require.NoError(t, moveOldArtifacts(cfg, io.Discard), "nothing left to move")
+}
+
+// TestFileTierConfig: seed 002's storage rules by default; SVC_FILE_LIMITS_<TIER> overrides a tier's
+// fields, and a bad value is an error naming its variable.
+func TestFileTierConfig(t *testing.T) {
+	t.Parallel()
+	cfg, err := FromEnv(func(string) string { return "" })
+	require.NoError(t, err)
+	require.Equal(t, file.DefaultTiers(), cfg.FileTiers)
+
+	cfg, err = FromEnv(func(k string) string {
+		return map[string]string{"SVC_FILE_LIMITS_STANDARD": "storage=2GiB, file=20MB", "SVC_FILE_LIMITS_CLUB": "download=1TiB"}[k]
+	})
+	require.NoError(t, err)
+	require.Equal(t, file.Limits{StorageBytes: 2 * file.GiB, FileBytes: 20 * file.MiB, MonthlyDownloadBytes: 10 * file.GiB}, cfg.FileTiers[schema.TierStandard])
+	require.Equal(t, file.Limits{StorageBytes: 10 * file.GiB, FileBytes: 50 * file.MiB, MonthlyDownloadBytes: 1 << 40}, cfg.FileTiers[schema.TierClub])
+
+	for _, bad := range []string{"storage=lots", "files=1MiB", "file=0", "storage", "file=2GiB"} {
+		_, err = FromEnv(func(k string) string { return map[string]string{"SVC_FILE_LIMITS_STANDARD": bad}[k] })
+		require.ErrorContains(t, err, "SVC_FILE_LIMITS_STANDARD", bad)
+	}
 }

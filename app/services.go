@@ -48,7 +48,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	if blobs == nil {
 		blobs = blob.NewLocal(DefaultBlobDir)
 	}
-	files := file.NewStore(d.DB, file.Options{})
+	files := file.NewStore(d.DB, d.Files)
 	var purges *file.Purges
 	if d.Temporal != nil {
 		purges = &file.Purges{Store: files, Engine: d.Temporal}
@@ -149,5 +149,5 @@ func filePurger(d WorkerDeps) activities.FilePurger {
 	if d.Blobs == nil {
 		return nil
 	}
-	return &file.Purger{Store: file.NewStore(d.DB, file.Options{}), Blobs: blob.WithPrefix(d.Blobs, FilePrefix)}
+	return &file.Purger{Store: file.NewStore(d.DB, d.Files), Blobs: blob.WithPrefix(d.Blobs, FilePrefix)}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/evm"
+	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
@@ -37,6 +38,8 @@ type WorkerDeps struct {
 	// Blobs is the platform's blob store, where files keep their bytes (below FilePrefix); nil leaves
 	// purges of deleted files failing, saying so, until a worker has one.
 	Blobs blob.Store
+	// Files tunes the files' storage rules (zero fields: seed 002's defaults).
+	Files file.Options
 	// Chain is where x402 top-ups settle; nil fails their settlement attempts saying so (retried).
 	Chain *evm.Chain
 	// Facilitator, when set, settles top-ups through an external x402 facilitator; X402 describes what

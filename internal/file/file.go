@@ -7,6 +7,7 @@ package file
 
 import (
 	"fmt"
+	"mime"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -52,6 +53,21 @@ func ValidateName(name string) error {
 	}
 	return nil
 }
+
+// ValidateMediaType checks a file's media type: empty (the default), or a type/subtype with optional
+// parameters (RFC 2045) of at most 255 bytes.
+func ValidateMediaType(mt string) error {
+	if err := validateText("mediaType", mt, 255); err != nil || mt == "" {
+		return err
+	}
+	if media, _, err := mime.ParseMediaType(mt); err != nil || !strings.Contains(media, "/") {
+		return svcerr.Invalid("mediaType", "mediaType %q is not a media type such as text/plain or application/pdf", mt)
+	}
+	return nil
+}
+
+// ValidatePurpose checks a file's purpose: at most MaxPurposeLen bytes of text.
+func ValidatePurpose(p string) error { return validateText("purpose", p, MaxPurposeLen) }
 
 // validateText checks a purpose or media type: at most max bytes of UTF-8 without control characters.
 func validateText(param, value string, maxLen int) error {

@@ -456,3 +456,16 @@ func TestSettleAndReleaseRaceOneWins(t *testing.T) {
 		Where("account_id = ?", f.account).Scan(ctx, &live))
 	require.Equal(t, files, live)
 }
+
+func TestParseSize(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]int64{"1048576": 1 << 20, "10MiB": 10 << 20, "10 MB": 10 << 20, "1GiB": 1 << 30, "512KB": 512 << 10, "3B": 3, "2TiB": 2 << 40} {
+		got, err := file.ParseSize(in)
+		require.NoError(t, err, in)
+		require.Equal(t, want, got, in)
+	}
+	for _, bad := range []string{"", "0", "-1MiB", "ten", "1.5GiB", "9999999999TiB", "MiB"} {
+		_, err := file.ParseSize(bad)
+		require.Error(t, err, bad)
+	}
+}

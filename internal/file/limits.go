@@ -2,6 +2,9 @@ package file
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/svcplatform/svc/schema"
 )
@@ -45,3 +48,60 @@ func (t Tiers) For(tier string) (Limits, error) {
 
 // ValidTier reports whether tier is one an account may have.
 func ValidTier(tier string) bool { return tier == schema.TierStandard || tier == schema.TierClub }
+
+// sizeUnits are the suffixes ParseSize accepts, binary like the limits themselves.
+var sizeUnits = []struct {
+	suffix string
+	bytes  int64
+}{{"TiB", 1 << 40}, {"GiB", GiB}, {"MiB", MiB}, {"KiB", 1 << 10}, {"TB", 1 << 40}, {"GB", GiB}, {"MB", MiB}, {"KB", 1 << 10}, {"B", 1}}
+
+// ParseSize reads a size such as "10MiB", "1 GiB", "512KB" or "1048576". Units are binary: "MB" is
+// read as MiB, as the seed's "10 MB" per-file cap is.
+func ParseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range sizeUnits {
+		if num, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, mult = strings.TrimSpace(num), u.bytes
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("size %q is not a positive whole number of B, KiB, MiB, GiB or TiB", s)
+	}
+	return n * mult, nil
+}
+
+// ParseLimits overrides base with the fields of spec, a comma-separated list of
+// storage=SIZE, file=SIZE and download=SIZE (each optional), e.g. "storage=5GiB,file=20MiB".
+func ParseLimits(spec string, base Limits) (Limits, error) {
+	for _, field := range strings.Split(spec, ",") {
+		field = strings.TrimSpace(field)
+		if field == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(field, "=")
+		if !ok {
+			return Limits{}, fmt.Errorf("limit %q is not name=size", field)
+		}
+		size, err := ParseSize(value)
+		if err != nil {
+			return Limits{}, fmt.Errorf("limit %s: %w", name, err)
+		}
+		switch strings.TrimSpace(name) {
+		case "storage":
+			base.StorageBytes = size
+		case "file":
+			base.FileBytes = size
+		case "download":
+			base.MonthlyDownloadBytes = size
+		default:
+			return Limits{}, fmt.Errorf("unknown limit %q (storage, file or download)", name)
+		}
+	}
+	if base.FileBytes > base.StorageBytes {
+		return Limits{}, fmt.Errorf("the per-file cap (%d bytes) exceeds the total storage (%d bytes)", base.FileBytes, base.StorageBytes)
+	}
+	return base, nil
+}

@@ -86,10 +86,10 @@ func (n NewFile) Validate() error {
 	if err := ValidateName(n.Name); err != nil {
 		return err
 	}
-	if err := validateText("mediaType", n.MediaType, 255); err != nil {
+	if err := ValidateMediaType(n.MediaType); err != nil {
 		return err
 	}
-	if err := validateText("purpose", n.Purpose, MaxPurposeLen); err != nil {
+	if err := ValidatePurpose(n.Purpose); err != nil {
 		return err
 	}
 	switch {
