@@ -46,7 +46,7 @@ func (l *Local) Put(ctx context.Context, key string, r io.Reader) (int64, string
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return 0, "", fmt.Errorf("create blob directory: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
 	if err != nil {
 		return 0, "", fmt.Errorf("create temporary blob: %w", err)
 	}
