@@ -76,7 +76,9 @@ type APIProcess struct {
 	deps   api.Deps
 	log    *slog.Logger
 	sweep  time.Duration
-	bg     sync.WaitGroup
+	// blobs is the whole blob store, whose temporary files the orphan sweep removes.
+	blobs blob.Store
+	bg    sync.WaitGroup
 }
 
 // NewAPI builds every service an API process uses, once, and the server over them.
@@ -90,13 +92,14 @@ func NewAPI(d APIDeps) (*APIProcess, error) {
 		deps.Invoker.Close()
 		return nil, err
 	}
-	return &APIProcess{Server: srv, deps: deps, log: d.Logger, sweep: cmp.Or(d.RunSweepInterval, RunSweepInterval)}, nil
+	return &APIProcess{Server: srv, deps: deps, log: d.Logger, sweep: cmp.Or(d.RunSweepInterval, RunSweepInterval),
+		blobs: platformBlobs(d)}, nil
 }
 
 // Start runs the process's background jobs until ctx ends: the listeners that let authentication and
 // connection credentials be served from memory, the limiter's lease keeping, the purge of expired
-// idempotency records, the release of credit holds left open by processes that died mid-call, and the
-// sweep of runs left unstarted.
+// idempotency records, the release of credit holds left open by processes that died mid-call, the
+// sweep of runs left unstarted, the storage housekeeping of files and the sweep of orphaned blobs.
 func (a *APIProcess) Start(ctx context.Context) {
 	d := a.deps
 	jobs := []func(context.Context){
@@ -108,6 +111,7 @@ func (a *APIProcess) Start(ctx context.Context) {
 		func(ctx context.Context) { every(ctx, time.Hour, a.purgeIdempotency) },
 		func(ctx context.Context) { every(ctx, time.Minute, a.releaseStorageReservations) },
 		func(ctx context.Context) { every(ctx, time.Minute, a.sweepFilePurges) },
+		func(ctx context.Context) { every(ctx, time.Hour, a.sweepOrphanedBlobs) },
 	}
 	a.bg.Add(len(jobs))
 	for _, job := range jobs {

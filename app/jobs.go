@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/gateway"
 )
 
@@ -87,5 +88,36 @@ func (a *APIProcess) sweepFilePurges(ctx context.Context) {
 	}
 	if n > 0 {
 		a.log.Debug("swept file purges", "count", n)
+	}
+}
+
+// OrphanGrace is how old a blob no row refers to must be before the orphan sweep deletes it, and a
+// temporary file of the local store before it is removed: far longer than any write in flight (an upload
+// holds its reservation for an hour, and its reservation protects its blob besides).
+const OrphanGrace = 24 * time.Hour
+
+// sweepOrphanedBlobs deletes the blobs that writes which crashed before recording their row left
+// behind: files' (file.Store.SweepOrphans), artifacts' (artifact.Store.SweepOrphans) and, in a local
+// store, temporary files (blob.Local.RemoveStaleTemp). Several API processes may sweep at once: deleting
+// what another sweep deleted is not an error.
+func (a *APIProcess) sweepOrphanedBlobs(ctx context.Context) {
+	d := a.deps
+	a.logSweep(ctx, "file blobs", func() (int, error) { return d.Files.SweepOrphans(ctx, d.Blobs, OrphanGrace) })
+	a.logSweep(ctx, "artifact blobs", func() (int, error) { return d.Artifacts.SweepOrphans(ctx, OrphanGrace) })
+	if local, ok := a.blobs.(*blob.Local); ok {
+		a.logSweep(ctx, "temporary blob files", func() (int, error) {
+			return local.RemoveStaleTemp(ctx, time.Now().Add(-OrphanGrace))
+		})
+	}
+}
+
+// logSweep runs one sweep of orphans of what and logs its count, or its failure.
+func (a *APIProcess) logSweep(ctx context.Context, what string, sweep func() (int, error)) {
+	n, err := sweep()
+	if err != nil && ctx.Err() == nil {
+		a.log.Warn("sweep orphaned "+what, "err", err)
+	}
+	if n > 0 {
+		a.log.Info("deleted orphaned "+what, "count", n)
 	}
 }

@@ -44,10 +44,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	if artifacts == nil {
 		artifacts = artifact.NewStore(d.DB, blob.WithPrefix(blob.NewLocal(DefaultBlobDir), ArtifactPrefix), artifact.Options{})
 	}
-	blobs := d.Blobs
-	if blobs == nil {
-		blobs = blob.NewLocal(DefaultBlobDir)
-	}
+	blobs := platformBlobs(d)
 	files := file.NewStore(d.DB, d.Files)
 	var purges *file.Purges
 	if d.Temporal != nil {
@@ -84,6 +81,14 @@ func apiServices(d APIDeps) (api.Deps, error) {
 			topup.Options{X402: d.X402, Wait: cmp.Or(d.TopUpWait, api.TopUpWait)}),
 		DevFaucet: d.DevFaucet,
 	}, nil
+}
+
+// platformBlobs is the process's blob store: d.Blobs, or the local store in DefaultBlobDir.
+func platformBlobs(d APIDeps) blob.Store {
+	if d.Blobs == nil {
+		return blob.NewLocal(DefaultBlobDir)
+	}
+	return d.Blobs
 }
 
 // serviceCatalog is the built-in services plus the external ones of services.yaml.

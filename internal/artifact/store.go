@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
@@ -34,6 +35,8 @@ const MaxNameLen = 255
 type Options struct {
 	// MaxBytes caps one artifact's size (DefaultMaxBytes when zero or negative).
 	MaxBytes int64
+	// Now is the clock of the orphan sweep (time.Now).
+	Now func() time.Time
 }
 
 // Store saves and reads artifacts: metadata in the artifacts table, bytes in its blob store.
@@ -41,6 +44,7 @@ type Store struct {
 	db       bun.IDB
 	blobs    blob.Store
 	maxBytes int64
+	now      func() time.Time
 }
 
 // NewStore returns a Store on db keeping bytes in blobs.
@@ -48,7 +52,10 @@ func NewStore(db bun.IDB, blobs blob.Store, opts Options) *Store {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
-	return &Store{db: db, blobs: blobs, maxBytes: opts.MaxBytes}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Store{db: db, blobs: blobs, maxBytes: opts.MaxBytes, now: opts.Now}
 }
 
 // MaxBytes is the size cap of one artifact.

@@ -17,7 +17,8 @@ import (
 // Local keeps blobs as files below a directory: the blob under "a/b" is the file DIR/a/b. Writes go to a
 // temporary file in the destination's directory (so on the same file system) that is synced and then
 // renamed over the key, and the directory is synced after the rename, so a crash never leaves a partial
-// blob under a key; it may leave a temporary file (named .tmp-*), which no key can name and List skips.
+// blob under a key; it may leave a temporary file (named .tmp-*), which no key can name, List skips and
+// RemoveStaleTemp removes.
 type Local struct {
 	dir string
 }
@@ -46,7 +47,7 @@ func (l *Local) Put(ctx context.Context, key string, r io.Reader) (int64, string
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return 0, "", fmt.Errorf("create blob directory: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
 	if err != nil {
 		return 0, "", fmt.Errorf("create temporary blob: %w", err)
 	}
