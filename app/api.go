@@ -52,6 +52,9 @@ type APIDeps struct {
 	Blobs blob.Store
 	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
 	X402 *x402.Config
+	// FilePurgeAfter is how long a soft-deleted file waits before its purge (0: file.DefaultPurgeAfter,
+	// 24 h; SVC_FILE_PURGE_AFTER).
+	FilePurgeAfter time.Duration
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).
 	TopUpWait time.Duration
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the

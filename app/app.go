@@ -267,7 +267,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	}
 	proc, err := NewAPI(APIDeps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
-		Artifacts: st.artifacts, Blobs: st.blobs, X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode)})
+		Artifacts: st.artifacts, Blobs: st.blobs, FilePurgeAfter: cfg.FilePurgeAfter, X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode)})
 	if err != nil {
 		return err
 	}

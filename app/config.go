@@ -15,11 +15,13 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/secretbox"
 	svctemporal "github.com/svcplatform/svc/temporal"
@@ -62,6 +64,9 @@ type Config struct {
 	ArtifactDir string
 	// ArtifactMaxBytes caps one artifact (SVC_ARTIFACT_MAX_BYTES, default 100 MiB).
 	ArtifactMaxBytes int64
+	// FilePurgeAfter is how long a soft-deleted file waits before its purge removes it for good
+	// (SVC_FILE_PURGE_AFTER, a Go duration such as 24h or 90s; default file.DefaultPurgeAfter, 24 h).
+	FilePurgeAfter time.Duration
 	// Chain is where x402 top-ups are paid (SVC_CHAIN_RPC_URL and friends; see ChainConfig).
 	Chain ChainConfig
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
@@ -112,6 +117,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("SVC_ARTIFACT_MAX_BYTES must be positive, got %d", maxBytes)
 	}
 	cfg.ArtifactMaxBytes = int64(maxBytes)
+	if cfg.FilePurgeAfter, err = positiveDuration(getenv, "SVC_FILE_PURGE_AFTER", file.DefaultPurgeAfter); err != nil {
+		return Config{}, err
+	}
 	if cfg.Chain, err = chainFromEnv(getenv); err != nil {
 		return Config{}, err
 	}
@@ -157,6 +165,19 @@ func intVar(getenv func(string) string, name string, def int) (int, error) {
 		return 0, fmt.Errorf("%s must be a whole number, got %q", name, v)
 	}
 	return n, nil
+}
+
+// positiveDuration reads a Go duration (e.g. 24h, 90s), def when unset; zero or negative is refused.
+func positiveDuration(getenv func(string) string, name string, def time.Duration) (time.Duration, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s must be a positive Go duration such as 24h or 90s, got %q", name, v)
+	}
+	return d, nil
 }
 
 // Logger builds the process logger.

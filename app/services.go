@@ -48,7 +48,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	if blobs == nil {
 		blobs = blob.NewLocal(DefaultBlobDir)
 	}
-	files := file.NewStore(d.DB, file.Options{})
+	files := file.NewStore(d.DB, file.Options{PurgeAfter: d.FilePurgeAfter})
 	var purges *file.Purges
 	if d.Temporal != nil {
 		purges = &file.Purges{Store: files, Engine: d.Temporal}
