@@ -51,7 +51,7 @@ type APIDeps struct {
 	// Blobs is the platform's blob store, where files keep their bytes (below FilePrefix); nil keeps
 	// a local store in DefaultBlobDir.
 	Blobs blob.Store
-	// Files tunes the files' storage rules (zero fields: seed 002's defaults).
+	// Files tunes the files' storage rules and purge delay (zero fields: seed 002's defaults).
 	Files file.Options
 	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
 	X402 *x402.Config

@@ -22,7 +22,6 @@ import (
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/devpg"
-	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/schema"
 	svctemporal "github.com/svcplatform/svc/temporal"
@@ -228,7 +227,7 @@ func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode, st stores) (WorkerDeps,
 		return WorkerDeps{}, err
 	}
 	d := WorkerDeps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: st.artifacts, Blobs: st.blobs,
-		Files: file.Options{Tiers: cfg.FileTiers}}
+		Files: cfg.FileOptions()}
 	mode := keyMode
 	if mode < 0 {
 		mode = KeyRequired
@@ -269,7 +268,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	}
 	proc, err := NewAPI(APIDeps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
-		Artifacts: st.artifacts, Blobs: st.blobs, Files: file.Options{Tiers: cfg.FileTiers}, X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode)})
+		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode)})
 	if err != nil {
 		return err
 	}

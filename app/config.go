@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -67,6 +68,9 @@ type Config struct {
 	// FileTiers are the storage rules of each account tier: seed 002's defaults (file.DefaultTiers),
 	// each overridden by SVC_FILE_LIMITS_STANDARD and SVC_FILE_LIMITS_CLUB (file.ParseLimits).
 	FileTiers file.Tiers
+	// FilePurgeAfter is how long a soft-deleted file waits before its purge removes it for good
+	// (SVC_FILE_PURGE_AFTER, a Go duration such as 24h or 90s; default file.DefaultPurgeAfter, 24 h).
+	FilePurgeAfter time.Duration
 	// Chain is where x402 top-ups are paid (SVC_CHAIN_RPC_URL and friends; see ChainConfig).
 	Chain ChainConfig
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
@@ -120,10 +124,18 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if cfg.FileTiers, err = fileTiers(getenv); err != nil {
 		return Config{}, err
 	}
+	if cfg.FilePurgeAfter, err = positiveDuration(getenv, "SVC_FILE_PURGE_AFTER", file.DefaultPurgeAfter); err != nil {
+		return Config{}, err
+	}
 	if cfg.Chain, err = chainFromEnv(getenv); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// FileOptions are the files' storage rules and purge delay of the configuration.
+func (c Config) FileOptions() file.Options {
+	return file.Options{Tiers: c.FileTiers, PurgeAfter: c.FilePurgeAfter}
 }
 
 // fileTiers are the default storage rules with the overrides of SVC_FILE_LIMITS_<TIER>.
@@ -179,6 +191,19 @@ func intVar(getenv func(string) string, name string, def int) (int, error) {
 		return 0, fmt.Errorf("%s must be a whole number, got %q", name, v)
 	}
 	return n, nil
+}
+
+// positiveDuration reads a Go duration (e.g. 24h, 90s), def when unset; zero or negative is refused.
+func positiveDuration(getenv func(string) string, name string, def time.Duration) (time.Duration, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s must be a positive Go duration such as 24h or 90s, got %q", name, v)
+	}
+	return d, nil
 }
 
 // Logger builds the process logger.

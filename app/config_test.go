@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -142,5 +143,20 @@ func TestFileTierConfig(t *testing.T) {
 	for _, bad := range []string{"storage=lots", "files=1MiB", "file=0", "storage", "file=2GiB"} {
 		_, err = FromEnv(func(k string) string { return map[string]string{"SVC_FILE_LIMITS_STANDARD": bad}[k] })
 		require.ErrorContains(t, err, "SVC_FILE_LIMITS_STANDARD", bad)
+	}
+}
+
+// TestFilePurgeAfterConfig: SVC_FILE_PURGE_AFTER is a positive Go duration, 24 h when unset.
+func TestFilePurgeAfterConfig(t *testing.T) {
+	t.Parallel()
+	cfg, err := FromEnv(func(string) string { return "" })
+	require.NoError(t, err)
+	require.Equal(t, 24*time.Hour, cfg.FilePurgeAfter)
+	cfg, err = FromEnv(func(k string) string { return map[string]string{"SVC_FILE_PURGE_AFTER": "90s"}[k] })
+	require.NoError(t, err)
+	require.Equal(t, 90*time.Second, cfg.FilePurgeAfter)
+	for _, bad := range []string{"0s", "-1h", "24", "soon"} {
+		_, err = FromEnv(func(k string) string { return map[string]string{"SVC_FILE_PURGE_AFTER": bad}[k] })
+		require.ErrorContains(t, err, "SVC_FILE_PURGE_AFTER", bad)
 	}
 }

@@ -61,8 +61,8 @@ type apiProcess struct {
 }
 
 // startAPI runs `svcd api` on a free loopback port against the test's database schema and Temporal
-// server and waits until it answers /health.
-func startAPI(t *testing.T, svcd string, env *apptest.Env) *apiProcess {
+// server, with extra environment variables (NAME=value) on top, and waits until it answers /health.
+func startAPI(t *testing.T, svcd string, env *apptest.Env, extra ...string) *apiProcess {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -70,9 +70,9 @@ func startAPI(t *testing.T, svcd string, env *apptest.Env) *apiProcess {
 	require.NoError(t, l.Close())
 
 	log := &apptest.Buffer{}
-	cmd := svcdCommand(svcd, "api",
-		"DATABASE_URL="+env.DatabaseURL, "TEMPORAL_ADDRESS="+env.TemporalAddress, "TEMPORAL_NAMESPACE="+env.Namespace,
-		"SVC_ENCRYPTION_KEY="+env.EncryptionKey, "SVC_HTTP_ADDR="+addr, "SVC_DATA_DIR="+t.TempDir())
+	cmd := svcdCommand(svcd, "api", append([]string{
+		"DATABASE_URL=" + env.DatabaseURL, "TEMPORAL_ADDRESS=" + env.TemporalAddress, "TEMPORAL_NAMESPACE=" + env.Namespace,
+		"SVC_ENCRYPTION_KEY=" + env.EncryptionKey, "SVC_HTTP_ADDR=" + addr, "SVC_DATA_DIR=" + t.TempDir()}, extra...)...)
 	cmd.Stdout, cmd.Stderr = log, log
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {
