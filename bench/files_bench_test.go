@@ -236,3 +236,4 @@ func patternSHA256(n int64) string {
 	_, _ = io.Copy(h, newPattern(n))
 	return hex.EncodeToString(h.Sum(nil))
 }
+
