@@ -236,4 +236,3 @@ func patternSHA256(n int64) string {
 	_, _ = io.Copy(h, newPattern(n))
 	return hex.EncodeToString(h.Sum(nil))
 }
-
