@@ -111,7 +111,7 @@ func (a *Archive) importTable(ctx context.Context, conn bun.Conn, t Table) error
 	}
 	defer rc.Close()
 	hr := &hashReader{r: rc, h: sha256.New()}
-	res, err := pgdriver.CopyFrom(ctx, conn, hr, fmt.Sprintf("COPY %s (%s) FROM STDIN WITH (FORMAT csv, HEADER MATCH)",
+	res, err := pgdriver.CopyFrom(ctx, conn, &eofApart{r: hr}, fmt.Sprintf("COPY %s (%s) FROM STDIN WITH (FORMAT csv, HEADER MATCH)",
 		quoteIdent(t.Name), identList(t.Columns)))
 	if err != nil {
 		if e, ok := AsError(err); ok {
@@ -153,4 +153,24 @@ func (hr *hashReader) Read(p []byte) (int, error) {
 // asPG finds a PostgreSQL error in err's chain.
 func asPG(err error, target *pgdriver.Error) bool {
 	return errors.As(err, target)
+}
+
+// eofApart returns io.EOF only from a Read that returns no bytes. pgdriver's CopyFrom (v1.2.18) stops at
+// the first read answering io.EOF without sending the bytes that read returned, and a ZIP entry's reader
+// answers its last bytes together with io.EOF.
+type eofApart struct {
+	r   io.Reader
+	eof bool
+}
+
+func (e *eofApart) Read(p []byte) (int, error) {
+	if e.eof {
+		return 0, io.EOF
+	}
+	n, err := e.r.Read(p)
+	if n > 0 && errors.Is(err, io.EOF) {
+		e.eof = true
+		return n, nil
+	}
+	return n, err
 }
