@@ -170,6 +170,7 @@ type boundedReader struct {
 	r    io.Reader
 	c    io.Closer
 	left int64
+	read uint64
 	name string
 	f    *zip.File
 }
@@ -180,8 +181,13 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	}
 	n, err := b.r.Read(p)
 	b.left -= int64(n)
+	b.read += uint64(n)
 	if b.left < 0 {
 		return 0, refuse(KindCompressionRate, b.name, "the entry inflates beyond its size or compression limit")
+	}
+	// archive/zip answers ErrFormat, and none of the bytes, from the read that inflates past the header's size.
+	if errors.Is(err, zip.ErrFormat) {
+		return 0, refuse(KindEntryTooLarge, b.name, "the entry inflates beyond the %d bytes its header declares", b.f.UncompressedSize64)
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		return n, refuse(KindTampered, b.name, "the entry's data is corrupt: %v", err)
