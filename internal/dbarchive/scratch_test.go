@@ -2,15 +2,19 @@ package dbarchive_test
 
 import (
 	"context"
+	"database/sql"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"net/url"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/internal/testdb"
@@ -74,10 +78,18 @@ func (s *scratch) open(t testing.TB, user string) *bun.DB {
 	require.NoError(t, err)
 	u.User = url.User(user)
 	u.Path = "/" + s.name
-	db, err := pg.Open(context.Background(), u.String(), pg.Options{MaxOpenConns: 1})
-	require.NoError(t, err)
+	db := openNoReadTimeout(u.String(), 1)
 	t.Cleanup(func() { _ = db.Close() })
 	return db
+}
+
+// openNoReadTimeout opens a pool as an account database's must be for archives: without pgdriver's
+// read timeout, which bounds a whole COPY's output, not each read (pg.Open sets it to 5 s).
+func openNoReadTimeout(dsn string, conns int) *bun.DB {
+	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn), pgdriver.WithTimeout(5*time.Second),
+		pgdriver.WithReadTimeout(0)))
+	sqldb.SetMaxOpenConns(conns)
+	return bun.NewDB(sqldb, pgdialect.New())
 }
 
 // exec runs statements as the owner.
