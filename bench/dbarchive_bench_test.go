@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"context"
 	"crypto/ed25519"
-	"database/sql"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"net/url"
@@ -157,7 +157,9 @@ func scratchDB(b *testing.B) (*bun.DB, string) {
 	name := "bench_archive_" + hex.EncodeToString(suffix)
 	_, err = admin.ExecContext(ctx, "CREATE DATABASE "+name)
 	require.NoError(b, err)
-	b.Cleanup(func() { _, _ = admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	b.Cleanup(func() {
+		_, _ = admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+	})
 	// Without pgdriver's read timeout, which bounds a whole COPY's output (pg.Open sets 5 s).
 	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dbURL(name)), pgdriver.WithTimeout(5*time.Second),
 		pgdriver.WithReadTimeout(0)))
