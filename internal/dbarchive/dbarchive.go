@@ -69,6 +69,8 @@ type Progress struct {
 	TablesTotal int
 	// Bytes counts the table data (uncompressed CSV) written or read so far.
 	Bytes int64
+	// ArchiveBytes counts the archive's bytes written so far (exports only).
+	ArchiveBytes int64
 }
 
 // Kind names what is wrong with an archive, for the API to map to a 400.

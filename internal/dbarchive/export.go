@@ -41,9 +41,6 @@ func Export(ctx context.Context, db *bun.DB, w io.Writer, signer ed25519.Private
 }
 
 func export(ctx context.Context, conn bun.Conn, w io.Writer, signer ed25519.PrivateKey, progress func(Progress)) (*Manifest, error) {
-	if _, err := conn.ExecContext(ctx, "SET LOCAL search_path = public"); err != nil {
-		return nil, fmt.Errorf("set the search path: %w", err)
-	}
 	m := &Manifest{FormatVersion: FormatVersion, CreatedAt: time.Now().UTC().Truncate(time.Millisecond)}
 	if err := conn.QueryRowContext(ctx, "SELECT current_setting('server_version')").Scan(&m.ServerVersion); err != nil {
 		return nil, fmt.Errorf("read the server version: %w", err)
@@ -56,35 +53,111 @@ func export(ctx context.Context, conn bun.Conn, w io.Writer, signer ed25519.Priv
 	if err != nil {
 		return nil, err
 	}
-	zw := zip.NewWriter(w)
+	cw := &countWriter{w: w}
+	zw := zip.NewWriter(cw)
 	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
 		return flate.NewWriter(out, flate.BestSpeed)
 	})
 	if m.Schema, err = writeEntry(zw, SchemaFile, func(w io.Writer) error { _, err := w.Write(schemaSQL); return err }); err != nil {
 		return nil, err
 	}
-	p := Progress{TablesTotal: len(s.tables)}
+	rep := &reporter{fn: progress, p: Progress{TablesTotal: len(s.tables)}, archive: cw, next: progressEvery}
+	used := map[string]bool{}
 	for i, t := range s.tables {
-		tm, err := exportTable(ctx, conn, zw, t, dataFile(t.name, i))
+		tm, err := exportTable(ctx, conn, zw, t, uniqueFile(used, t.name, i), rep)
 		if err != nil {
 			return nil, err
 		}
 		m.Tables = append(m.Tables, tm)
-		p.TablesDone, p.Bytes = i+1, p.Bytes+tm.Bytes
-		if progress != nil {
-			progress(p)
-		}
+		rep.tableDone(tm.Bytes)
 	}
 	return m, finish(zw, m, signer)
 }
 
+// progressEvery is how much table data passes between two progress reports within a table.
+const progressEvery = 8 << 20
+
+// reporter calls the progress callback after each table and every progressEvery bytes.
+type reporter struct {
+	fn      func(Progress)
+	p       Progress
+	archive *countWriter
+	// inTable counts the current table's bytes; next is when to report again.
+	inTable, next int64
+}
+
+func (r *reporter) add(n int) {
+	r.inTable += int64(n)
+	if r.fn != nil && r.inTable >= r.next {
+		r.next = r.inTable + progressEvery
+		p := r.p
+		p.Bytes += r.inTable
+		p.ArchiveBytes = r.archive.n
+		r.fn(p)
+	}
+}
+
+func (r *reporter) tableDone(bytes int64) {
+	r.p.TablesDone++
+	r.p.Bytes += bytes
+	r.inTable, r.next = 0, progressEvery
+	if r.fn != nil {
+		p := r.p
+		p.ArchiveBytes = r.archive.n
+		r.fn(p)
+	}
+}
+
+// countWriter counts what passes to w.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// copyWriter is what CopyTo writes a table into. It never answers an error: pgdriver's CopyTo (v1.2.18)
+// stops reading the message in hand when its writer fails and reads the rest of the stream out of step.
+// The first error (the writer's, or ctx ending) is kept, the rest of the COPY discarded, and the error
+// returned once CopyTo is done.
+type copyWriter struct {
+	ctx context.Context
+	w   io.Writer
+	rep *reporter
+	err error
+}
+
+func (c *copyWriter) Write(p []byte) (int, error) {
+	if c.err == nil {
+		c.err = c.ctx.Err()
+	}
+	if c.err != nil {
+		return len(p), nil
+	}
+	n, err := c.w.Write(p)
+	c.rep.add(n)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return len(p), nil
+}
+
 // exportTable streams one table's rows into the entry name.
-func exportTable(ctx context.Context, conn bun.Conn, zw *zip.Writer, t table, name string) (Table, error) {
+func exportTable(ctx context.Context, conn bun.Conn, zw *zip.Writer, t table, name string, rep *reporter) (Table, error) {
 	tm := Table{Name: t.name, Columns: t.copyColumns()}
 	var rows int64
 	f, err := writeEntry(zw, name, func(w io.Writer) error {
-		res, err := pgdriver.CopyTo(ctx, conn, w, fmt.Sprintf("COPY %s (%s) TO STDOUT WITH (FORMAT csv, HEADER)",
+		cw := &copyWriter{ctx: ctx, w: w, rep: rep}
+		res, err := pgdriver.CopyTo(ctx, conn, cw, fmt.Sprintf("COPY %s (%s) TO STDOUT WITH (FORMAT csv, HEADER)",
 			quoteIdent(t.name), identList(tm.Columns)))
+		if cw.err != nil {
+			return cw.err
+		}
 		if err != nil {
 			return err
 		}
@@ -152,12 +225,19 @@ func (hw *hashWriter) Write(p []byte) (int, error) {
 // safeName is a table name usable as its data file's name as it is.
 var safeName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,62}$`)
 
-// dataFile names the data entry of the i-th table.
-func dataFile(name string, i int) string {
+// uniqueFile names the data entry of the i-th table: data/<name>.csv when the name is safe as a file
+// name, else data/table-<i+1>.csv, with a suffix if that is taken.
+func uniqueFile(used map[string]bool, name string, i int) string {
+	base := fmt.Sprintf("table-%d", i+1)
 	if safeName.MatchString(name) && !strings.Contains(name, "..") {
-		return DataDir + name + ".csv"
+		base = name
 	}
-	return fmt.Sprintf("%stable-%d.csv", DataDir, i+1)
+	file := DataDir + base + ".csv"
+	for n := 2; used[file]; n++ {
+		file = fmt.Sprintf("%s%s-%d.csv", DataDir, base, n)
+	}
+	used[file] = true
+	return file
 }
 
 func identList(names []string) string {
@@ -179,11 +259,35 @@ func inTx(ctx context.Context, db *bun.DB, begin string, fn func(conn bun.Conn) 
 		return fmt.Errorf("take a connection: %w", err)
 	}
 	defer conn.Close()
+	var pid int
+	if err := conn.QueryRowContext(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		return fmt.Errorf("read the backend's pid: %w", err)
+	}
+	// pgdriver does not watch ctx (only its deadline): cancel the backend's statement from another
+	// connection when ctx ends, as far as the pool can spare one.
+	stop := context.AfterFunc(ctx, func() {
+		cctx, cancel := context.WithTimeout(context.Background(), rollbackTimeout)
+		defer cancel()
+		_, _ = db.ExecContext(cctx, "SELECT pg_cancel_backend(?)", pid)
+	})
+	defer func() {
+		if !stop() { // the cancel may hit the connection's next user: do not pool it
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
 	if _, err := conn.ExecContext(ctx, begin); err != nil {
 		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(conn); err != nil {
+	// The roles' statement and idle timeouts bound users' queries; an archive's run is bounded by ctx.
+	_, err = conn.ExecContext(ctx, "SET LOCAL statement_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0; "+
+		"SET LOCAL search_path = public")
+	if err != nil {
+		err = fmt.Errorf("set the transaction's settings: %w", err)
+	} else {
+		err = fn(conn)
+	}
+	if err != nil {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
 		defer cancel()
 		_, _ = conn.ExecContext(rctx, "ROLLBACK")

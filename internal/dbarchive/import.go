@@ -61,9 +61,6 @@ func (a *Archive) ImportWithProgress(ctx context.Context, db *bun.DB, progress f
 
 // dropTables drops every table of schema public.
 func dropTables(ctx context.Context, conn bun.Conn) error {
-	if _, err := conn.ExecContext(ctx, "SET LOCAL search_path = public"); err != nil {
-		return fmt.Errorf("set the search path: %w", err)
-	}
 	var names []string
 	err := conn.NewRaw(`SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p')
 		AND NOT relispartition ORDER BY relname`).Scan(ctx, &names)
@@ -111,12 +108,13 @@ func (a *Archive) importTable(ctx context.Context, conn bun.Conn, t Table) error
 	}
 	defer rc.Close()
 	hr := &hashReader{r: rc, h: sha256.New()}
-	res, err := pgdriver.CopyFrom(ctx, conn, &eofApart{r: hr}, fmt.Sprintf("COPY %s (%s) FROM STDIN WITH (FORMAT csv, HEADER MATCH)",
+	cr := &copyReader{ctx: ctx, r: hr}
+	res, err := pgdriver.CopyFrom(ctx, conn, cr, fmt.Sprintf("COPY %s (%s) FROM STDIN WITH (FORMAT csv, HEADER MATCH)",
 		quoteIdent(t.Name), identList(t.Columns)))
+	if cr.err != nil {
+		return cr.err
+	}
 	if err != nil {
-		if e, ok := AsError(err); ok {
-			return e
-		}
 		var pgErr pgdriver.Error
 		if asPG(err, &pgErr) {
 			return refuse(KindStructure, t.File, "loading table %q failed: %s", t.Name, pgErr.Field('M'))
@@ -155,22 +153,35 @@ func asPG(err error, target *pgdriver.Error) bool {
 	return errors.As(err, target)
 }
 
-// eofApart returns io.EOF only from a Read that returns no bytes. pgdriver's CopyFrom (v1.2.18) stops at
-// the first read answering io.EOF without sending the bytes that read returned, and a ZIP entry's reader
-// answers its last bytes together with io.EOF.
-type eofApart struct {
+// copyReader is what CopyFrom reads a table from. It answers io.EOF only from a read that returns no
+// bytes, since pgdriver's CopyFrom (v1.2.18) stops at the first read answering io.EOF without sending the
+// bytes that read returned (a ZIP entry's reader answers its last bytes with io.EOF). It never answers
+// another error: pgdriver would leave the COPY open without telling the server. The first error (the
+// entry's, or ctx ending) is kept and ends the data early, so the COPY completes and the error is
+// returned after it.
+type copyReader struct {
+	ctx context.Context
 	r   io.Reader
 	eof bool
+	err error
 }
 
-func (e *eofApart) Read(p []byte) (int, error) {
-	if e.eof {
+func (c *copyReader) Read(p []byte) (int, error) {
+	if c.err == nil {
+		c.err = c.ctx.Err()
+	}
+	if c.eof || c.err != nil {
 		return 0, io.EOF
 	}
-	n, err := e.r.Read(p)
-	if n > 0 && errors.Is(err, io.EOF) {
-		e.eof = true
+	n, err := c.r.Read(p)
+	switch {
+	case errors.Is(err, io.EOF):
+		c.eof = true
+	case err != nil:
+		c.err = err
+	}
+	if n > 0 || err == nil {
 		return n, nil
 	}
-	return n, err
+	return 0, io.EOF
 }

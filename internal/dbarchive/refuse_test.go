@@ -332,3 +332,25 @@ func resignSchema(t *testing.T, archive []byte, schema string) []byte {
 		m.Schema.Bytes, m.Schema.SHA256 = int64(len(schema)), hexSHA([]byte(schema))
 	})
 }
+
+func TestCancelledExportAndImportStopAndRollBack(t *testing.T) {
+	t.Parallel()
+	archive := smallArchive(t)
+	a := newScratch(t)
+	a.exec(t, `CREATE TABLE one (id int)`, `CREATE TABLE two (id int)`, `INSERT INTO one VALUES (1)`)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err := dbarchive.Export(ctx, a.reader, io.Discard, testKey, func(dbarchive.Progress) { cancel() })
+	require.ErrorIs(t, err, context.Canceled)
+
+	before := snapshot(t, a.owner)
+	arc, err := openBytes(archive, dbarchive.VerifyOptions{PublicKey: testPub()})
+	require.NoError(t, err)
+	ctx, cancel = context.WithCancel(context.Background())
+	err = arc.ImportWithProgress(ctx, a.owner, func(p dbarchive.Progress) {
+		assert.Equal(t, 1, p.TablesDone)
+		cancel()
+	})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, before, snapshot(t, a.owner))
+}
