@@ -249,3 +249,28 @@ func signFor(t *testing.T, key ed25519.PrivateKey, manifest []byte) []byte {
 	require.NoError(t, err)
 	return b
 }
+
+func TestExportReadsOneSnapshot(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := newScratch(t)
+	a.exec(t, `CREATE TABLE first (id int PRIMARY KEY)`, `CREATE TABLE second (id int PRIMARY KEY)`,
+		`INSERT INTO first VALUES (1)`, `INSERT INTO second VALUES (1)`)
+	var buf bytes.Buffer
+	// Once the first table is written, another session changes the second and adds a third.
+	m, err := dbarchive.Export(ctx, a.reader, &buf, testKey, func(p dbarchive.Progress) {
+		if p.TablesDone == 1 {
+			a.exec(t, `INSERT INTO second VALUES (2), (3)`, `CREATE TABLE third (id int)`)
+		}
+	})
+	require.NoError(t, err)
+	require.Len(t, m.Tables, 2)
+	assert.EqualValues(t, 1, m.Tables[1].Rows, "the export sees the second table as it was when it began")
+	arc, err := openBytes(buf.Bytes(), dbarchive.VerifyOptions{PublicKey: testPub()})
+	require.NoError(t, err)
+	b := newScratch(t)
+	require.NoError(t, arc.Import(ctx, b.owner))
+	var n int
+	require.NoError(t, b.owner.QueryRowContext(ctx, `SELECT count(*) FROM second`).Scan(&n))
+	assert.Equal(t, 1, n)
+}

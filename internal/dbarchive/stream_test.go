@@ -51,5 +51,7 @@ func TestExportStreams(t *testing.T) {
 	csv := m.Tables[0].Bytes
 	require.Greater(t, csv, int64(25<<20), "the table's CSV is larger than the heap bound")
 	t.Logf("CSV %d bytes, archive %d bytes, peak heap growth %d bytes", csv, w.n, w.peakGrow)
-	assert.Less(t, w.peakGrow, uint64(csv/8), "the export holds no table in memory")
+	// The bound leaves room for garbage the collector has not yet reclaimed (HeapAlloc counts it); holding
+	// the table would take all of it.
+	assert.Less(t, w.peakGrow, uint64(csv/4), "the export holds no table in memory")
 }
