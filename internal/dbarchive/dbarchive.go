@@ -16,6 +16,14 @@
 // Import replaces the database's tables: every table of schema public is dropped (CASCADE: views over
 // them go too), then the archive's tables are created and filled, in one transaction, so a round trip
 // yields equal tables and a failure leaves the database as it was.
+//
+// The pools handed to Export and Import must be opened without pgdriver's read timeout
+// (pgdriver.WithReadTimeout(0)): pgdriver sets the read deadline once per COPY, so pg.Open's 5 s bounds a
+// whole table's stream and a larger table fails with "i/o timeout". Bound a run with ctx instead: pgdriver
+// honours ctx's deadline, and when ctx ends Export and Import cancel their backend (pg_cancel_backend from
+// another connection of the pool, when it has one to spare) and stop. Inside their transaction they set
+// statement_timeout and idle_in_transaction_session_timeout to 0, since the roles' own limits are meant
+// for users' queries. Restores need PostgreSQL 15 or later (COPY's HEADER MATCH).
 package dbarchive
 
 import (
