@@ -173,6 +173,16 @@ func TestExportRefusesTypesItCannotCarry(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, dbarchive.IsKind(err, dbarchive.KindStructure), err)
 	assert.Contains(t, err.Error(), "feelings")
+
+	b := newScratch(t)
+	b.exec(t, `CREATE TABLE nothing ()`)
+	_, err = dbarchive.Export(context.Background(), b.reader, io.Discard, testKey, nil)
+	assert.True(t, dbarchive.IsKind(err, dbarchive.KindStructure), err)
+
+	c := newScratch(t)
+	c.exec(t, `CREATE TABLE parent (id int) PARTITION BY RANGE (id)`)
+	_, err = dbarchive.Export(context.Background(), c.reader, io.Discard, testKey, nil)
+	assert.True(t, dbarchive.IsKind(err, dbarchive.KindStructure), err)
 }
 
 // rewrite re-zips archive, passing each entry's bytes through edit (nil drops the entry).

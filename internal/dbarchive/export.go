@@ -64,6 +64,9 @@ func export(ctx context.Context, conn bun.Conn, w io.Writer, signer ed25519.Priv
 	rep := &reporter{fn: progress, p: Progress{TablesTotal: len(s.tables)}, archive: cw, next: progressEvery}
 	used := map[string]bool{}
 	for i, t := range s.tables {
+		if len(t.copyColumns()) == 0 {
+			return nil, refuse(KindStructure, "", "table %q has no columns to copy; archives carry tables with at least one", t.name)
+		}
 		tm, err := exportTable(ctx, conn, zw, t, uniqueFile(used, t.name, i), rep)
 		if err != nil {
 			return nil, err

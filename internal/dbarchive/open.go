@@ -74,7 +74,7 @@ func Open(r io.ReaderAt, size int64, opts VerifyOptions) (*Archive, error) {
 		return nil, refuse(KindNotZip, "", "not a readable ZIP archive: %v", err)
 	}
 	a := &Archive{opts: opts, entries: make(map[string]*zip.File, len(zr.File))}
-	if err := a.index(zr.File); err != nil {
+	if err := a.index(zr.File, size); err != nil {
 		return nil, err
 	}
 	manifest, err := a.readSmall(ManifestFile, maxMetaBytes)
@@ -95,8 +95,9 @@ func Open(r io.ReaderAt, size int64, opts VerifyOptions) (*Archive, error) {
 	return a, nil
 }
 
-// index checks every entry's name, its uniqueness, their number and declared sizes.
-func (a *Archive) index(files []*zip.File) error {
+// index checks every entry's name, its uniqueness, their number and declared sizes (an archive of size
+// bytes).
+func (a *Archive) index(files []*zip.File, size int64) error {
 	if len(files) > a.opts.MaxEntries {
 		return refuse(KindTooManyEntries, "", "the archive has %d entries, more than the %d allowed", len(files), a.opts.MaxEntries)
 	}
@@ -106,6 +107,9 @@ func (a *Archive) index(files []*zip.File) error {
 		}
 		if _, dup := a.entries[f.Name]; dup {
 			return refuse(KindDuplicateEntry, f.Name, "the entry appears more than once")
+		}
+		if f.CompressedSize64 > uint64(size) {
+			return refuse(KindNotZip, f.Name, "the entry declares more compressed bytes than the archive holds")
 		}
 		if err := a.checkDeclared(f); err != nil {
 			return err
