@@ -6,6 +6,7 @@ import (
 	"compress/flate"
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"hash/crc32"
 	"io"
 	"strings"
@@ -353,4 +354,89 @@ func TestCancelledExportAndImportStopAndRollBack(t *testing.T) {
 	})
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, before, snapshot(t, a.owner))
+}
+
+// failingWriter fails once it has taken limit bytes.
+type failingWriter struct{ left int }
+
+var errDiskFull = errors.New("disk full")
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > f.left {
+		return 0, errDiskFull
+	}
+	f.left -= len(p)
+	return len(p), nil
+}
+
+func TestExportReturnsTheWritersError(t *testing.T) {
+	t.Parallel()
+	a := newScratch(t)
+	a.exec(t, `CREATE TABLE rows (id int, s text)`, `INSERT INTO rows SELECT g, md5(g::text) || md5((g + 1)::text) || md5((-g)::text) FROM generate_series(1, 20000) g`)
+	_, err := dbarchive.Export(context.Background(), a.reader, &failingWriter{left: 64 << 10}, testKey, nil)
+	require.ErrorIs(t, err, errDiskFull)
+	// The pool still serves a whole export afterwards.
+	_, err = dbarchive.Export(context.Background(), a.reader, io.Discard, testKey, nil)
+	require.NoError(t, err)
+}
+
+func TestArchiveChangedAfterOpenFailsTheImport(t *testing.T) {
+	t.Parallel()
+	archive := smallArchive(t)
+	// Stored (not deflated) entries, so that a flipped byte changes the data, not the compression.
+	stored := storeAll(t, archive)
+	b := newScratch(t)
+	b.exec(t, `CREATE TABLE keep (id int)`, `INSERT INTO keep VALUES (1), (2)`)
+	before := snapshot(t, b.owner)
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{{"stored", stored}, {"deflated", archive}} {
+		buf := append([]byte(nil), tc.data...)
+		arc, err := dbarchive.Open(bytes.NewReader(buf), int64(len(buf)), dbarchive.VerifyOptions{PublicKey: testPub()})
+		require.NoError(t, err, tc.name)
+		// The bytes change between the verification and the restore: the last table's data in the middle.
+		start, end := entrySpan(t, tc.data, "data/two.csv")
+		buf[(start+end)/2] ^= 0x01
+		err = arc.Import(context.Background(), b.owner)
+		require.Error(t, err, tc.name)
+		_, ok := dbarchive.AsError(err)
+		assert.True(t, ok, "%s: %v", tc.name, err)
+		assert.Equal(t, before, snapshot(t, b.owner), tc.name)
+	}
+}
+
+// storeAll re-zips archive with every entry stored.
+func storeAll(t *testing.T, archive []byte) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
+	require.NoError(t, err)
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		require.NoError(t, err)
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Store})
+		require.NoError(t, err)
+		_, err = io.Copy(w, rc)
+		require.NoError(t, err)
+	}
+	require.NoError(t, zw.Close())
+	return out.Bytes()
+}
+
+// entrySpan is where entry name's compressed bytes lie in archive.
+func entrySpan(t *testing.T, archive []byte, name string) (int, int) {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
+	require.NoError(t, err)
+	for _, f := range zr.File {
+		if f.Name == name {
+			off, err := f.DataOffset()
+			require.NoError(t, err)
+			return int(off), int(off) + int(f.CompressedSize64)
+		}
+	}
+	t.Fatalf("no entry %s", name)
+	return 0, 0
 }
