@@ -16,7 +16,6 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/driver/pgdriver"
 
-	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/internal/testdb"
 )
 
@@ -29,8 +28,10 @@ type scratch struct {
 }
 
 // admin is the one superuser connection pool the tests share.
+// It has no read timeout: DROP DATABASE … WITH (FORCE) can take longer than pg.Open's 5 s on a busy machine.
 var admin = sync.OnceValues(func() (*bun.DB, error) {
-	return pg.Open(context.Background(), testdb.URL(), pg.Options{MaxOpenConns: 2})
+	db := openNoReadTimeout(testdb.URL(), 2)
+	return db, db.PingContext(context.Background())
 })
 
 // newScratch creates a database with owner and reader roles and drops them all when the test ends.
