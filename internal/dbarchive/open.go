@@ -15,6 +15,7 @@ import (
 
 // Default limits of VerifyOptions left zero.
 const (
+	// DefaultMaxEntries is 10,000 tables and the three fixed files.
 	DefaultMaxEntries    = 10_003
 	DefaultMaxEntryBytes = 16 << 30
 	DefaultMaxRatio      = 1000
@@ -55,7 +56,8 @@ func (o VerifyOptions) withDefaults() VerifyOptions {
 	return o
 }
 
-// Archive is an opened, verified archive, ready to import.
+// Archive is an opened, verified archive, ready to import. It reads its entries from the io.ReaderAt given
+// to Open, which must stay open (and is read again, and checked again, by Import).
 type Archive struct {
 	Manifest Manifest
 	// Signed says the archive carries a valid signature by the trusted key.
