@@ -41,9 +41,6 @@ type session struct {
 	stop   chan struct{}
 }
 
-// errSessionBroken marks a session whose connection must not return to the pool.
-var errSessionBroken = errors.New("accountdb: session connection discarded")
-
 // withSession runs f on a connection of db held for the call, with the deadline enforced from Go. A
 // connection that was cancelled, timed out or failed is discarded rather than pooled.
 func withSession(ctx context.Context, db *bun.DB, timeout time.Duration, f func(ctx context.Context, s *session) error) error {
@@ -55,6 +52,7 @@ func withSession(ctx context.Context, db *bun.DB, timeout time.Duration, f func(
 	}
 	defer func() { _ = conn.Close() }()
 	var ferr error
+	discarded := false
 	err = conn.Raw(func(dc any) error {
 		cn, ok := dc.(*pgdriver.Conn)
 		if !ok {
@@ -66,6 +64,7 @@ func withSession(ctx context.Context, db *bun.DB, timeout time.Duration, f func(
 		done()
 		if s.wasCancelled() || s.isBroken() {
 			_ = cn.Close() // never pooled again: its state is unknown, or a cancel may still be in flight
+			discarded = true
 			return driver.ErrBadConn
 		}
 		return nil
@@ -73,7 +72,7 @@ func withSession(ctx context.Context, db *bun.DB, timeout time.Duration, f func(
 	if ferr != nil {
 		return ferr
 	}
-	if err != nil {
+	if err != nil && !(discarded && errors.Is(err, driver.ErrBadConn)) {
 		return fmt.Errorf("accountdb: session: %w", err)
 	}
 	return nil
@@ -171,6 +170,7 @@ func (s *session) exec(ctx context.Context, q string) error {
 // prepared is one statement parsed by the extended protocol, which refuses more than one command.
 type prepared struct {
 	stmt driver.Stmt
+	s    *session
 }
 
 // prepare parses q (caller SQL or generated) as one unnamed-protocol statement.
@@ -179,7 +179,7 @@ func (s *session) prepare(ctx context.Context, q string) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &prepared{stmt: st}, nil
+	return &prepared{stmt: st, s: s}, nil
 }
 
 // numInput is how many parameters the statement takes.
@@ -206,7 +206,12 @@ func (p *prepared) exec(ctx context.Context, args []driver.NamedValue) (int64, e
 	return n, nil
 }
 
-func (p *prepared) close() { _ = p.stmt.Close() }
+// close deallocates the statement, unless the connection is gone (cancelled).
+func (p *prepared) close() {
+	if !p.s.wasCancelled() {
+		_ = p.stmt.Close()
+	}
+}
 
 // cancelKey reads the backend's process id and secret key that pgdriver keeps unexported.
 func cancelKey(cn *pgdriver.Conn) (int32, int32) {
