@@ -90,8 +90,12 @@ func Query(ctx context.Context, reader *bun.DB, req client.DatabaseQueryRequest,
 	limits = limits.withDefaults()
 	var out *client.DatabaseQueryResult
 	err = withSession(ctx, reader, limits.Timeout, func(ctx context.Context, s *session) error {
-		res, err := s.readOnly(ctx, req.SQL, args, "sql", maxRows, limits.MaxBytes)
-		out = res
+		c := &collector{maxRows: maxRows, maxBytes: limits.MaxBytes}
+		err := s.readOnly(ctx, func(ctx context.Context) error {
+			res, err := s.collect(ctx, req.SQL, args, c)
+			out = res
+			return err
+		})
 		return sqlError(ctx, s, err, "sql", limits.Timeout)
 	})
 	if err != nil {
@@ -111,23 +115,29 @@ func rowCap(n int, param string, def, maxN int) (int, error) {
 	return n, nil
 }
 
-// readOnly runs one statement in a READ ONLY transaction and collects its result within the caps.
-func (s *session) readOnly(ctx context.Context, q string, args []driver.NamedValue, param string, maxRows, maxBytes int) (*client.DatabaseQueryResult, error) {
+// readOnly runs f in a READ ONLY transaction, always rolled back, and resets the session after it.
+func (s *session) readOnly(ctx context.Context, f func(ctx context.Context) error) error {
 	if err := s.exec(ctx, "BEGIN READ ONLY"); err != nil {
-		return nil, err
+		return err
 	}
-	res, err := s.collect(ctx, q, args, param, maxRows, maxBytes)
+	err := f(ctx)
 	if ferr := s.finish(ctx, false); err == nil && ferr != nil {
 		err = ferr
 	}
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
+	return err
+}
+
+// collector is how a result is collected: its caps, and how many trailing columns are hidden (kept as
+// the last row's text in last, not answered).
+type collector struct {
+	maxRows, maxBytes int
+	hidden            int
+	// last and prev are the hidden values of the last row answered and of the one before it.
+	last, prev []string
 }
 
 // collect prepares, binds and executes q and streams its rows into a result.
-func (s *session) collect(ctx context.Context, q string, args []driver.NamedValue, param string, maxRows, maxBytes int) (*client.DatabaseQueryResult, error) {
+func (s *session) collect(ctx context.Context, q string, args []driver.NamedValue, c *collector) (*client.DatabaseQueryResult, error) {
 	st, err := s.prepare(ctx, q)
 	if err != nil {
 		return nil, err
@@ -146,6 +156,7 @@ func (s *session) collect(ctx context.Context, q string, args []driver.NamedValu
 		return nil, err
 	}
 	cols := rows.Columns()
+	cols = cols[:len(cols)-c.hidden]
 	res := &client.DatabaseQueryResult{OK: true, Columns: make([]client.DatabaseColumn, len(cols)), Rows: []json.RawMessage{}}
 	for i, name := range cols {
 		res.Columns[i] = client.DatabaseColumn{Name: name}
@@ -153,7 +164,7 @@ func (s *session) collect(ctx context.Context, q string, args []driver.NamedValu
 			res.Columns[i].Type = names[i]
 		}
 	}
-	if err := s.stream(rows, oids, res, maxRows, maxBytes); err != nil {
+	if err := s.stream(rows, oids, res, c); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -161,8 +172,9 @@ func (s *session) collect(ctx context.Context, q string, args []driver.NamedValu
 
 // stream reads rows one at a time, encoding each, and stops at maxRows or before maxBytes; a result cut
 // short is truncated and its statement cancelled (never read to its end).
-func (s *session) stream(rows driver.Rows, oids []uint32, res *client.DatabaseQueryResult, maxRows, maxBytes int) error {
-	dest := make([]driver.Value, len(res.Columns))
+func (s *session) stream(rows driver.Rows, oids []uint32, res *client.DatabaseQueryResult, c *collector) error {
+	shown := len(res.Columns)
+	dest := make([]driver.Value, shown+c.hidden)
 	size := 0
 	for {
 		err := rows.Next(dest)
@@ -172,11 +184,11 @@ func (s *session) stream(rows driver.Rows, oids []uint32, res *client.DatabaseQu
 		if err != nil {
 			return err
 		}
-		row, err := encodeRow(oids, dest)
+		row, err := encodeRow(oids, dest[:shown])
 		if err != nil {
 			return err
 		}
-		if len(res.Rows) == maxRows || size+len(row) > maxBytes {
+		if len(res.Rows) == c.maxRows || size+len(row) > c.maxBytes {
 			res.Truncated = true
 			s.cancel()
 			return nil
@@ -184,6 +196,13 @@ func (s *session) stream(rows driver.Rows, oids []uint32, res *client.DatabaseQu
 		size += len(row)
 		res.Rows = append(res.Rows, row)
 		res.RowCount++
+		if c.hidden > 0 {
+			c.prev = c.last
+			c.last = make([]string, 0, c.hidden)
+			for _, v := range dest[shown:] {
+				c.last = append(c.last, fmt.Sprint(v))
+			}
+		}
 	}
 }
 
