@@ -15,6 +15,8 @@ import (
 type statement struct {
 	text    string
 	keyword string
+	// second is the second word, upper-cased ("" when the second token is not a word).
+	second string
 }
 
 var (
@@ -27,7 +29,7 @@ var (
 // splitStatements splits src into its statements (empty ones, like a trailing ";", are dropped).
 func splitStatements(src string) ([]statement, error) {
 	var out []statement
-	start, keyword := 0, ""
+	start, cur, words := 0, statement{}, 0
 	for i := 0; i < len(src); {
 		next, tok, err := skipToken(src, i)
 		if err != nil {
@@ -35,17 +37,25 @@ func splitStatements(src string) ([]statement, error) {
 		}
 		switch {
 		case tok == ";":
-			if keyword != "" {
-				out = append(out, statement{text: strings.TrimSpace(src[start:i]), keyword: keyword})
+			if cur.keyword != "" {
+				cur.text = strings.TrimSpace(src[start:i])
+				out = append(out, cur)
 			}
-			start, keyword = next, ""
-		case keyword == "" && tok != "":
-			keyword = strings.ToUpper(tok)
+			start, cur, words = next, statement{}, 0
+		case tok != "":
+			words++
+			switch words {
+			case 1:
+				cur.keyword = strings.ToUpper(tok)
+			case 2:
+				cur.second = strings.ToUpper(tok)
+			}
 		}
 		i = next
 	}
-	if keyword != "" {
-		out = append(out, statement{text: strings.TrimSpace(src[start:]), keyword: keyword})
+	if cur.keyword != "" {
+		cur.text = strings.TrimSpace(src[start:])
+		out = append(out, cur)
 	}
 	return out, nil
 }

@@ -149,6 +149,10 @@ func sqlError(ctx context.Context, s *session, err error, param string, timeout 
 	if se, ok := svcerr.As(err); ok {
 		return se
 	}
+	var named *paramError
+	if errors.As(err, &named) {
+		param = named.param
+	}
 	var pe pgdriver.Error
 	if s != nil && s.wasTimedOut() || errors.As(err, &pe) && pe.StatementTimeout() || isTimeout(err) {
 		return svcerr.New(svcerr.UpstreamTimeout,
