@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
@@ -85,6 +86,18 @@ func TestDatabaseQueryAndActions(t *testing.T) {
 	other := query(otherKey, map[string]any{"sql": "SELECT count(*) FROM pg_class WHERE relname = 't' AND relnamespace = 'public'::regnamespace"})
 	require.Equal(t, http.StatusOK, other.Status, "%s", other.Raw)
 	require.Equal(t, []any{[]any{float64(0)}}, other.Body["rows"])
+
+	// The SDK speaks the same routes.
+	sdk := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
+	made2 := sdk.DatabaseAction(context.Background(), client.DatabaseActionRequest{Action: client.DatabaseActionCreateTable, Table: "s",
+		Columns: []client.DatabaseColumnSpec{{Name: "id", Type: "integer", PrimaryKey: true}}})
+	require.True(t, made2.OK, "%v", made2.Err())
+	got := sdk.QueryDatabase(context.Background(), client.DatabaseQueryRequest{SQL: "SELECT count(*) FROM s"})
+	require.True(t, got.OK, "%v", got.Err())
+	require.Equal(t, `[0]`, string(got.Body.Rows[0]))
+	refused := sdk.DatabaseAction(context.Background(), client.DatabaseActionRequest{Action: client.DatabaseActionResetDatabase})
+	require.False(t, refused.OK)
+	require.Equal(t, "confirmation", refused.Error.Param)
 
 	// An account without a database is 404.
 	_, lonelyKey := databaseAccount(t, env, "lonely")

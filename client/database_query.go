@@ -1,6 +1,22 @@
 package client
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+)
+
+// QueryDatabase runs one read-only statement on the account's database, or answers a page of a table's
+// records when req names a table (POST /v1/databases/query).
+func (c *Client) QueryDatabase(ctx context.Context, req DatabaseQueryRequest) Response[DatabaseQueryResult] {
+	return send[DatabaseQueryResult](ctx, c, call{method: http.MethodPost, path: "/databases/query", body: req, auth: authKey})
+}
+
+// DatabaseAction changes the account database's data or structure in one transaction
+// (POST /v1/databases/actions). Destructive actions carry the Confirm* constant in Confirmation.
+func (c *Client) DatabaseAction(ctx context.Context, req DatabaseActionRequest, opts ...CallOption) Response[DatabaseActionResult] {
+	return send[DatabaseActionResult](ctx, c, call{method: http.MethodPost, path: "/databases/actions", body: req, auth: authKey, idem: true, opts: opts})
+}
 
 // DatabaseQueryRequest is the body of POST /v1/databases/query: either a query (SQL) or a page of a
 // table's records (Table, no SQL).
