@@ -108,22 +108,35 @@ func TestQuerySessionChangesDoNotPersist(t *testing.T) {
 func TestQueryDeadlineCancelsTheBackend(t *testing.T) {
 	t.Parallel()
 	d := accountdbtest.New(t, accountdbtest.Options{})
-	start := time.Now()
-	_, err := accountdb.Query(context.Background(), d.ReaderDB,
-		client.DatabaseQueryRequest{SQL: "SELECT pg_sleep(30) /* deadline-test */"}, accountdb.Limits{Timeout: time.Second})
-	require.Less(t, time.Since(start), 5*time.Second, "the query returns promptly")
-	require.Error(t, err)
-	se, ok := svcerr.As(err)
-	require.True(t, ok, "%v", err)
-	require.Equal(t, svcerr.UpstreamTimeout, se.Code, "%v", err)
-	require.Contains(t, se.Message, "deadline")
-	// The backend is no longer running the statement.
-	require.Eventually(t, func() bool {
+	admin := d.Superuser(t)
+	active := func() int {
 		var n int
-		require.NoError(t, d.OwnerDB.QueryRowContext(context.Background(),
+		require.NoError(t, admin.QueryRowContext(context.Background(),
 			"SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%deadline-test%' AND pid <> pg_backend_pid()").Scan(&n))
-		return n == 0
-	}, 3*time.Second, 50*time.Millisecond)
+		return n
+	}
+	type result struct {
+		err  error
+		took time.Duration
+	}
+	done := make(chan result, 1)
+	go func() {
+		start := time.Now()
+		_, err := accountdb.Query(context.Background(), d.ReaderDB,
+			client.DatabaseQueryRequest{SQL: "SELECT pg_sleep(30) /* deadline-test */"}, accountdb.Limits{Timeout: time.Second})
+		done <- result{err, time.Since(start)}
+	}()
+	// The statement runs (so the probe below can see it) ...
+	require.Eventually(t, func() bool { return active() == 1 }, 3*time.Second, 10*time.Millisecond)
+	// ... until the deadline: the call returns promptly with a timeout ...
+	r := <-done
+	require.Less(t, r.took, 3*time.Second, "the query returns promptly")
+	se, ok := svcerr.As(r.err)
+	require.True(t, ok, "%v", r.err)
+	require.Equal(t, svcerr.UpstreamTimeout, se.Code, "%v", r.err)
+	require.Contains(t, se.Message, "deadline")
+	// ... and the backend no longer runs it.
+	require.Eventually(t, func() bool { return active() == 0 }, 3*time.Second, 10*time.Millisecond)
 	// The pool still works.
 	res, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT 1"})
 	require.NoError(t, err)
@@ -201,6 +214,12 @@ func TestQueryCannotReachAnotherAccountsDatabase(t *testing.T) {
 	t.Parallel()
 	a := accountdbtest.New(t, accountdbtest.Options{MaxConns: 1})
 	b := accountdbtest.New(t, accountdbtest.Options{MaxConns: 1})
+	// Neither of a's roles may connect to b's database.
+	for _, role := range []string{a.Owner, a.Reader} {
+		err := accountdbtest.As(t, b.Name, role).PingContext(context.Background())
+		require.Error(t, err, role)
+		require.Contains(t, err.Error(), "permission denied", role)
+	}
 	mustExec(t, b.OwnerDB, "CREATE TABLE secret (id int PRIMARY KEY)")
 	_, err := query(t, a.ReaderDB, client.DatabaseQueryRequest{SQL: fmt.Sprintf("SELECT * FROM %s.public.secret", b.Name)})
 	requireInvalid(t, err, "sql")

@@ -78,7 +78,7 @@ func New(t testing.TB, opts Options) *DB {
 	inside := open(t, testdb.URL(), d.Name, "", 1)
 	defer func() { _ = inside.Close() }()
 	for _, q := range []string{
-		fmt.Sprintf("REVOKE CREATE ON SCHEMA public FROM PUBLIC"),
+		"REVOKE CREATE ON SCHEMA public FROM PUBLIC",
 		fmt.Sprintf("GRANT USAGE ON SCHEMA public TO %s", d.Reader),
 		fmt.Sprintf("ALTER DEFAULT PRIVILEGES FOR ROLE %s IN SCHEMA public GRANT SELECT ON TABLES TO %s", d.Owner, d.Reader),
 	} {
@@ -88,6 +88,24 @@ func New(t testing.TB, opts Options) *DB {
 	d.OwnerDB = open(t, testdb.URL(), d.Name, d.Owner, opts.MaxConns)
 	d.ReaderDB = open(t, testdb.URL(), d.Name, d.Reader, opts.MaxConns)
 	return d
+}
+
+// Superuser is a one-connection pool on d as the server's superuser, closed when the test ends (to
+// watch pg_stat_activity, which hides other roles' sessions from the account's roles).
+func (d *DB) Superuser(t testing.TB) *bun.DB {
+	t.Helper()
+	db := open(t, testdb.URL(), d.Name, "", 1)
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+// As is a one-connection pool on database name as role, closed when the test ends (to try connections
+// the roles must not have).
+func As(t testing.TB, name, role string) *bun.DB {
+	t.Helper()
+	db := open(t, testdb.URL(), name, role, 1)
+	t.Cleanup(func() { _ = db.Close() })
+	return db
 }
 
 // drop closes the pools and drops the database and its roles.
