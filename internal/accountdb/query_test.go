@@ -100,9 +100,9 @@ func TestQuerySessionChangesDoNotPersist(t *testing.T) {
 	_, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT set_config('statement_timeout', '0', false), pg_advisory_lock(42)"})
 	require.NoError(t, err)
 	res, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{
-		SQL: "SELECT current_setting('statement_timeout'), (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid())"})
+		SQL: "SELECT current_setting('statement_timeout'), (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()), (SELECT count(*) FROM pg_prepared_statements)"})
 	require.NoError(t, err)
-	require.JSONEq(t, `["45s", 0]`, string(res.Rows[0]))
+	require.JSONEq(t, `["45s", 0, 1]`, string(res.Rows[0]), "the setting, the lock and the first statement are gone")
 }
 
 func TestQueryDeadlineCancelsTheBackend(t *testing.T) {

@@ -129,22 +129,27 @@ func (s *session) isBroken() bool {
 	return s.broken
 }
 
-// finish ends the session's transaction (rolled back unless commit) and discards everything the
-// caller's statements may have left in the session: settings changed by set_config, advisory locks,
-// prepared statements, temporary objects. A failure marks the connection broken, so it is discarded.
+// finish ends the session's transaction and clears what the statements may have left in the session,
+// in as few round trips as it can. A rolled-back transaction takes every setting it changed with it
+// (set_config included), so after a rollback what remains are session-level advisory locks and the
+// prepared statements: one message unlocks and deallocates them. After a commit, settings may persist,
+// so DISCARD ALL resets everything (it cannot share the message: it refuses to run in a transaction
+// block, which the rest of a multi-statement message is). A failure marks the connection broken, so it
+// is discarded.
 func (s *session) finish(ctx context.Context, commit bool) error {
 	if s.wasCancelled() {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	end := "ROLLBACK"
+	var err error
 	if commit {
-		end = "COMMIT"
-	}
-	err := s.exec(ctx, end)
-	if err == nil {
-		err = s.exec(ctx, "DISCARD ALL")
+		err = s.exec(ctx, "COMMIT")
+		if err == nil {
+			err = s.exec(ctx, "DISCARD ALL")
+		}
+	} else {
+		err = s.exec(ctx, "ROLLBACK; SELECT pg_catalog.pg_advisory_unlock_all(); DEALLOCATE ALL")
 	}
 	if err != nil {
 		s.mu.Lock()
@@ -170,7 +175,6 @@ func (s *session) exec(ctx context.Context, q string) error {
 // prepared is one statement parsed by the extended protocol, which refuses more than one command.
 type prepared struct {
 	stmt driver.Stmt
-	s    *session
 }
 
 // prepare parses q (caller SQL or generated) as one unnamed-protocol statement.
@@ -179,7 +183,7 @@ func (s *session) prepare(ctx context.Context, q string) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &prepared{stmt: st, s: s}, nil
+	return &prepared{stmt: st}, nil
 }
 
 // numInput is how many parameters the statement takes.
@@ -206,12 +210,9 @@ func (p *prepared) exec(ctx context.Context, args []driver.NamedValue) (int64, e
 	return n, nil
 }
 
-// close deallocates the statement, unless the connection is gone (cancelled).
-func (p *prepared) close() {
-	if !p.s.wasCancelled() {
-		_ = p.stmt.Close()
-	}
-}
+// close forgets the statement. Its server side is deallocated with every other when the session
+// finishes (one message instead of a round trip per statement), and pgdriver keeps nothing else.
+func (p *prepared) close() {}
 
 // cancelKey reads the backend's process id and secret key that pgdriver keeps unexported.
 func cancelKey(cn *pgdriver.Conn) (int32, int32) {
