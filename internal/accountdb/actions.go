@@ -57,7 +57,11 @@ func Act(ctx context.Context, owner *bun.DB, req client.DatabaseActionRequest, l
 		}
 		err := run(ctx, s, out)
 		if err != nil {
-			_ = s.finish(ctx, false)
+			if inSync(err) {
+				_ = s.finish(ctx, false)
+			} else {
+				s.cancel() // the connection may be mid-answer: never write to it again
+			}
 			return sqlError(ctx, s, err, param, limits.Timeout)
 		}
 		return sqlError(ctx, s, s.finish(ctx, true), param, limits.Timeout)

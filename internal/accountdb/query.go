@@ -121,6 +121,10 @@ func (s *session) readOnly(ctx context.Context, f func(ctx context.Context) erro
 		return err
 	}
 	err := f(ctx)
+	if err != nil && !inSync(err) {
+		s.cancel() // the connection may be mid-answer: never write to it again
+		return err
+	}
 	if ferr := s.finish(ctx, false); err == nil && ferr != nil {
 		err = ferr
 	}

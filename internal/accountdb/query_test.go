@@ -80,6 +80,7 @@ func TestQueryIsReadOnlyEvenWhereTheLexerLetsItThrough(t *testing.T) {
 		"WITH x AS (INSERT INTO t VALUES (1) RETURNING id) SELECT id FROM x",
 		"WITH x AS (DELETE FROM t RETURNING id) SELECT id FROM x",
 		"SELECT * FROM t FOR UPDATE",
+		"SELECT 1 AS a INTO t2",
 		"SELECT set_config('role', '" + d.Owner + "', false)",
 		"SELECT set_config('transaction_read_only', 'off', false)",
 	} {
@@ -141,6 +142,23 @@ func TestQueryDeadlineCancelsTheBackend(t *testing.T) {
 	res, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT 1"})
 	require.NoError(t, err)
 	require.Equal(t, 1, res.RowCount)
+}
+
+func TestQueryReadTimeoutNeverReusesAConnectionMidAnswer(t *testing.T) {
+	t.Parallel()
+	// The pool's socket read timeout (shorter than the request's deadline) breaks the read mid-statement:
+	// the connection is dropped, never written to again, so the next query on the one-connection pool
+	// gets its own answer.
+	d := accountdbtest.New(t, accountdbtest.Options{MaxConns: 1, ReadTimeout: 500 * time.Millisecond})
+	_, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT pg_sleep(0.8)"})
+	se, ok := svcerr.As(err)
+	require.True(t, ok, "%v", err)
+	require.Equal(t, svcerr.UpstreamTimeout, se.Code)
+	for i := 1; i <= 3; i++ {
+		res, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT $1::int AS n", Params: raws(fmt.Sprint(i))})
+		require.NoError(t, err)
+		require.JSONEq(t, fmt.Sprintf("[%d]", i), string(res.Rows[0]))
+	}
 }
 
 func TestQueryCapsRowsAndBytes(t *testing.T) {

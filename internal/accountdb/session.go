@@ -13,6 +13,8 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/svcplatform/svc/internal/svcerr"
 )
 
 // A session is one pooled connection held for one request, used through pgdriver directly (the driver's
@@ -158,6 +160,18 @@ func (s *session) finish(ctx context.Context, commit bool) error {
 		return fmt.Errorf("accountdb: end the session: %w", err)
 	}
 	return nil
+}
+
+// inSync reports whether the connection is still in step with the server after err: PostgreSQL's own
+// errors are read through to ReadyForQuery by pgdriver, and ours (svcerr) come before or between
+// statements; any other (a socket timeout, a broken read) may leave part of an answer unread.
+func inSync(err error) bool {
+	var pe pgdriver.Error
+	if errors.As(err, &pe) {
+		return true
+	}
+	_, ok := svcerr.As(err)
+	return ok
 }
 
 func (s *session) wasTimedOut() bool {

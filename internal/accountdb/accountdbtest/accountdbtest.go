@@ -31,6 +31,8 @@ type Options struct {
 	MaxConns int
 	// StatementTimeout is set on both roles (default 60s), as provisioning does.
 	StatementTimeout string
+	// ReadTimeout is the pools' socket read timeout (pgdriver's; default 10s).
+	ReadTimeout time.Duration
 }
 
 // DB is one account database and pools of its two roles.
@@ -53,6 +55,9 @@ func New(t testing.TB, opts Options) *DB {
 	if opts.MaxConns == 0 {
 		opts.MaxConns = 2
 	}
+	if opts.ReadTimeout == 0 {
+		opts.ReadTimeout = 10 * time.Second
+	}
 	if opts.StatementTimeout == "" {
 		opts.StatementTimeout = "60s"
 	}
@@ -60,7 +65,7 @@ func New(t testing.TB, opts Options) *DB {
 	defer cancel()
 	suffix := randomHex(6)
 	d := &DB{Name: "acctdb_" + suffix, Owner: "acctdb_" + suffix + "_owner", Reader: "acctdb_" + suffix + "_reader"}
-	admin := open(t, testdb.URL(), "", "", 1)
+	admin := open(t, testdb.URL(), "", "", 1, 0)
 	defer func() { _ = admin.Close() }()
 	t.Cleanup(func() { drop(d) })
 	for _, q := range []string{
@@ -75,7 +80,7 @@ func New(t testing.TB, opts Options) *DB {
 		_, err := admin.ExecContext(ctx, q)
 		require.NoError(t, err, q)
 	}
-	inside := open(t, testdb.URL(), d.Name, "", 1)
+	inside := open(t, testdb.URL(), d.Name, "", 1, 0)
 	defer func() { _ = inside.Close() }()
 	for _, q := range []string{
 		"REVOKE CREATE ON SCHEMA public FROM PUBLIC",
@@ -85,8 +90,8 @@ func New(t testing.TB, opts Options) *DB {
 		_, err := inside.ExecContext(ctx, q)
 		require.NoError(t, err, q)
 	}
-	d.OwnerDB = open(t, testdb.URL(), d.Name, d.Owner, opts.MaxConns)
-	d.ReaderDB = open(t, testdb.URL(), d.Name, d.Reader, opts.MaxConns)
+	d.OwnerDB = open(t, testdb.URL(), d.Name, d.Owner, opts.MaxConns, opts.ReadTimeout)
+	d.ReaderDB = open(t, testdb.URL(), d.Name, d.Reader, opts.MaxConns, opts.ReadTimeout)
 	return d
 }
 
@@ -94,7 +99,7 @@ func New(t testing.TB, opts Options) *DB {
 // watch pg_stat_activity, which hides other roles' sessions from the account's roles).
 func (d *DB) Superuser(t testing.TB) *bun.DB {
 	t.Helper()
-	db := open(t, testdb.URL(), d.Name, "", 1)
+	db := open(t, testdb.URL(), d.Name, "", 1, 0)
 	t.Cleanup(func() { _ = db.Close() })
 	return db
 }
@@ -103,7 +108,7 @@ func (d *DB) Superuser(t testing.TB) *bun.DB {
 // the roles must not have).
 func As(t testing.TB, name, role string) *bun.DB {
 	t.Helper()
-	db := open(t, testdb.URL(), name, role, 1)
+	db := open(t, testdb.URL(), name, role, 1, 0)
 	t.Cleanup(func() { _ = db.Close() })
 	return db
 }
@@ -124,8 +129,9 @@ func drop(d *DB) {
 	_, _ = sqldb.ExecContext(ctx, fmt.Sprintf("DROP ROLE IF EXISTS %s", d.Owner))
 }
 
-// open is a pool on base's server, in database name (base's when ""), as user (base's when "").
-func open(t testing.TB, base, name, user string, maxConns int) *bun.DB {
+// open is a pool on base's server, in database name (base's when ""), as user (base's when ""), with a
+// socket read timeout (10s when 0).
+func open(t testing.TB, base, name, user string, maxConns int, readTimeout time.Duration) *bun.DB {
 	t.Helper()
 	u, err := url.Parse(base)
 	require.NoError(t, err)
@@ -135,7 +141,11 @@ func open(t testing.TB, base, name, user string, maxConns int) *bun.DB {
 	if user != "" {
 		u.User = url.User(user)
 	}
-	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(u.String()), pgdriver.WithTimeout(10*time.Second)))
+	if readTimeout == 0 {
+		readTimeout = 10 * time.Second
+	}
+	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(u.String()), pgdriver.WithTimeout(10*time.Second),
+		pgdriver.WithReadTimeout(readTimeout)))
 	sqldb.SetMaxOpenConns(maxConns)
 	sqldb.SetMaxIdleConns(maxConns)
 	return bun.NewDB(sqldb, pgdialect.New())
