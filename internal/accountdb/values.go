@@ -154,9 +154,14 @@ func sqlError(ctx context.Context, s *session, err error, param string, timeout 
 		param = named.param
 	}
 	var pe pgdriver.Error
-	if s != nil && s.wasTimedOut() || errors.As(err, &pe) && pe.StatementTimeout() || isTimeout(err) {
+	switch {
+	case s != nil && s.wasTimedOut():
 		return svcerr.New(svcerr.UpstreamTimeout,
 			"the statement ran past its deadline of %s and was cancelled", timeout).WithDetails("timeoutMs", timeout.Milliseconds())
+	case errors.As(err, &pe) && pe.StatementTimeout():
+		return svcerr.New(svcerr.UpstreamTimeout, "the statement ran past the database's statement_timeout and was cancelled")
+	case isTimeout(err):
+		return svcerr.New(svcerr.UpstreamTimeout, "the database sent nothing for longer than the connection's read timeout; the statement was cancelled")
 	}
 	if errors.As(err, &pe) {
 		code := pe.Field('C')
