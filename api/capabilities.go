@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
@@ -71,6 +72,11 @@ type Deps struct {
 	Blobs blob.Store
 	// FilePurges start the purge timers of deleted files; nil starts none.
 	FilePurges *file.Purges
+	// DatabaseConn opens connections to the accounts' managed databases (queries, records, actions); nil
+	// answers those routes 503, not configured.
+	DatabaseConn accountdb.Connector
+	// DatabaseLimits bound each query, records page and action (zero fields: accountdb's defaults).
+	DatabaseLimits accountdb.Limits
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet
@@ -90,6 +96,7 @@ func routeTable(d Deps) [][]Route {
 		(&projectsAPI{projects: d.Projects}).routes(),
 		(&usageAPI{db: d.DB}).routes(),
 		(&auditAPI{db: d.DB}).routes(),
+		(&databaseQueryAPI{conn: d.DatabaseConn, limits: d.DatabaseLimits}).routes(),
 		(&filesAPI{files: d.Files, blobs: d.Blobs, purges: d.FilePurges, log: d.Logger}).routes(),
 		(&connectionsAPI{connections: d.Connections}).routes(),
 		(&gatewayAPI{gateway: d.Gateway, connections: d.Connections, invoker: d.Invoker, payer: d.Payer, daily: daily, log: d.Logger}).routes(),

@@ -11,6 +11,7 @@ import (
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/api"
+	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/blob"
@@ -60,6 +61,9 @@ type APIDeps struct {
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet api.Faucet
+	// DatabaseConn, when set, opens the accounts' managed databases for queries, records and actions
+	// (tests give their own; nil answers those routes 503 until the cluster is wired).
+	DatabaseConn accountdb.Connector
 	// RunSweepInterval is how often the process reconciles runs a dying request left unstarted (default
 	// RunSweepInterval; see run.Service.SweepStarts).
 	RunSweepInterval time.Duration

@@ -79,7 +79,8 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		FilePurges:  purges,
 		TopUps: topup.NewService(topup.NewStore(d.DB), d.Temporal,
 			topup.Options{X402: d.X402, Wait: cmp.Or(d.TopUpWait, api.TopUpWait)}),
-		DevFaucet: d.DevFaucet,
+		DevFaucet:    d.DevFaucet,
+		DatabaseConn: d.DatabaseConn,
 	}, nil
 }
 
