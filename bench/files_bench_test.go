@@ -9,8 +9,11 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -46,10 +49,11 @@ func BenchmarkFilesUploadDownloadVersusBlobDir(b *testing.B) {
 	sum := patternSHA256(fileSize)
 	hc := &http.Client{Transport: &http.Transport{}}
 	ctx := context.Background()
+	plain := plainBlobServer(b, env.Blobs)
 	iter := 0
 	for b.Loop() {
 		iter++
-		var upAPI, upDirect, downAPI, downDirect time.Duration
+		var upAPI, upDirect, downAPI, downDirect, downPlain time.Duration
 		var heap heapPeaks
 		for round := range fileRounds {
 			var id string
@@ -62,9 +66,16 @@ func BenchmarkFilesUploadDownloadVersusBlobDir(b *testing.B) {
 			downAPI, heap.downAPI = downAPI+d, max(heap.downAPI, g)
 			d, g = withHeapSampler(func() { readDirect(ctx, b, env.Blobs, directKey) })
 			downDirect, heap.downDirect = downDirect+d, max(heap.downDirect, g)
+			d, _ = withHeapSampler(func() { downloadPlain(b, hc, plain, directKey) })
+			downPlain += d
 			require.NoError(b, env.Blobs.Delete(ctx, directKey))
 		}
 		reportFiles(b, upAPI, upDirect, downAPI, downDirect, heap)
+		rate := func(d time.Duration) float64 { return fileRounds * fileSize / 1e6 / d.Seconds() }
+		b.ReportMetric(rate(downPlain), "down-plain-MB/s")
+		b.ReportMetric(rate(downAPI)/rate(downPlain), "down-vs-plain-ratio")
+		b.Logf("download through a plain net/http server of the same blob: %.0f MB/s (the API: %.2f of it)",
+			rate(downPlain), rate(downAPI)/rate(downPlain))
 	}
 }
 
@@ -138,6 +149,34 @@ func downloadViaAPI(b *testing.B, hc *http.Client, base, key, id string) {
 	require.NoError(b, err)
 	req.Header.Set("Authorization", "Bearer "+key)
 	resp, err := hc.Do(req)
+	require.NoError(b, err)
+	defer resp.Body.Close()
+	require.Equal(b, http.StatusOK, resp.StatusCode)
+	n, err := io.Copy(io.Discard, resp.Body)
+	require.NoError(b, err)
+	require.EqualValues(b, fileSize, n)
+}
+
+// plainBlobServer is the transport's ceiling for downloads: a bare net/http server in this process that
+// copies a blob of the store to its answer, with no key, limits, accounting or audit.
+func plainBlobServer(b *testing.B, blobs blob.Store) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc, err := blobs.Open(r.Context(), strings.TrimPrefix(r.URL.Path, "/"))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusNotFound)
+			return
+		}
+		defer rc.Close()
+		w.Header().Set("Content-Length", strconv.FormatInt(rc.Size(), 10))
+		_, _ = io.Copy(w, rc)
+	}))
+	b.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// downloadPlain reads a blob from the plain server into io.Discard.
+func downloadPlain(b *testing.B, hc *http.Client, base, key string) {
+	resp, err := hc.Get(base + "/" + key)
 	require.NoError(b, err)
 	defer resp.Body.Close()
 	require.Equal(b, http.StatusOK, resp.StatusCode)
