@@ -213,7 +213,13 @@ func checkDeprovision(ctx context.Context, t *testing.T, c *Cluster, a *schema.A
 	require.True(t, svcerr.Is(err, svcerr.NotFound), "%v", err)
 	require.True(t, strings.Contains(err.Error(), "POST /v1/databases/account"))
 
-	// Provisioned again: a new generation with new passwords, reachable.
+	// Provision alone leaves a deleted database deleted; requested again, it is a new generation with new
+	// passwords, reachable.
+	still, err := c.Provision(ctx, a.AccountID)
+	require.NoError(t, err)
+	require.Equal(t, schema.DatabaseDeleted, still.Status)
+	_, err = c.RequestProvision(ctx, a.AccountID)
+	require.NoError(t, err)
 	again, err := c.Provision(ctx, a.AccountID)
 	require.NoError(t, err)
 	require.Equal(t, a.Generation+1, again.Generation)

@@ -105,10 +105,10 @@ func structure(ctx context.Context, db bun.IDB) ([]client.DatabaseTable, error) 
 		return nil, err
 	}
 	var keys []columnRow
-	if err := db.NewRaw("SELECT i.indrelid::bigint AS oid, a.attname AS name FROM pg_index i " +
-		"JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace " +
-		"CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) " +
-		"JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum " +
+	if err := db.NewRaw("SELECT i.indrelid::bigint AS oid, a.attname AS name FROM pg_index i "+
+		"JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace "+
+		"CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) "+
+		"JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum "+
 		"WHERE i.indisprimary AND n.nspname = 'public' ORDER BY i.indrelid, k.ord").Scan(ctx, &keys); err != nil {
 		return nil, err
 	}
