@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
@@ -71,6 +72,8 @@ type Deps struct {
 	Blobs blob.Store
 	// FilePurges start the purge timers of deleted files; nil starts none.
 	FilePurges *file.Purges
+	// Databases are the accounts' managed databases; nil answers their routes 503.
+	Databases *accountdb.Service
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet
@@ -97,6 +100,7 @@ func routeTable(d Deps) [][]Route {
 		(&approvalsAPI{approvals: d.Approvals, runs: d.Runs, daily: daily}).routes(),
 		(&artifactsAPI{artifacts: d.Artifacts, log: d.Logger}).routes(),
 		(&webhooksAPI{webhooks: d.Webhooks, deliveries: d.Deliveries}).routes(),
+		(&databasesAPI{databases: d.Databases}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 	}
 }

@@ -11,6 +11,7 @@ import (
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/api"
+	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/blob"
@@ -60,6 +61,9 @@ type APIDeps struct {
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet api.Faucet
+	// Databases is the cluster of the accounts' managed databases (shared with the process's worker);
+	// nil answers their routes 503.
+	Databases *accountdb.Cluster
 	// RunSweepInterval is how often the process reconciles runs a dying request left unstarted (default
 	// RunSweepInterval; see run.Service.SweepStarts).
 	RunSweepInterval time.Duration

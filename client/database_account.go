@@ -58,7 +58,7 @@ type DeprovisionDatabaseRequest struct {
 // databases:write, service access svc-database). It answers 202 while provisioning and 200 once ready; a
 // second call answers the existing database.
 func (c *Client) ProvisionDatabase(ctx context.Context, opts ...CallOption) Response[DatabaseEnvelope] {
-	return send[DatabaseEnvelope](ctx, c, call{method: http.MethodPost, path: "/databases/account", body: struct{}{}, auth: authKey, idem: true, opts: opts})
+	return send[DatabaseEnvelope](ctx, c, call{method: http.MethodPost, path: "/databases/account", auth: authKey, idem: true, opts: opts})
 }
 
 // GetDatabase reads the account's managed database: status, size and structure (scope databases:read).

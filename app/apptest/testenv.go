@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -28,6 +29,7 @@ import (
 	"github.com/svcplatform/svc/api"
 	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/blob"
@@ -40,6 +42,7 @@ import (
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
 	"github.com/svcplatform/svc/internal/x402"
+	"github.com/svcplatform/svc/schema"
 )
 
 // Env is a running platform.
@@ -69,7 +72,10 @@ type Env struct {
 	// X402 the top-up configuration pointing at it; nil otherwise.
 	Chain *devchain.Chain
 	X402  *x402.Config
-	deps  app.APIDeps
+	// Databases is the cluster of the accounts' managed databases: the test PostgreSQL, with a name
+	// prefix of the test's own; every database it made is dropped when the test ends.
+	Databases *accountdb.Cluster
+	deps      app.APIDeps
 }
 
 // Options adjust the platform a test gets.
@@ -126,7 +132,9 @@ func NewWith(t testing.TB, opts Options) *Env {
 	blobs := blob.NewLocal(blobDir)
 	artifactDir := filepath.Join(blobDir, filepath.FromSlash(app.ArtifactPrefix))
 	artifacts := artifact.NewStore(db, blob.WithPrefix(blobs, app.ArtifactPrefix), artifact.Options{})
-	wdeps := app.WorkerDeps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs}
+	databases := testCluster(t, db, box)
+	wdeps := app.WorkerDeps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs,
+		Databases: databases}
 	var chain *devchain.Chain
 	var xc *x402.Config
 	var faucet api.Faucet
@@ -161,12 +169,38 @@ func NewWith(t testing.TB, opts Options) *Env {
 		DatabaseURL: testdb.SchemaURL(schemaName), TemporalAddress: tn.HostPort, Namespace: tn.Namespace,
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
 		Blobs:         blobs, BlobDir: blobDir, Artifacts: artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
-		deps: app.APIDeps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
+		Databases: databases,
+		deps: app.APIDeps{Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, Blobs: blobs, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e
+}
+
+// testCluster is a cluster of managed databases on the test PostgreSQL with a random name prefix and
+// tiny pools. It connects only when a test provisions; its cleanup, registered before the worker and
+// the API start so that it runs after they stop, drops every database it made.
+func testCluster(t testing.TB, db *bun.DB, box *secretbox.Box) *accountdb.Cluster {
+	t.Helper()
+	suffix := make([]byte, 4)
+	_, _ = rand.Read(suffix)
+	c, err := accountdb.NewCluster(db, testdb.URL(), box, accountdb.Options{NamePrefix: "t" + hex.EncodeToString(suffix) + "_", PoolSize: 2})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		var accounts []string
+		_ = db.NewSelect().Model((*schema.AccountDatabase)(nil)).Column("account_id").
+			Where("status <> ?", schema.DatabaseDeleted).Scan(ctx, &accounts)
+		for _, a := range accounts {
+			if _, err := c.Deprovision(ctx, a); err != nil {
+				t.Errorf("drop the managed database of %s: %v", a, err)
+			}
+		}
+		_ = c.Close()
+	})
+	return c
 }
 
 // startChain starts an in-memory dev chain on a free port for one test.

@@ -1,0 +1,128 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/app/apptest"
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/accountdb"
+	"github.com/svcplatform/svc/internal/outbox"
+)
+
+// databaseAccount is an account with a root key (every scope and service).
+type databaseAccount struct {
+	id, key string
+}
+
+func newDatabaseAccount(t *testing.T, env *apptest.Env) databaseAccount {
+	t.Helper()
+	id, token := env.NewAccount(t, "db")
+	resp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{"name": "root"},
+		Headers: map[string]string{"X-Svc-Credit-Token": token, "Idempotency-Key": "first-key"}})
+	require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
+	return databaseAccount{id: id, key: resp.Body["apiKey"].(map[string]any)["secret"].(string)}
+}
+
+// databaseCall sends one request of the database routes.
+func databaseCall(t *testing.T, env *apptest.Env, key, method, idem string, body any) *apptest.Response {
+	t.Helper()
+	req := apptest.Req{Method: method, Path: "/v1/databases/account", Key: key, Body: body}
+	if idem != "" {
+		req.Headers = map[string]string{"Idempotency-Key": idem}
+	}
+	return env.Do(t, req)
+}
+
+// waitDatabase polls GET /v1/databases/account until the database has the status, and answers it.
+func waitDatabase(t *testing.T, env *apptest.Env, key, want string) map[string]any {
+	t.Helper()
+	var db map[string]any
+	require.Eventually(t, func() bool {
+		resp := databaseCall(t, env, key, http.MethodGet, "", nil)
+		require.Equal(t, http.StatusOK, resp.Status, "%s", resp.Raw)
+		db = resp.Body["database"].(map[string]any)
+		return db["status"] == want
+	}, 60*time.Second, 50*time.Millisecond, "the database never reached %s (last %v)", want, db)
+	return db
+}
+
+// TestDatabaseAccountLifecycle: provision through the workflow (202, then ready, database.ready
+// recorded), a second provision answers the existing database (200), GET shows the structure, service
+// access and tenancy are enforced, a wrong confirmation stores nothing, and deprovision drops it.
+func TestDatabaseAccountLifecycle(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme, other := newDatabaseAccount(t, env), newDatabaseAccount(t, env)
+
+	none := databaseCall(t, env, acme.key, http.MethodGet, "", nil)
+	require.Equal(t, http.StatusNotFound, none.Status, "%s", none.Raw)
+
+	first := databaseCall(t, env, acme.key, http.MethodPost, "p1", nil)
+	require.Contains(t, []int{http.StatusAccepted, http.StatusOK}, first.Status, "%s", first.Raw)
+	require.Equal(t, acme.id, first.Body["database"].(map[string]any)["accountId"])
+	ready := waitDatabase(t, env, acme.key, client.DatabaseStatusReady)
+	second := databaseCall(t, env, acme.key, http.MethodPost, "p2", nil)
+	require.Equal(t, http.StatusOK, second.Status, "%s", second.Raw)
+	require.Equal(t, ready["name"], second.Body["database"].(map[string]any)["name"], "the existing database is answered")
+	events, err := outbox.List(context.Background(), env.DB, acme.id)
+	require.NoError(t, err)
+	var readyEvents int
+	for _, e := range events {
+		if e.Type == outbox.DatabaseReady {
+			readyEvents++
+		}
+	}
+	require.Equal(t, 1, readyEvents)
+
+	owner, err := env.Databases.Open(context.Background(), acme.id, accountdb.Owner)
+	require.NoError(t, err)
+	_, err = owner.ExecContext(context.Background(), "CREATE TABLE notes (id bigint PRIMARY KEY, body text)")
+	require.NoError(t, err)
+	got := databaseCall(t, env, acme.key, http.MethodGet, "", nil)
+	require.Equal(t, http.StatusOK, got.Status, "%s", got.Raw)
+	db := got.Body["database"].(map[string]any)
+	require.Positive(t, db["sizeBytes"])
+	tables := db["tables"].([]any)
+	require.Len(t, tables, 1)
+	require.Equal(t, "notes", tables[0].(map[string]any)["name"])
+	require.Equal(t, []any{"id"}, tables[0].(map[string]any)["primaryKey"])
+
+	// Another account sees only its own (none); a key without svc-database is refused.
+	foreign := databaseCall(t, env, other.key, http.MethodGet, "", nil)
+	require.Equal(t, http.StatusNotFound, foreign.Status, "%s", foreign.Raw)
+	noDB := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: acme.key,
+		Body: map[string]any{"services": []string{client.ServiceManagedWorkflows}}, Headers: map[string]string{"Idempotency-Key": "k"}})
+	require.Equal(t, http.StatusCreated, noDB.Status, "%s", noDB.Raw)
+	denied := databaseCall(t, env, noDB.Body["apiKey"].(map[string]any)["secret"].(string), http.MethodGet, "", nil)
+	require.Equal(t, http.StatusForbidden, denied.Status, "%s", denied.Raw)
+	require.Equal(t, client.CodeServiceAccessDenied, denied.ErrorCode())
+
+	checkDeprovisionRoute(t, env, acme, ready["name"].(string))
+}
+
+// checkDeprovisionRoute: a wrong confirmation is 400 naming it and drops nothing; the right one drops
+// the database through the workflow.
+func checkDeprovisionRoute(t *testing.T, env *apptest.Env, acme databaseAccount, name string) {
+	t.Helper()
+	bad := databaseCall(t, env, acme.key, http.MethodDelete, "d1", map[string]any{"confirmation": "yes"})
+	require.Equal(t, http.StatusBadRequest, bad.Status, "%s", bad.Raw)
+	require.Equal(t, "confirmation", bad.Body["error"].(map[string]any)["param"])
+	waitDatabase(t, env, acme.key, client.DatabaseStatusReady)
+
+	del := databaseCall(t, env, acme.key, http.MethodDelete, "d2", map[string]any{"confirmation": client.ConfirmDeprovisionDatabase})
+	require.Equal(t, http.StatusAccepted, del.Status, "%s", del.Raw)
+	gone := waitDatabase(t, env, acme.key, client.DatabaseStatusDeleted)
+	require.Nil(t, gone["name"])
+	var left int
+	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM pg_database WHERE datname = ?", name).Scan(context.Background(), &left))
+	require.Zero(t, left, "the database is dropped")
+	_, err := env.Databases.Open(context.Background(), acme.id, accountdb.Reader)
+	require.Error(t, err)
+	again := databaseCall(t, env, acme.key, http.MethodDelete, "d3", map[string]any{"confirmation": client.ConfirmDeprovisionDatabase})
+	require.Equal(t, http.StatusOK, again.Status, "deprovisioning a deleted database answers it: %s", again.Raw)
+}
