@@ -150,6 +150,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 // databaseOptions read the managed databases' settings (see Config.Databases).
 func databaseOptions(getenv func(string) string) (accountdb.Options, error) {
 	o := accountdb.Options{NamePrefix: or(getenv("SVC_DATABASE_NAME_PREFIX"), accountdb.DefaultNamePrefix)}
+	if err := accountdb.ValidateNamePrefix(o.NamePrefix); err != nil {
+		return o, fmt.Errorf("SVC_DATABASE_NAME_PREFIX: %w", err)
+	}
 	var err error
 	if o.ConnectionLimit, err = positiveInt(getenv, "SVC_DATABASE_CONNECTION_LIMIT", accountdb.DefaultConnectionLimit); err != nil {
 		return o, err

@@ -88,7 +88,7 @@ type pool struct {
 // passwords sealed by box. It connects lazily.
 func NewCluster(meta *bun.DB, adminURL string, box *secretbox.Box, opts Options) (*Cluster, error) {
 	opts = opts.withDefaults()
-	if err := validatePrefix(opts.NamePrefix); err != nil {
+	if err := ValidateNamePrefix(opts.NamePrefix); err != nil {
 		return nil, err
 	}
 	if box == nil {

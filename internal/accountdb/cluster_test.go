@@ -264,5 +264,5 @@ func TestNames(t *testing.T) {
 	require.LessOrEqual(t, len(longReader), maxIdentifier)
 	require.LessOrEqual(t, len(oddReader), maxIdentifier)
 	require.NotEmpty(t, long)
-	require.Error(t, validatePrefix("Bad-prefix"))
+	require.Error(t, ValidateNamePrefix("Bad-prefix"))
 }

@@ -62,8 +62,8 @@ func passwordAAD(accountID string, role Role, generation int) []byte {
 	return []byte("svc/accountdb/" + accountID + "/" + role.String() + "/" + strconv.Itoa(generation))
 }
 
-// validatePrefix checks a configured name prefix.
-func validatePrefix(prefix string) error {
+// ValidateNamePrefix checks a configured name prefix.
+func ValidateNamePrefix(prefix string) error {
 	if !prefixPattern.MatchString(prefix) {
 		return fmt.Errorf("accountdb: name prefix %q must match %s", prefix, prefixPattern)
 	}
