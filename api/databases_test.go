@@ -66,9 +66,12 @@ func TestDatabaseAccountLifecycle(t *testing.T) {
 	require.Contains(t, []int{http.StatusAccepted, http.StatusOK}, first.Status, "%s", first.Raw)
 	require.Equal(t, acme.id, first.Body["database"].(map[string]any)["accountId"])
 	ready := waitDatabase(t, env, acme.key, client.DatabaseStatusReady)
-	second := databaseCall(t, env, acme.key, http.MethodPost, "p2", nil)
-	require.Equal(t, http.StatusOK, second.Status, "%s", second.Raw)
-	require.Equal(t, ready["name"], second.Body["database"].(map[string]any)["name"], "the existing database is answered")
+	sdk := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(acme.key))
+	second := sdk.ProvisionDatabase(context.Background())
+	require.True(t, second.OK, "%+v", second.Error)
+	require.Equal(t, http.StatusOK, second.StatusCode)
+	require.Equal(t, ready["name"], second.Body.Database.Name, "the existing database is answered")
+	require.Equal(t, client.DatabaseStatusReady, second.Body.Database.Status)
 	events, err := outbox.List(context.Background(), env.DB, acme.id)
 	require.NoError(t, err)
 	var readyEvents int
@@ -91,6 +94,11 @@ func TestDatabaseAccountLifecycle(t *testing.T) {
 	require.Len(t, tables, 1)
 	require.Equal(t, "notes", tables[0].(map[string]any)["name"])
 	require.Equal(t, []any{"id"}, tables[0].(map[string]any)["primaryKey"])
+	viaSDK := sdk.GetDatabase(context.Background())
+	require.True(t, viaSDK.OK, "%+v", viaSDK.Error)
+	require.Equal(t, "notes", viaSDK.Body.Database.Tables[0].Name)
+	require.Equal(t, []client.DatabaseColumn{{Name: "id", Type: "bigint"}, {Name: "body", Type: "text", Nullable: true}},
+		viaSDK.Body.Database.Tables[0].Columns)
 
 	// Another account sees only its own (none); a key without svc-database is refused.
 	foreign := databaseCall(t, env, other.key, http.MethodGet, "", nil)
@@ -112,6 +120,12 @@ func checkDeprovisionRoute(t *testing.T, env *apptest.Env, acme databaseAccount,
 	bad := databaseCall(t, env, acme.key, http.MethodDelete, "d1", map[string]any{"confirmation": "yes"})
 	require.Equal(t, http.StatusBadRequest, bad.Status, "%s", bad.Raw)
 	require.Equal(t, "confirmation", bad.Body["error"].(map[string]any)["param"])
+	missing := databaseCall(t, env, acme.key, http.MethodDelete, "d0", nil)
+	require.Equal(t, http.StatusBadRequest, missing.Status, "no body at all: %s", missing.Raw)
+	sdk := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(acme.key))
+	badSDK := sdk.DeprovisionDatabase(context.Background(), "please")
+	require.False(t, badSDK.OK)
+	require.Equal(t, "confirmation", badSDK.Error.Param)
 	waitDatabase(t, env, acme.key, client.DatabaseStatusReady)
 
 	del := databaseCall(t, env, acme.key, http.MethodDelete, "d2", map[string]any{"confirmation": client.ConfirmDeprovisionDatabase})
@@ -123,6 +137,8 @@ func checkDeprovisionRoute(t *testing.T, env *apptest.Env, acme databaseAccount,
 	require.Zero(t, left, "the database is dropped")
 	_, err := env.Databases.Open(context.Background(), acme.id, accountdb.Reader)
 	require.Error(t, err)
-	again := databaseCall(t, env, acme.key, http.MethodDelete, "d3", map[string]any{"confirmation": client.ConfirmDeprovisionDatabase})
-	require.Equal(t, http.StatusOK, again.Status, "deprovisioning a deleted database answers it: %s", again.Raw)
+	again := sdk.DeprovisionDatabase(context.Background(), client.ConfirmDeprovisionDatabase)
+	require.True(t, again.OK, "%+v", again.Error)
+	require.Equal(t, http.StatusOK, again.StatusCode, "deprovisioning a deleted database answers it")
+	require.Equal(t, client.DatabaseStatusDeleted, again.Body.Database.Status)
 }
