@@ -266,3 +266,33 @@ func TestNames(t *testing.T) {
 	require.NotEmpty(t, long)
 	require.Error(t, ValidateNamePrefix("Bad-prefix"))
 }
+
+// TestConcurrentProvisionsConverge: two provisions of one account at once (a retry beside a stale
+// attempt) take turns on the advisory lock and leave one ready database and one database.ready.
+func TestConcurrentProvisionsConverge(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, meta := testCluster(t)
+	account := newAccount(t, meta)
+	_, err := c.RequestProvision(ctx, account)
+	require.NoError(t, err)
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := c.Provision(ctx, account)
+			errs <- err
+		}()
+	}
+	require.NoError(t, <-errs)
+	require.NoError(t, <-errs)
+	r, err := c.Row(ctx, account)
+	require.NoError(t, err)
+	require.Equal(t, schema.DatabaseReady, r.Status)
+	events, err := outbox.List(ctx, meta, account)
+	require.NoError(t, err)
+	require.Len(t, events, 1)
+	reader, err := c.Open(ctx, account, Reader)
+	require.NoError(t, err)
+	require.NoError(t, reader.PingContext(ctx))
+}
