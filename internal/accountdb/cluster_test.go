@@ -3,7 +3,9 @@ package accountdb
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -109,6 +111,7 @@ func TestProvisionOwnerReaderAndTenants(t *testing.T) {
 	checkOwnerAndReader(ctx, t, c, a)
 	checkTenantIsolation(ctx, t, c, a, b)
 	checkRoleSettings(t, c, a)
+	checkPasswordVerifier(t, c, a)
 	checkStatus(ctx, t, c, accountA)
 	checkDeprovision(ctx, t, c, a)
 }
@@ -295,4 +298,53 @@ func TestConcurrentProvisionsConverge(t *testing.T) {
 	reader, err := c.Open(ctx, account, Reader)
 	require.NoError(t, err)
 	require.NoError(t, reader.PingContext(ctx))
+}
+
+// parseVerifier splits a stored SCRAM-SHA-256 verifier into its salt and iteration count.
+func parseVerifier(t *testing.T, stored string) ([]byte, int) {
+	t.Helper()
+	parts := strings.SplitN(strings.TrimPrefix(stored, "SCRAM-SHA-256$"), "$", 2)
+	require.Len(t, parts, 2, "a SCRAM verifier: %s", stored)
+	head := strings.SplitN(parts[0], ":", 2)
+	require.Len(t, head, 2)
+	var iterations int
+	_, err := fmt.Sscan(head[0], &iterations)
+	require.NoError(t, err)
+	salt, err := base64.StdEncoding.DecodeString(head[1])
+	require.NoError(t, err)
+	return salt, iterations
+}
+
+// checkPasswordVerifier: the server keeps a SCRAM-SHA-256 verifier of the role's sealed password (it
+// took ours as a verifier rather than hashing it as a plaintext), and the verifier matches that password.
+func checkPasswordVerifier(t *testing.T, c *Cluster, r *schema.AccountDatabase) {
+	t.Helper()
+	var stored string
+	adminScalar(t, c, &stored, "SELECT rolpassword FROM pg_authid WHERE rolname = ?", r.OwnerRole)
+	pw, err := c.password(r, Owner)
+	require.NoError(t, err)
+	salt, iterations := parseVerifier(t, stored)
+	want, err := scramVerifierWithSalt(pw, salt, iterations)
+	require.NoError(t, err)
+	require.Equal(t, want, stored, "the verifier is the sealed password's")
+}
+
+// TestScramVerifierIsPostgresOwn: for the salt and iterations PostgreSQL chose when it hashed a plain
+// password itself, our verifier is byte for byte the one it stored.
+func TestScramVerifierIsPostgresOwn(t *testing.T) {
+	t.Parallel()
+	c, _ := testCluster(t)
+	ctx := context.Background()
+	admin, err := c.adminDB(ctx)
+	require.NoError(t, err)
+	role := c.opts.NamePrefix + "scram_probe"
+	_, err = admin.ExecContext(ctx, "SET password_encryption = 'scram-sha-256'; CREATE ROLE ? NOLOGIN PASSWORD 'probe password'", bun.Ident(role))
+	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = admin.ExecContext(context.Background(), "DROP ROLE IF EXISTS ?", bun.Ident(role)) })
+	var stored string
+	adminScalar(t, c, &stored, "SELECT rolpassword FROM pg_authid WHERE rolname = ?", role)
+	salt, iterations := parseVerifier(t, stored)
+	ours, err := scramVerifierWithSalt("probe password", salt, iterations)
+	require.NoError(t, err)
+	require.Equal(t, stored, ours)
 }

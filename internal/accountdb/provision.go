@@ -146,7 +146,7 @@ func roleName(r *schema.AccountDatabase, role Role) string {
 }
 
 // ensureRole creates the login role when it is missing and (re)sets its attributes, password and
-// session limits. A non-superuser admin makes itself a member, which ALTER SCHEMA ... OWNER and ALTER
+// session limits. The password is sent as its SCRAM-SHA-256 verifier, never in plain text. A non-superuser admin makes itself a member, which ALTER SCHEMA ... OWNER and ALTER
 // DEFAULT PRIVILEGES FOR ROLE require.
 func (c *Cluster) ensureRole(ctx context.Context, conn bun.IDB, name, password string) error {
 	var exists, super bool
@@ -154,8 +154,12 @@ func (c *Cluster) ensureRole(ctx context.Context, conn bun.IDB, name, password s
 		"(SELECT rolsuper FROM pg_roles WHERE rolname = current_user)", name).Scan(ctx, &exists, &super); err != nil {
 		return fmt.Errorf("look up role %s: %w", name, err)
 	}
+	verifier, err := scramVerifier(password)
+	if err != nil {
+		return err
+	}
 	if !exists {
-		_, err := conn.ExecContext(ctx, "CREATE ROLE ? LOGIN PASSWORD ?", bun.Ident(name), password)
+		_, err := conn.ExecContext(ctx, "CREATE ROLE ? LOGIN PASSWORD ?", bun.Ident(name), verifier)
 		if err != nil && pg.SQLState(err) != stateDuplicateObject {
 			return fmt.Errorf("create role %s: %w", name, err)
 		}
@@ -166,7 +170,7 @@ func (c *Cluster) ensureRole(ctx context.Context, conn bun.IDB, name, password s
 		"ALTER ROLE ? SET idle_in_transaction_session_timeout = ?",
 	}
 	args := [][]any{
-		{bun.Ident(name), c.opts.ConnectionLimit, password},
+		{bun.Ident(name), c.opts.ConnectionLimit, verifier},
 		{bun.Ident(name), c.opts.StatementTimeout.Milliseconds()},
 		{bun.Ident(name), c.opts.IdleInTransactionTimeout.Milliseconds()},
 	}
