@@ -188,7 +188,7 @@ func (c Config) DatabaseCluster(db *bun.DB, box *secretbox.Box, log *slog.Logger
 	opts.Log = log
 	cl, err := accountdb.NewCluster(db, c.DatabaseClusterURL, box, opts)
 	if err != nil {
-		return nil, fmt.Errorf("SVC_DATABASE_CLUSTER_URL: %w", err)
+		return nil, fmt.Errorf("managed databases (SVC_DATABASE_*): %w", err)
 	}
 	return cl, nil
 }

@@ -191,5 +191,5 @@ func TestDatabaseConfig(t *testing.T) {
 	require.Error(t, err, "a cluster needs the key that seals its passwords")
 	cfg.DatabaseClusterURL = "mysql://elsewhere"
 	_, err = cfg.DatabaseCluster(nil, nil, nil)
-	require.ErrorContains(t, err, "SVC_DATABASE_CLUSTER_URL")
+	require.ErrorContains(t, err, "postgres:// URL")
 }

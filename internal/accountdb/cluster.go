@@ -88,15 +88,15 @@ type pool struct {
 // passwords sealed by box. It connects lazily.
 func NewCluster(meta *bun.DB, adminURL string, box *secretbox.Box, opts Options) (*Cluster, error) {
 	opts = opts.withDefaults()
+	u, err := url.Parse(adminURL)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return nil, errors.New("accountdb: the cluster URL must be a postgres:// URL")
+	}
 	if err := ValidateNamePrefix(opts.NamePrefix); err != nil {
 		return nil, err
 	}
 	if box == nil {
 		return nil, errors.New("accountdb: a secret box is required to seal role passwords")
-	}
-	u, err := url.Parse(adminURL)
-	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return nil, errors.New("accountdb: the cluster URL must be a postgres:// URL")
 	}
 	q := u.Query()
 	q.Del("search_path")
