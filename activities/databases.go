@@ -7,10 +7,12 @@ import (
 	"github.com/svcplatform/svc/schema"
 )
 
-// DatabaseCluster provisions and deprovisions accounts' managed databases; both are idempotent.
+// DatabaseCluster provisions and deprovisions accounts' managed databases (accountdb.Cluster); both are
+// idempotent, and both act only on what the account's row asks for, so a stale retry changes nothing.
 type DatabaseCluster interface {
 	Provision(ctx context.Context, accountID string) (*schema.AccountDatabase, error)
-	Deprovision(ctx context.Context, accountID string) (*schema.AccountDatabase, error)
+	// CompleteDeprovision drops a database whose row the API marked deprovisioning (any other is left).
+	CompleteDeprovision(ctx context.Context, accountID string) (*schema.AccountDatabase, error)
 }
 
 // Databases are the activities of accounts' managed databases.
@@ -37,6 +39,6 @@ func (d *Databases) DeprovisionDatabase(ctx context.Context, accountID string) e
 	if d.Cluster == nil {
 		return errNoCluster
 	}
-	_, err := d.Cluster.Deprovision(ctx, accountID)
+	_, err := d.Cluster.CompleteDeprovision(ctx, accountID)
 	return err
 }

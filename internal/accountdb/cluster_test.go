@@ -348,3 +348,24 @@ func TestScramVerifierIsPostgresOwn(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, stored, ours)
 }
+
+// TestCompleteDeprovisionActsOnlyWhenAsked: the workflow's deprovision leaves a database whose row is not
+// deprovisioning (a retry after a newer provision request) alone, and drops one the API marked.
+func TestCompleteDeprovisionActsOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c, meta := testCluster(t)
+	account := newAccount(t, meta)
+	_, err := c.Provision(ctx, account)
+	require.NoError(t, err)
+	r, err := c.CompleteDeprovision(ctx, account)
+	require.NoError(t, err)
+	require.Equal(t, schema.DatabaseReady, r.Status, "a ready database is not dropped by a stale deprovision")
+	_, err = c.RequestDeprovision(ctx, account)
+	require.NoError(t, err)
+	_, err = c.RequestProvision(ctx, account)
+	require.True(t, svcerr.Is(err, svcerr.Conflict), "no provision while deprovisioning: %v", err)
+	r, err = c.CompleteDeprovision(ctx, account)
+	require.NoError(t, err)
+	require.Equal(t, schema.DatabaseDeleted, r.Status)
+}

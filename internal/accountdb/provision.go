@@ -266,11 +266,29 @@ func (c *Cluster) markReady(ctx context.Context, r *schema.AccountDatabase) (*sc
 // database is deleted, is answered as it is (nil when it has none).
 func (c *Cluster) Deprovision(ctx context.Context, accountID string) (*schema.AccountDatabase, error) {
 	r, err := c.RequestDeprovision(ctx, accountID)
-	if err != nil || r == nil || r.Status == schema.DatabaseDeleted {
+	if err != nil || r == nil || r.Status != schema.DatabaseDeprovisioning {
 		return r, err
 	}
+	return c.dropAndMark(ctx, r)
+}
+
+// CompleteDeprovision is Deprovision for the workflow: it drops the database only when its row is
+// deprovisioning (as the API marked it), and answers any other row as it is. So a retried attempt whose
+// first try finished (the row deleted, then provisioned again by a newer request) leaves the new
+// database alone.
+func (c *Cluster) CompleteDeprovision(ctx context.Context, accountID string) (*schema.AccountDatabase, error) {
+	r, err := c.row(ctx, c.meta, accountID)
+	if err != nil || r == nil || r.Status != schema.DatabaseDeprovisioning {
+		return r, err
+	}
+	return c.dropAndMark(ctx, r)
+}
+
+// dropAndMark drops a deprovisioning database and its roles and marks its row deleted.
+func (c *Cluster) dropAndMark(ctx context.Context, r *schema.AccountDatabase) (*schema.AccountDatabase, error) {
+	accountID := r.AccountID
 	c.closePools(accountID)
-	err = c.locked(ctx, r.DatabaseName, func(conn bun.IDB) error { return drop(ctx, conn, r) })
+	err := c.locked(ctx, r.DatabaseName, func(conn bun.IDB) error { return drop(ctx, conn, r) })
 	if err != nil {
 		return nil, err
 	}
