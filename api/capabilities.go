@@ -74,6 +74,11 @@ type Deps struct {
 	FilePurges *file.Purges
 	// Databases are the accounts' managed databases; nil answers their routes 503.
 	Databases *accountdb.Service
+	// DatabaseConn opens connections to the accounts' managed databases (queries, records, actions); nil
+	// answers those routes 503, not configured.
+	DatabaseConn accountdb.Connector
+	// DatabaseLimits bound each query, records page and action (zero fields: accountdb's defaults).
+	DatabaseLimits accountdb.Limits
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet
@@ -93,6 +98,7 @@ func routeTable(d Deps) [][]Route {
 		(&projectsAPI{projects: d.Projects}).routes(),
 		(&usageAPI{db: d.DB}).routes(),
 		(&auditAPI{db: d.DB}).routes(),
+		(&databaseQueryAPI{conn: d.DatabaseConn, limits: d.DatabaseLimits}).routes(),
 		(&filesAPI{files: d.Files, blobs: d.Blobs, purges: d.FilePurges, log: d.Logger}).routes(),
 		(&connectionsAPI{connections: d.Connections}).routes(),
 		(&gatewayAPI{gateway: d.Gateway, connections: d.Connections, invoker: d.Invoker, payer: d.Payer, daily: daily, log: d.Logger}).routes(),

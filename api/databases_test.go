@@ -14,18 +14,15 @@ import (
 	"github.com/svcplatform/svc/internal/outbox"
 )
 
-// databaseAccount is an account with a root key (every scope and service).
-type databaseAccount struct {
+// dbTenant is an account with a root key (every scope and service).
+type dbTenant struct {
 	id, key string
 }
 
-func newDatabaseAccount(t *testing.T, env *apptest.Env) databaseAccount {
+func newDatabaseAccount(t *testing.T, env *apptest.Env) dbTenant {
 	t.Helper()
-	id, token := env.NewAccount(t, "db")
-	resp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{"name": "root"},
-		Headers: map[string]string{"X-Svc-Credit-Token": token, "Idempotency-Key": "first-key"}})
-	require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
-	return databaseAccount{id: id, key: resp.Body["apiKey"].(map[string]any)["secret"].(string)}
+	id, key := databaseAccount(t, env, "db")
+	return dbTenant{id: id, key: key}
 }
 
 // databaseCall sends one request of the database routes.
@@ -97,7 +94,7 @@ func TestDatabaseAccountLifecycle(t *testing.T) {
 	viaSDK := sdk.GetDatabase(context.Background())
 	require.True(t, viaSDK.OK, "%+v", viaSDK.Error)
 	require.Equal(t, "notes", viaSDK.Body.Database.Tables[0].Name)
-	require.Equal(t, []client.DatabaseColumn{{Name: "id", Type: "bigint"}, {Name: "body", Type: "text", Nullable: true}},
+	require.Equal(t, []client.DatabaseTableColumn{{Name: "id", Type: "bigint"}, {Name: "body", Type: "text", Nullable: true}},
 		viaSDK.Body.Database.Tables[0].Columns)
 
 	// Another account sees only its own (none); a key without svc-database is refused.
@@ -115,7 +112,7 @@ func TestDatabaseAccountLifecycle(t *testing.T) {
 
 // checkDeprovisionRoute: a wrong confirmation is 400 naming it and drops nothing; the right one drops
 // the database through the workflow.
-func checkDeprovisionRoute(t *testing.T, env *apptest.Env, acme databaseAccount, name string) {
+func checkDeprovisionRoute(t *testing.T, env *apptest.Env, acme dbTenant, name string) {
 	t.Helper()
 	bad := databaseCall(t, env, acme.key, http.MethodDelete, "d1", map[string]any{"confirmation": "yes"})
 	require.Equal(t, http.StatusBadRequest, bad.Status, "%s", bad.Raw)

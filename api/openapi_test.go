@@ -119,6 +119,8 @@ func TestOpenAPIServersLicenseAndServiceAccess(t *testing.T) {
 			require.Equal(t, "path:"+r.ServiceParam, got, "%s %s", r.Method, r.Path)
 		case r.ServiceBody != "":
 			require.Equal(t, "body:"+r.ServiceBody, got, "%s %s", r.Method, r.Path)
+		case r.Service != "":
+			require.Equal(t, r.Service, got, "%s %s", r.Method, r.Path)
 		default:
 			require.Nil(t, got, "%s %s", r.Method, r.Path)
 		}

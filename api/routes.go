@@ -51,6 +51,9 @@ type Route struct {
 	Qualified bool
 	// Status is the success status (200 when zero).
 	Status int
+	// FreeText names top-level body fields holding the caller's own text (SQL, row values): their strings,
+	// at any depth, may hold tab, line feed and carriage return like the free-text fields every route has.
+	FreeText []string
 	// RawBody routes take a raw byte stream (a file upload), never JSON: the middleware neither reads
 	// nor checks it (it is not buffered), and the handler streams it from the request state (rawBodyFrom).
 	RawBody bool

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +28,16 @@ func freeText(p strictjson.Path) bool {
 		return false
 	}
 	return p[0].Key == "input" && len(p) > 1 || len(p) == 1 && freeTextFields[p[0].Key]
+}
+
+// freeTextOf is the free-text rule of a route's body: the common one, and the route's own fields.
+func freeTextOf(r *Route) func(strictjson.Path) bool {
+	if r == nil || len(r.FreeText) == 0 {
+		return freeText
+	}
+	return func(p strictjson.Path) bool {
+		return freeText(p) || len(p) > 0 && !p[0].IsIndex && slices.Contains(r.FreeText, p[0].Key)
+	}
 }
 
 // strictHeaders is the first half of the API's edge: before authentication reads any of them, every
@@ -157,7 +168,7 @@ func (s *Server) checkBody(c *gin.Context) error {
 		return &svcerr.Error{Code: svcerr.UnsupportedMediaType, Param: "Content-Type",
 			Message: "a request body must be JSON: send Content-Type: application/json"}
 	}
-	doc, err := strictjson.Decode(body, strictjson.Options{FreeText: freeText})
+	doc, err := strictjson.Decode(body, strictjson.Options{FreeText: freeTextOf(s.route(c))})
 	var se *strictjson.Error
 	if errors.As(err, &se) {
 		return svcerr.Invalid(se.Param(), "%s", se.Error())

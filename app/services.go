@@ -80,8 +80,9 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		FilePurges:  purges,
 		TopUps: topup.NewService(topup.NewStore(d.DB), d.Temporal,
 			topup.Options{X402: d.X402, Wait: cmp.Or(d.TopUpWait, api.TopUpWait)}),
-		DevFaucet: d.DevFaucet,
-		Databases: databaseService(d),
+		DevFaucet:    d.DevFaucet,
+		Databases:    databaseService(d),
+		DatabaseConn: databaseConn(d),
 	}, nil
 }
 
@@ -179,4 +180,16 @@ func databaseActivities(d WorkerDeps) *activities.Databases {
 		return &activities.Databases{}
 	}
 	return &activities.Databases{Cluster: d.Databases}
+}
+
+// databaseConn opens the managed databases for queries, records and actions: d.DatabaseConn when given,
+// else the cluster; nil without either.
+func databaseConn(d APIDeps) accountdb.Connector {
+	if d.DatabaseConn != nil {
+		return d.DatabaseConn
+	}
+	if d.Databases != nil {
+		return d.Databases
+	}
+	return nil
 }

@@ -14,8 +14,8 @@ const (
 	DatabaseStatusDeleted        = "deleted"
 )
 
-// DatabaseColumn is one column of a table of the managed database.
-type DatabaseColumn struct {
+// DatabaseTableColumn is one column of a table of the managed database (its structure, not a result).
+type DatabaseTableColumn struct {
 	Name     string `json:"name"`
 	Type     string `json:"type" doc:"The column's PostgreSQL type, as format_type names it (e.g. integer, text, character varying(20))."`
 	Nullable bool   `json:"nullable"`
@@ -24,7 +24,7 @@ type DatabaseColumn struct {
 // DatabaseTable is one table of the managed database (schema public).
 type DatabaseTable struct {
 	Name       string           `json:"name"`
-	Columns    []DatabaseColumn `json:"columns"`
+	Columns    []DatabaseTableColumn `json:"columns"`
 	PrimaryKey []string         `json:"primaryKey" doc:"The primary key's columns in key order; empty when the table has none."`
 	// RowEstimate is pg_class.reltuples, or an exact count when the table was never analyzed and is small.
 	RowEstimate      int64 `json:"rowEstimate" doc:"Rows: PostgreSQL's estimate (pg_class.reltuples), or an exact count (rowEstimateExact) for a small table never analyzed yet."`

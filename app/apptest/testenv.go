@@ -102,6 +102,9 @@ type Options struct {
 	CreditLeases ledger.LeaseOptions
 	// RunSweepInterval is how often the API reconciles runs left unstarted (0: app.RunSweepInterval).
 	RunSweepInterval time.Duration
+	// DatabaseConn opens the managed databases of the API's accounts (accountdbtest.Connector, say); nil
+	// answers the database routes 503.
+	DatabaseConn accountdb.Connector
 	// Audit tunes the API's background audit writer (an Interval of an hour holds read events in memory,
 	// as if the writer were stuck).
 	Audit audit.Options
@@ -172,7 +175,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		Databases: databases,
 		deps: app.APIDeps{Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, Blobs: blobs, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
-			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit}}
+			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e

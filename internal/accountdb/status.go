@@ -121,7 +121,7 @@ func assemble(ctx context.Context, db bun.IDB, tables []tableRow, cols, keys []c
 	out := make([]client.DatabaseTable, len(tables))
 	counts := 0
 	for i, t := range tables {
-		out[i] = client.DatabaseTable{Name: t.Name, Columns: []client.DatabaseColumn{}, PrimaryKey: []string{}, RowEstimate: t.Tuples}
+		out[i] = client.DatabaseTable{Name: t.Name, Columns: []client.DatabaseTableColumn{}, PrimaryKey: []string{}, RowEstimate: t.Tuples}
 		if !t.Analyzed && t.Bytes <= exactCountBytes && counts < maxExactCounts {
 			counts++
 			// A table the reader may not read (its owner revoked SELECT) keeps its estimate.
@@ -134,7 +134,7 @@ func assemble(ctx context.Context, db bun.IDB, tables []tableRow, cols, keys []c
 	}
 	for _, col := range cols {
 		if t := byOID[col.OID]; t != nil {
-			t.Columns = append(t.Columns, client.DatabaseColumn{Name: col.Name, Type: col.Type, Nullable: col.Nullable})
+			t.Columns = append(t.Columns, client.DatabaseTableColumn{Name: col.Name, Type: col.Type, Nullable: col.Nullable})
 		}
 	}
 	for _, k := range keys {
