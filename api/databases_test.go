@@ -97,6 +97,12 @@ func TestDatabaseAccountLifecycle(t *testing.T) {
 	require.Equal(t, []client.DatabaseTableColumn{{Name: "id", Type: "bigint"}, {Name: "body", Type: "text", Nullable: true}},
 		viaSDK.Body.Database.Tables[0].Columns)
 
+	// Queries reach the provisioned database through the cluster (the API's Connector), as the reader.
+	q := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/databases/query", Key: acme.key,
+		Body: map[string]any{"sql": "SELECT count(*) AS n FROM notes"}})
+	require.Equal(t, http.StatusOK, q.Status, "%s", q.Raw)
+	require.Equal(t, []any{[]any{float64(0)}}, q.Body["rows"])
+
 	// Another account sees only its own (none); a key without svc-database is refused.
 	foreign := databaseCall(t, env, other.key, http.MethodGet, "", nil)
 	require.Equal(t, http.StatusNotFound, foreign.Status, "%s", foreign.Raw)
@@ -138,4 +144,15 @@ func checkDeprovisionRoute(t *testing.T, env *apptest.Env, acme dbTenant, name s
 	require.True(t, again.OK, "%+v", again.Error)
 	require.Equal(t, http.StatusOK, again.StatusCode, "deprovisioning a deleted database answers it")
 	require.Equal(t, client.DatabaseStatusDeleted, again.Body.Database.Status)
+}
+
+// TestDatabaseAccountNotConfigured: a server without a database cluster answers the routes 503.
+func TestDatabaseAccountNotConfigured(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{NoDatabases: true})
+	key := env.FirstKey(t)
+	for _, method := range []string{http.MethodGet, http.MethodPost} {
+		r := databaseCall(t, env, key, method, "n1", nil)
+		require.Equal(t, http.StatusServiceUnavailable, r.Status, "%s %s", method, r.Raw)
+	}
 }

@@ -105,6 +105,8 @@ type Options struct {
 	// DatabaseConn opens the managed databases of the API's accounts (accountdbtest.Connector, say); nil
 	// answers the database routes 503.
 	DatabaseConn accountdb.Connector
+	// NoDatabases leaves the cluster of managed databases out (Env.Databases nil): their routes answer 503.
+	NoDatabases bool
 	// Audit tunes the API's background audit writer (an Interval of an hour holds read events in memory,
 	// as if the writer were stuck).
 	Audit audit.Options
@@ -135,7 +137,10 @@ func NewWith(t testing.TB, opts Options) *Env {
 	blobs := blob.NewLocal(blobDir)
 	artifactDir := filepath.Join(blobDir, filepath.FromSlash(app.ArtifactPrefix))
 	artifacts := artifact.NewStore(db, blob.WithPrefix(blobs, app.ArtifactPrefix), artifact.Options{})
-	databases := testCluster(t, db, box)
+	var databases *accountdb.Cluster
+	if !opts.NoDatabases {
+		databases = testCluster(t, db, box)
+	}
 	wdeps := app.WorkerDeps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs,
 		Databases: databases}
 	var chain *devchain.Chain
