@@ -23,9 +23,9 @@ type DatabaseTableColumn struct {
 
 // DatabaseTable is one table of the managed database (schema public).
 type DatabaseTable struct {
-	Name       string           `json:"name"`
+	Name       string                `json:"name"`
 	Columns    []DatabaseTableColumn `json:"columns"`
-	PrimaryKey []string         `json:"primaryKey" doc:"The primary key's columns in key order; empty when the table has none."`
+	PrimaryKey []string              `json:"primaryKey" doc:"The primary key's columns in key order; empty when the table has none."`
 	// RowEstimate is pg_class.reltuples, or an exact count when the table was never analyzed and is small.
 	RowEstimate      int64 `json:"rowEstimate" doc:"Rows: PostgreSQL's estimate (pg_class.reltuples), or an exact count (rowEstimateExact) for a small table never analyzed yet."`
 	RowEstimateExact bool  `json:"rowEstimateExact" doc:"Whether rowEstimate is an exact count."`
