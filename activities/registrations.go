@@ -10,6 +10,7 @@ type Set struct {
 	Deliveries  *Deliveries
 	TopUps      *TopUps
 	Files       *Files
+	Databases   *Databases
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -35,5 +36,7 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivitySettleTopUp, Func: s.TopUps.SettleTopUp},
 		{Name: workflows.ActivityCreditTopUp, Func: s.TopUps.CreditTopUp},
 		{Name: workflows.ActivityPurgeFile, Func: s.Files.PurgeFile},
+		{Name: workflows.ActivityProvisionDatabase, Func: s.Databases.ProvisionDatabase},
+		{Name: workflows.ActivityDeprovisionDatabase, Func: s.Databases.DeprovisionDatabase},
 	}
 }

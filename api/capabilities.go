@@ -72,6 +72,8 @@ type Deps struct {
 	Blobs blob.Store
 	// FilePurges start the purge timers of deleted files; nil starts none.
 	FilePurges *file.Purges
+	// Databases are the accounts' managed databases; nil answers their routes 503.
+	Databases *accountdb.Service
 	// DatabaseConn opens connections to the accounts' managed databases (queries, records, actions); nil
 	// answers those routes 503, not configured.
 	DatabaseConn accountdb.Connector
@@ -104,6 +106,7 @@ func routeTable(d Deps) [][]Route {
 		(&approvalsAPI{approvals: d.Approvals, runs: d.Runs, daily: daily}).routes(),
 		(&artifactsAPI{artifacts: d.Artifacts, log: d.Logger}).routes(),
 		(&webhooksAPI{webhooks: d.Webhooks, deliveries: d.Deliveries}).routes(),
+		(&databasesAPI{databases: d.Databases}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 	}
 }

@@ -128,7 +128,7 @@ func TestDatabaseQueryAccess(t *testing.T) {
 
 func TestDatabaseQueryNotConfigured(t *testing.T) {
 	t.Parallel()
-	env := apptest.New(t)
+	env := apptest.NewWith(t, apptest.Options{NoDatabases: true})
 	key := env.FirstKey(t)
 	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/databases/query", Key: key, Body: map[string]any{"sql": "SELECT 1"}})
 	require.Equal(t, http.StatusServiceUnavailable, r.Status, "%s", r.Raw)

@@ -113,6 +113,8 @@ func TestOpenAPIServersLicenseAndServiceAccess(t *testing.T) {
 	for _, r := range s.Routes() {
 		got := access(strings.ToLower(r.Method), r.Path)
 		switch {
+		case r.Service != "":
+			require.Equal(t, r.Service, got, "%s %s", r.Method, r.Path)
 		case r.ServiceParam != "":
 			require.Equal(t, "path:"+r.ServiceParam, got, "%s %s", r.Method, r.Path)
 		case r.ServiceBody != "":

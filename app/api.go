@@ -61,8 +61,11 @@ type APIDeps struct {
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet api.Faucet
+	// Databases is the cluster of the accounts' managed databases (shared with the process's worker);
+	// nil answers their routes 503.
+	Databases *accountdb.Cluster
 	// DatabaseConn, when set, opens the accounts' managed databases for queries, records and actions
-	// (tests give their own; nil answers those routes 503 until the cluster is wired).
+	// (tests give their own); nil uses Databases, and without either those routes answer 503.
 	DatabaseConn accountdb.Connector
 	// RunSweepInterval is how often the process reconciles runs a dying request left unstarted (default
 	// RunSweepInterval; see run.Service.SweepStarts).

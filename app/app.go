@@ -18,6 +18,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/delivery"
@@ -75,6 +76,7 @@ func Dev(ctx context.Context, cfg Config, progress io.Writer) error {
 		return err
 	}
 	defer removeDevRecord(cfg.DevRecord)
+	cfg.DatabaseClusterURL = or(cfg.DatabaseClusterURL, dbURL)
 	return serve(ctx, cfg, db, log, progress, KeyFileOrCreate, true)
 }
 
@@ -176,6 +178,12 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 	}
 	defer closeBlobs(blobs, log)
 	st := stores{blobs: blobs, artifacts: cfg.Artifacts(db, blobs)}
+	if st.databases, err = openCluster(cfg, db, log, keyMode); err != nil {
+		return err
+	}
+	if st.databases != nil {
+		defer closeCluster(st.databases, log)
+	}
 	if withWorker {
 		deps, err := workerDeps(cfg, db, keyMode, st)
 		if err != nil {
@@ -217,6 +225,30 @@ func closeBlobs(blobs blob.Store, log *slog.Logger) {
 type stores struct {
 	blobs     blob.Store
 	artifacts *artifact.Store
+	// databases is the cluster of the accounts' managed databases; nil without one (or without the key
+	// that seals their roles' passwords).
+	databases *accountdb.Cluster
+}
+
+// openCluster is the process's cluster of managed databases, when it has a cluster URL and the key
+// (keyMode as serve takes it; a worker alone needs SVC_ENCRYPTION_KEY).
+func openCluster(cfg Config, db *bun.DB, log *slog.Logger, keyMode KeyMode) (*accountdb.Cluster, error) {
+	if keyMode < 0 {
+		keyMode = KeyRequired
+	}
+	box, err := cfg.Box(keyMode)
+	if err != nil {
+		log.Warn("managed databases are off: no encryption key to seal their roles' passwords", "err", err)
+		return nil, nil
+	}
+	return cfg.DatabaseCluster(db, box, log)
+}
+
+// closeCluster closes the pools of the managed databases.
+func closeCluster(c *accountdb.Cluster, log *slog.Logger) {
+	if err := c.Close(); err != nil {
+		log.Warn("close the managed databases' pools", "err", err)
+	}
 }
 
 // workerDeps are the worker's collaborators. A worker that performs runs of external services opens
@@ -227,7 +259,7 @@ func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode, st stores) (WorkerDeps,
 		return WorkerDeps{}, err
 	}
 	d := WorkerDeps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: st.artifacts, Blobs: st.blobs,
-		Files: cfg.FileOptions()}
+		Files: cfg.FileOptions(), Databases: st.databases}
 	mode := keyMode
 	if mode < 0 {
 		mode = KeyRequired
@@ -268,7 +300,8 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	}
 	proc, err := NewAPI(APIDeps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
-		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode)})
+		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode),
+		Databases: st.databases})
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/file"
@@ -71,6 +72,15 @@ type Config struct {
 	// FilePurgeAfter is how long a soft-deleted file waits before its purge removes it for good
 	// (SVC_FILE_PURGE_AFTER, a Go duration such as 24h or 90s; default file.DefaultPurgeAfter, 24 h).
 	FilePurgeAfter time.Duration
+	// DatabaseClusterURL is the PostgreSQL cluster that holds the accounts' managed databases, reached as
+	// an admin role with CREATEDB and CREATEROLE, or a superuser (SVC_DATABASE_CLUSTER_URL, default
+	// DATABASE_URL; svcd dev uses its own database's server).
+	DatabaseClusterURL string
+	// Databases tune the managed databases: SVC_DATABASE_NAME_PREFIX (default svcdb_),
+	// SVC_DATABASE_CONNECTION_LIMIT per role (default 10), SVC_DATABASE_STATEMENT_TIMEOUT (default 10s),
+	// SVC_DATABASE_IDLE_TIMEOUT (idle in transaction, default 60s), SVC_DATABASE_POOL_SIZE per account and
+	// role in each process (default 4).
+	Databases accountdb.Options
 	// Chain is where x402 top-ups are paid (SVC_CHAIN_RPC_URL and friends; see ChainConfig).
 	Chain ChainConfig
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
@@ -130,7 +140,57 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if cfg.Chain, err = chainFromEnv(getenv); err != nil {
 		return Config{}, err
 	}
+	cfg.DatabaseClusterURL = or(getenv("SVC_DATABASE_CLUSTER_URL"), cfg.DatabaseURL)
+	if cfg.Databases, err = databaseOptions(getenv); err != nil {
+		return Config{}, err
+	}
 	return cfg, nil
+}
+
+// databaseOptions read the managed databases' settings (see Config.Databases).
+func databaseOptions(getenv func(string) string) (accountdb.Options, error) {
+	o := accountdb.Options{NamePrefix: or(getenv("SVC_DATABASE_NAME_PREFIX"), accountdb.DefaultNamePrefix)}
+	if err := accountdb.ValidateNamePrefix(o.NamePrefix); err != nil {
+		return o, fmt.Errorf("SVC_DATABASE_NAME_PREFIX: %w", err)
+	}
+	var err error
+	if o.ConnectionLimit, err = positiveInt(getenv, "SVC_DATABASE_CONNECTION_LIMIT", accountdb.DefaultConnectionLimit); err != nil {
+		return o, err
+	}
+	if o.PoolSize, err = positiveInt(getenv, "SVC_DATABASE_POOL_SIZE", accountdb.DefaultPoolSize); err != nil {
+		return o, err
+	}
+	if o.StatementTimeout, err = positiveDuration(getenv, "SVC_DATABASE_STATEMENT_TIMEOUT", accountdb.DefaultStatementTimeout); err != nil {
+		return o, err
+	}
+	if o.IdleInTransactionTimeout, err = positiveDuration(getenv, "SVC_DATABASE_IDLE_TIMEOUT", accountdb.DefaultIdleInTransactionTimeout); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// positiveInt reads a whole number above zero, def when unset.
+func positiveInt(getenv func(string) string, name string, def int) (int, error) {
+	n, err := intVar(getenv, name, def)
+	if err == nil && n <= 0 {
+		err = fmt.Errorf("%s must be positive, got %d", name, n)
+	}
+	return n, err
+}
+
+// DatabaseCluster is the cluster of the accounts' managed databases (DatabaseClusterURL), its rows in db
+// and its roles' passwords sealed by box; nil when no cluster URL is configured.
+func (c Config) DatabaseCluster(db *bun.DB, box *secretbox.Box, log *slog.Logger) (*accountdb.Cluster, error) {
+	if c.DatabaseClusterURL == "" {
+		return nil, nil
+	}
+	opts := c.Databases
+	opts.Log = log
+	cl, err := accountdb.NewCluster(db, c.DatabaseClusterURL, box, opts)
+	if err != nil {
+		return nil, fmt.Errorf("managed databases (SVC_DATABASE_*): %w", err)
+	}
+	return cl, nil
 }
 
 // FileOptions are the files' storage rules and purge delay of the configuration.

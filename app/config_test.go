@@ -160,3 +160,36 @@ func TestFilePurgeAfterConfig(t *testing.T) {
 		require.ErrorContains(t, err, "SVC_FILE_PURGE_AFTER", bad)
 	}
 }
+
+func TestDatabaseConfig(t *testing.T) {
+	t.Parallel()
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	cfg, err := FromEnv(env(map[string]string{"DATABASE_URL": "postgres://svc@db/svc"}))
+	require.NoError(t, err)
+	require.Equal(t, "postgres://svc@db/svc", cfg.DatabaseClusterURL, "the cluster defaults to DATABASE_URL")
+	require.Equal(t, "svcdb_", cfg.Databases.NamePrefix)
+	require.Equal(t, 10*time.Second, cfg.Databases.StatementTimeout)
+	require.Equal(t, 60*time.Second, cfg.Databases.IdleInTransactionTimeout)
+	require.Equal(t, 10, cfg.Databases.ConnectionLimit)
+	require.Equal(t, 4, cfg.Databases.PoolSize)
+	cfg, err = FromEnv(env(map[string]string{"DATABASE_URL": "postgres://svc@db/svc", "SVC_DATABASE_CLUSTER_URL": "postgres://admin@tenants/postgres",
+		"SVC_DATABASE_NAME_PREFIX": "acme_", "SVC_DATABASE_STATEMENT_TIMEOUT": "2s", "SVC_DATABASE_IDLE_TIMEOUT": "5s",
+		"SVC_DATABASE_CONNECTION_LIMIT": "3", "SVC_DATABASE_POOL_SIZE": "1"}))
+	require.NoError(t, err)
+	require.Equal(t, "postgres://admin@tenants/postgres", cfg.DatabaseClusterURL)
+	require.Equal(t, "acme_", cfg.Databases.NamePrefix)
+	require.Equal(t, 2*time.Second, cfg.Databases.StatementTimeout)
+	require.Equal(t, 5*time.Second, cfg.Databases.IdleInTransactionTimeout)
+	require.Equal(t, 3, cfg.Databases.ConnectionLimit)
+	require.Equal(t, 1, cfg.Databases.PoolSize)
+	for name, bad := range map[string]string{"SVC_DATABASE_POOL_SIZE": "0", "SVC_DATABASE_CONNECTION_LIMIT": "many", "SVC_DATABASE_STATEMENT_TIMEOUT": "10",
+		"SVC_DATABASE_NAME_PREFIX": "Bad-Prefix"} {
+		_, err = FromEnv(env(map[string]string{name: bad}))
+		require.ErrorContains(t, err, name)
+	}
+	_, err = cfg.DatabaseCluster(nil, nil, nil)
+	require.Error(t, err, "a cluster needs the key that seals its passwords")
+	cfg.DatabaseClusterURL = "mysql://elsewhere"
+	_, err = cfg.DatabaseCluster(nil, nil, nil)
+	require.ErrorContains(t, err, "postgres:// URL")
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/svcplatform/svc/activities"
 	"github.com/svcplatform/svc/api"
 	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
@@ -80,7 +81,8 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		TopUps: topup.NewService(topup.NewStore(d.DB), d.Temporal,
 			topup.Options{X402: d.X402, Wait: cmp.Or(d.TopUpWait, api.TopUpWait)}),
 		DevFaucet:    d.DevFaucet,
-		DatabaseConn: d.DatabaseConn,
+		Databases:    databaseService(d),
+		DatabaseConn: databaseConn(d),
 	}, nil
 }
 
@@ -117,8 +119,9 @@ func Activities(d WorkerDeps) activities.Set {
 		Deliveries: &activities.Deliveries{Store: delivery.NewStore(d.DB, nil), DB: d.DB, CanSign: d.Box != nil,
 			Webhooks: webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 			Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback})},
-		TopUps: &activities.TopUps{Store: topup.NewStore(d.DB), Chain: d.Chain, Facilitator: d.Facilitator, X402: d.X402, Fault: d.Fault},
-		Files:  &activities.Files{Purger: filePurger(d)},
+		TopUps:    &activities.TopUps{Store: topup.NewStore(d.DB), Chain: d.Chain, Facilitator: d.Facilitator, X402: d.X402, Fault: d.Fault},
+		Files:     &activities.Files{Purger: filePurger(d)},
+		Databases: databaseActivities(d),
 	}
 }
 
@@ -156,4 +159,37 @@ func filePurger(d WorkerDeps) activities.FilePurger {
 		return nil
 	}
 	return &file.Purger{Store: file.NewStore(d.DB, d.Files), Blobs: blob.WithPrefix(d.Blobs, FilePrefix)}
+}
+
+// databaseService is the managed databases' service of an API process; nil without a cluster.
+func databaseService(d APIDeps) *accountdb.Service {
+	if d.Databases == nil {
+		return nil
+	}
+	s := &accountdb.Service{Cluster: d.Databases}
+	if d.Temporal != nil {
+		s.Engine = d.Temporal
+	}
+	return s
+}
+
+// databaseActivities provision and deprovision managed databases in the worker's cluster (failing,
+// retried, without one).
+func databaseActivities(d WorkerDeps) *activities.Databases {
+	if d.Databases == nil {
+		return &activities.Databases{}
+	}
+	return &activities.Databases{Cluster: d.Databases}
+}
+
+// databaseConn opens the managed databases for queries, records and actions: d.DatabaseConn when given,
+// else the cluster; nil without either.
+func databaseConn(d APIDeps) accountdb.Connector {
+	if d.DatabaseConn != nil {
+		return d.DatabaseConn
+	}
+	if d.Databases != nil {
+		return d.Databases
+	}
+	return nil
 }

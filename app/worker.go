@@ -7,6 +7,7 @@ import (
 	sdkclient "go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/delivery"
@@ -46,6 +47,9 @@ type WorkerDeps struct {
 	// payments are made in (both only needed with an external facilitator).
 	Facilitator *x402.HTTPFacilitator
 	X402        *x402.Config
+	// Databases is the cluster of the accounts' managed databases; nil fails their provisioning and
+	// deprovisioning saying so (retried until a worker has one).
+	Databases *accountdb.Cluster
 	// Fault injects a test fault into top-up settlement (activities.FaultStallAfterSettle); never in
 	// production.
 	Fault string

@@ -19,6 +19,9 @@ const (
 	// FilePurgeWorkflowName removes a soft-deleted file for good once its grace period has passed
 	// (workflow id file-purge/<fileId>).
 	FilePurgeWorkflowName = "FilePurgeWorkflow"
+	// DatabaseWorkflowName provisions or deprovisions an account's managed database (workflow id
+	// database/<accountId>).
+	DatabaseWorkflowName = "DatabaseWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -29,6 +32,7 @@ var Registrations = []Registration{
 	{Name: DeliveryWorkflowName, Func: DeliveryWorkflow},
 	{Name: TopUpWorkflowName, Func: TopUpWorkflow},
 	{Name: FilePurgeWorkflowName, Func: FilePurgeWorkflow},
+	{Name: DatabaseWorkflowName, Func: DatabaseWorkflow},
 }
 
 // Signal names.
@@ -38,6 +42,9 @@ const (
 	SignalApprovalDecision = "approval-decision"
 	// SignalApprovalOutcome carries the ApprovalOutcome from ApprovalWorkflow to the run it gates.
 	SignalApprovalOutcome = "approval-outcome"
+	// SignalDatabaseOp carries the operation (DatabaseOpProvision or DatabaseOpDeprovision) a request
+	// asks of DatabaseWorkflow, sent with SignalWithStart.
+	SignalDatabaseOp = "database-op"
 )
 
 // Activity type names (implemented in package activities).
@@ -67,6 +74,10 @@ const (
 	ActivityCreditTopUp = "CreditTopUp"
 	// ActivityPurgeFile removes a soft-deleted file's bytes and row for good (idempotent).
 	ActivityPurgeFile = "PurgeFile"
+	// ActivityProvisionDatabase creates an account's database and roles and marks it ready (idempotent).
+	ActivityProvisionDatabase = "ProvisionDatabase"
+	// ActivityDeprovisionDatabase drops an account's database and roles and marks it deleted (idempotent).
+	ActivityDeprovisionDatabase = "DeprovisionDatabase"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -41,6 +42,7 @@ import (
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
 	"github.com/svcplatform/svc/internal/x402"
+	"github.com/svcplatform/svc/schema"
 )
 
 // Env is a running platform.
@@ -70,7 +72,10 @@ type Env struct {
 	// X402 the top-up configuration pointing at it; nil otherwise.
 	Chain *devchain.Chain
 	X402  *x402.Config
-	deps  app.APIDeps
+	// Databases is the cluster of the accounts' managed databases: the test PostgreSQL, with a name
+	// prefix of the test's own; every database it made is dropped when the test ends.
+	Databases *accountdb.Cluster
+	deps      app.APIDeps
 }
 
 // Options adjust the platform a test gets.
@@ -100,6 +105,8 @@ type Options struct {
 	// DatabaseConn opens the managed databases of the API's accounts (accountdbtest.Connector, say); nil
 	// answers the database routes 503.
 	DatabaseConn accountdb.Connector
+	// NoDatabases leaves the cluster of managed databases out (Env.Databases nil): their routes answer 503.
+	NoDatabases bool
 	// Audit tunes the API's background audit writer (an Interval of an hour holds read events in memory,
 	// as if the writer were stuck).
 	Audit audit.Options
@@ -130,7 +137,12 @@ func NewWith(t testing.TB, opts Options) *Env {
 	blobs := blob.NewLocal(blobDir)
 	artifactDir := filepath.Join(blobDir, filepath.FromSlash(app.ArtifactPrefix))
 	artifacts := artifact.NewStore(db, blob.WithPrefix(blobs, app.ArtifactPrefix), artifact.Options{})
-	wdeps := app.WorkerDeps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs}
+	var databases *accountdb.Cluster
+	if !opts.NoDatabases {
+		databases = testCluster(t, db, box)
+	}
+	wdeps := app.WorkerDeps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs,
+		Databases: databases}
 	var chain *devchain.Chain
 	var xc *x402.Config
 	var faucet api.Faucet
@@ -165,12 +177,38 @@ func NewWith(t testing.TB, opts Options) *Env {
 		DatabaseURL: testdb.SchemaURL(schemaName), TemporalAddress: tn.HostPort, Namespace: tn.Namespace,
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
 		Blobs:         blobs, BlobDir: blobDir, Artifacts: artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
-		deps: app.APIDeps{DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
+		Databases: databases,
+		deps: app.APIDeps{Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, Blobs: blobs, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e
+}
+
+// testCluster is a cluster of managed databases on the test PostgreSQL with a random name prefix and
+// tiny pools. It connects only when a test provisions; its cleanup, registered before the worker and
+// the API start so that it runs after they stop, drops every database it made.
+func testCluster(t testing.TB, db *bun.DB, box *secretbox.Box) *accountdb.Cluster {
+	t.Helper()
+	suffix := make([]byte, 4)
+	_, _ = rand.Read(suffix)
+	c, err := accountdb.NewCluster(db, testdb.URL(), box, accountdb.Options{NamePrefix: "t" + hex.EncodeToString(suffix) + "_", PoolSize: 2})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		var accounts []string
+		_ = db.NewSelect().Model((*schema.AccountDatabase)(nil)).Column("account_id").
+			Where("status <> ?", schema.DatabaseDeleted).Scan(ctx, &accounts)
+		for _, a := range accounts {
+			if _, err := c.Deprovision(ctx, a); err != nil {
+				t.Errorf("drop the managed database of %s: %v", a, err)
+			}
+		}
+		_ = c.Close()
+	})
+	return c
 }
 
 // startChain starts an in-memory dev chain on a free port for one test.

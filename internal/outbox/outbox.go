@@ -33,10 +33,13 @@ const (
 	FileCreated = "file.created"
 	// FileDeleted: a file was deleted; its bytes are purged 24 h later.
 	FileDeleted = "file.deleted"
+	// DatabaseReady: an account's managed database was provisioned (its data is the database as the API
+	// shows it, without its structure).
+	DatabaseReady = "database.ready"
 )
 
 // Types lists every event type, in documentation order.
-var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted}
+var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted, DatabaseReady}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {

@@ -1,0 +1,98 @@
+package accountdb
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/internal/pg"
+	"github.com/svcplatform/svc/schema"
+)
+
+// Open implements Connector: a cached pool (at most Options.PoolSize connections) to the account's
+// ready database as role, connecting with the role's own password. A pool of an earlier generation of
+// the database (deprovisioned and provisioned again, perhaps by another process) is closed and replaced.
+// An account without a ready database is an svcerr NotFound.
+func (c *Cluster) Open(ctx context.Context, accountID string, role Role) (*bun.DB, error) {
+	r, err := c.row(ctx, c.meta, accountID)
+	if err != nil {
+		return nil, err
+	}
+	key := poolKey{accountID: accountID, role: role}
+	if r == nil || r.Status != schema.DatabaseReady {
+		c.closePools(accountID)
+		return nil, errNoDatabase()
+	}
+	if db := c.cached(key, r.Generation); db != nil {
+		return db, nil
+	}
+	pw, err := c.password(r, role)
+	if err != nil {
+		return nil, err
+	}
+	db, err := pg.Open(ctx, c.urlFor(r.DatabaseName, roleName(r, role), pw), pg.Options{MaxOpenConns: c.opts.PoolSize})
+	if err != nil {
+		return nil, fmt.Errorf("connect to the database of account %s as its %s: %w", accountID, role, err)
+	}
+	return c.keep(key, r.Generation, db)
+}
+
+// cached is the pool of key's generation, if this process has one; a pool of another generation is
+// closed.
+func (c *Cluster) cached(key poolKey, generation int) *bun.DB {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.pools[key]
+	if p == nil {
+		return nil
+	}
+	if p.generation == generation {
+		return p.db
+	}
+	delete(c.pools, key)
+	c.closeLater(p.db)
+	return nil
+}
+
+// keep caches db as key's pool, unless another caller cached one of the generation first (then db is
+// closed and that one answered).
+func (c *Cluster) keep(key poolKey, generation int, db *bun.DB) (*bun.DB, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		_ = db.Close()
+		return nil, errClosed
+	}
+	if p := c.pools[key]; p != nil && p.generation == generation {
+		c.closeLater(db)
+		return p.db, nil
+	}
+	if p := c.pools[key]; p != nil {
+		c.closeLater(p.db)
+	}
+	c.pools[key] = &pool{db: db, generation: generation}
+	return db, nil
+}
+
+// closePools closes this process's pools of the account.
+func (c *Cluster) closePools(accountID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, role := range []Role{Owner, Reader} {
+		key := poolKey{accountID: accountID, role: role}
+		if p := c.pools[key]; p != nil {
+			delete(c.pools, key)
+			c.closeLater(p.db)
+		}
+	}
+}
+
+// closeLater closes a pool without holding the caller up (Close waits for connections in use).
+func (c *Cluster) closeLater(db *bun.DB) {
+	go func() {
+		if err := db.Close(); err != nil {
+			c.opts.Log.Warn("close an account database pool", "err", err)
+		}
+	}()
+}
