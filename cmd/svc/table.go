@@ -21,7 +21,7 @@ type command struct {
 func commands() []command {
 	return slices.Concat(authCommands(), keysCommands(), runsCommands(), projectsCommands(), usageCommands(),
 		auditCommands(), creditsCommands(), topUpCommands(), connectionsCommands(), catalogCommands(),
-		gatewayCommands(), artifactsCommands(), filesCommands(), approvalsCommands(), webhooksCommands(), webhooksListenCommands(),
+		gatewayCommands(), artifactsCommands(), filesCommands(), dbCommands(), approvalsCommands(), webhooksCommands(), webhooksListenCommands(),
 		webhooksDeliveriesCommands(), helpCommands())
 }
 
