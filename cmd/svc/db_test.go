@@ -56,6 +56,12 @@ func TestDBCommands(t *testing.T) {
 	out = ok(svc("db", "status"))
 	require.Regexp(t, `(?m)^TABLE\s+ROWS\s+PRIMARY KEY\s+COLUMNS$`, out)
 	require.Regexp(t, `pets\s+~?\d+\s+id\s+id integer not null, name text not null, age integer`, out)
+	out = ok(svc("--json", "db", "status"))
+	var db client.DatabaseEnvelope
+	require.NoError(t, json.Unmarshal([]byte(out), &db), out)
+	require.Equal(t, client.DatabaseStatusReady, db.Database.Status)
+	require.Len(t, db.Database.Tables, 1)
+	require.Equal(t, []string{"id"}, db.Database.Tables[0].PrimaryKey)
 
 	out = ok(svc("db", "query", "SELECT id, name, age FROM pets WHERE id <= $1 ORDER BY id", "--param", "2"))
 	require.Regexp(t, `(?m)^id\s+name\s+age$`, out)
