@@ -456,7 +456,7 @@ func (a *app) printActionResult(r client.DatabaseActionResult, replayed bool) {
 		line += " on table " + r.Table
 	}
 	if r.RowsAffected != nil {
-		line += fmt.Sprintf(", %d rows affected", *r.RowsAffected)
+		line += fmt.Sprintf(", %s affected", countRows(*r.RowsAffected))
 	}
 	if len(r.Dropped) > 0 {
 		line += ", dropped " + strings.Join(r.Dropped, ", ")
@@ -501,4 +501,12 @@ func (a *app) dbDeprovision(args []string) int {
 	return answer(a, resp, func(r client.Response[client.DatabaseEnvelope]) {
 		fmt.Fprintf(a.stdout, "Deprovisioned the database (status %s).\n", r.Body.Database.Status)
 	})
+}
+
+// countRows is "1 row" or "N rows".
+func countRows(n int64) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
 }

@@ -51,7 +51,7 @@ func TestDBCommands(t *testing.T) {
 	out = ok(svc("db", "action", "insert-rows", "--table", "pets", "--body", bodyFile))
 	require.Contains(t, out, "Done: insert-rows on table pets, 3 rows affected.")
 	out = ok(svc("db", "action", "execute", "--sql", "UPDATE pets SET age = age + 1 WHERE id = 1"))
-	require.Contains(t, out, "1 rows affected")
+	require.Contains(t, out, "1 row affected")
 
 	out = ok(svc("db", "status"))
 	require.Regexp(t, `(?m)^TABLE\s+ROWS\s+PRIMARY KEY\s+COLUMNS$`, out)
