@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -155,12 +154,10 @@ func (a *app) artifactsDownload(args []string) int {
 	}
 	c := a.newClient(s, client.WithHTTPClient(downloadHTTPClient()))
 
-	ctx, cancel := context.WithCancelCause(a.ctx)
-	defer cancel(nil)
-	stall := time.AfterFunc(downloadStallTimeout, func() { cancel(errDownloadStalled) })
-	defer stall.Stop()
+	guard := a.guardDownload()
+	defer guard.stop()
 
-	resp := c.OpenArtifact(ctx, id)
+	resp := c.OpenArtifact(guard.ctx, id)
 	if !resp.OK {
 		return apiFailure(a, resp)
 	}
@@ -177,18 +174,13 @@ func (a *app) artifactsDownload(args []string) int {
 		}
 	}
 	bar := a.progressFor(content.SizeBytes)
-	progress := func(done, total int64) {
-		stall.Reset(downloadStallTimeout)
-		if bar != nil {
-			bar.update(done, total)
-		}
-	}
+	progress := guard.progress(bar)
 	if output == "-" {
 		err := copyWithProgress(a.stdout, content, progress)
 		bar.finish()
-		return a.downloadFailure(ctx, err)
+		return a.downloadFailure(guard.ctx, err)
 	}
-	if code := a.saveVerified(ctx, content, dest, force, bar, progress); code != exitOK {
+	if code := a.saveVerified(guard.ctx, content, dest, force, bar, progress); code != exitOK {
 		return code
 	}
 	if a.g.json {

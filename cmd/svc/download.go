@@ -159,6 +159,33 @@ func downloadHTTPClient() *http.Client {
 	return &http.Client{Transport: t}
 }
 
+// stallGuard bounds one download: its context is cancelled with errDownloadStalled when no progress is
+// reported for downloadStallTimeout.
+type stallGuard struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	timer  *time.Timer
+}
+
+// guardDownload starts the stall timer of a download; stop releases it.
+func (a *app) guardDownload() *stallGuard {
+	ctx, cancel := context.WithCancelCause(a.ctx)
+	return &stallGuard{ctx: ctx, cancel: cancel, timer: time.AfterFunc(downloadStallTimeout, func() { cancel(errDownloadStalled) })}
+}
+
+// progress reports a download's progress: it resets the stall timer and draws bar (nil: none).
+func (g *stallGuard) progress(bar *progressBar) func(done, total int64) {
+	return func(done, total int64) {
+		g.timer.Reset(downloadStallTimeout)
+		bar.update(done, total)
+	}
+}
+
+func (g *stallGuard) stop() {
+	g.timer.Stop()
+	g.cancel(nil)
+}
+
 // progressFor returns the progress bar of a download of total bytes: one on stderr when it is a terminal
 // and the content is large, else nil (no bar).
 func (a *app) progressFor(total int64) *progressBar {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"mime"
 	"os"
@@ -239,31 +238,26 @@ func (a *app) filesDownload(args []string) int {
 		return code
 	}
 	c := a.newClient(s, client.WithHTTPClient(downloadHTTPClient()))
-	ctx, cancel := context.WithCancelCause(a.ctx)
-	defer cancel(nil)
-	stall := time.AfterFunc(downloadStallTimeout, func() { cancel(errDownloadStalled) })
-	defer stall.Stop()
-	resp := c.OpenFile(ctx, id)
+	guard := a.guardDownload()
+	defer guard.stop()
+	resp := c.OpenFile(guard.ctx, id)
 	if !resp.OK {
 		return apiFailure(a, resp)
 	}
 	content := resp.Body
 	defer func() { _ = content.Body.Close() }()
 	bar := a.progressFor(content.SizeBytes)
-	progress := func(done, total int64) {
-		stall.Reset(downloadStallTimeout)
-		bar.update(done, total)
-	}
+	progress := guard.progress(bar)
 	if output == "-" {
 		err := copyWithProgress(a.stdout, content, progress)
 		bar.finish()
-		return a.downloadFailure(ctx, err)
+		return a.downloadFailure(guard.ctx, err)
 	}
 	dest, code, ok := a.fileDest(output, content.Name, force)
 	if !ok {
 		return code
 	}
-	if code := a.saveVerified(ctx, content, dest, force, bar, progress); code != exitOK {
+	if code := a.saveVerified(guard.ctx, content, dest, force, bar, progress); code != exitOK {
 		return code
 	}
 	if a.g.json {
