@@ -31,13 +31,9 @@ type Options struct {
 	MaxConns int
 	// StatementTimeout is set on both roles (default 60s), as provisioning does.
 	StatementTimeout string
-	// ReadTimeout is the pools' socket read timeout (pgdriver's; default 10s; NoReadTimeout for none,
-	// as archive pools need: pgdriver's bounds a whole COPY's output).
+	// ReadTimeout is the pools' socket read timeout (pgdriver's; default 10s).
 	ReadTimeout time.Duration
 }
-
-// NoReadTimeout as Options.ReadTimeout opens pools without a socket read timeout.
-const NoReadTimeout time.Duration = -1
 
 // DB is one account database and pools of its two roles.
 type DB struct {
@@ -145,11 +141,8 @@ func open(t testing.TB, base, name, user string, maxConns int, readTimeout time.
 	if user != "" {
 		u.User = url.User(user)
 	}
-	switch {
-	case readTimeout == 0:
+	if readTimeout == 0 {
 		readTimeout = 10 * time.Second
-	case readTimeout < 0:
-		readTimeout = 0 // pgdriver: none
 	}
 	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(u.String()), pgdriver.WithTimeout(10*time.Second),
 		pgdriver.WithReadTimeout(readTimeout)))
