@@ -70,6 +70,9 @@ type APIDeps struct {
 	// RunSweepInterval is how often the process reconciles runs a dying request left unstarted (default
 	// RunSweepInterval; see run.Service.SweepStarts).
 	RunSweepInterval time.Duration
+	// LimitClock is the clock that places requests in their limit windows (default time.Now); processes
+	// sharing a database must share it.
+	LimitClock func() time.Time
 }
 
 // RunSweepInterval is how often, by default, an API process looks for runs left unstarted.

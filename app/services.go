@@ -67,7 +67,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Artifacts:   artifacts,
 		Projects:    project.NewStore(d.DB),
 		Catalog:     cat,
-		Limits:      limit.New(d.DB, limit.Options{Log: d.Logger}),
+		Limits:      limit.New(d.DB, limit.Options{Log: d.Logger, Now: d.LimitClock}),
 		Connections: connection.NewStore(d.DB, d.Box).CacheCredentials(time.Minute, 10000, d.Logger),
 		Gateway:     gw,
 		Invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),

@@ -92,6 +92,9 @@ type Health struct {
 	APIVersion string                 `json:"apiVersion" doc:"The API version, v1."`
 	Version    string                 `json:"version" doc:"The server build."`
 	Checks     map[string]HealthCheck `json:"checks" doc:"postgres and temporal."`
+	// DatabaseArchivePublicKey is the key that signs database archives (32 bytes, standard base64), for
+	// clients to pin; absent on a server without managed databases.
+	DatabaseArchivePublicKey string `json:"databaseArchivePublicKey,omitempty" doc:"The key that signs database export archives, the Ed25519 public key in standard base64; pin it to check X-Svc-Archive-Public-Key."`
 	// Error is set (code unavailable) when a dependency is down and the answer is 503.
 	Error *Error `json:"error,omitempty"`
 }

@@ -180,10 +180,20 @@ func NewWith(t testing.TB, opts Options) *Env {
 		Databases: databases,
 		deps: app.APIDeps{Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, Blobs: blobs, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
-			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn}}
+			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
+			LimitClock: midnightClock()}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e
+}
+
+// midnightClock is a running clock that reads the UTC midnight of today when it is made: limit windows
+// (a minute, a day) then begin with the test, so a test that spends a limit does not see its window turn
+// halfway (a test ends well within the minute).
+func midnightClock() func() time.Time {
+	now := time.Now().UTC()
+	offset := now.Sub(now.Truncate(24 * time.Hour))
+	return func() time.Time { return time.Now().Add(-offset) }
 }
 
 // testCluster is a cluster of managed databases on the test PostgreSQL with a random name prefix and
