@@ -305,7 +305,6 @@ func TestDatabaseTransferParts(t *testing.T) {
 	require.Equal(t, http.StatusConflict, ca.DownloadDatabaseArchive(ctx, done.ID, io.Discard, nil).StatusCode)
 }
 
-
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // rewriteArchive copies archive, dropping the entries drop names and replacing the content of those

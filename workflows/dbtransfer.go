@@ -41,10 +41,10 @@ type TransferEnd struct {
 
 // Final statuses of a transfer (the values of schema's Transfer* constants).
 const (
-	transferCompleted = "completed"
-	transferFailed    = "failed"
-	transferCancelled = "cancelled"
-	transferExpired   = "expired"
+	transferCompleted  = "completed"
+	transferFailed     = "failed"
+	transferCancelled  = "cancelled"
+	transferExpired    = "expired"
 	transferKindImport = "import"
 )
 

@@ -13,8 +13,8 @@ import (
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/svcerr"
-	svctemporal "github.com/svcplatform/svc/temporal"
 	"github.com/svcplatform/svc/schema"
+	svctemporal "github.com/svcplatform/svc/temporal"
 	"github.com/svcplatform/svc/workflows"
 )
 
