@@ -208,13 +208,14 @@ func aggregate(t *testing.T, env *apptest.Env, accountID, query string) [][2]str
 	for rs.Next() {
 		var a, b *string
 		require.NoError(t, rs.Scan(&a, &b))
-		out = append(out, [2]string{deref(a), deref(b)})
+		out = append(out, [2]string{orNull(a), orNull(b)})
 	}
 	require.NoError(t, rs.Err())
 	return out
 }
 
-func deref(s *string) string {
+// orNull is the text of a nullable column, "<null>" for NULL.
+func orNull(s *string) string {
 	if s == nil {
 		return "<null>"
 	}
