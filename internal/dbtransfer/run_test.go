@@ -41,7 +41,7 @@ func (c *ownerCluster) OpenBulk(ctx context.Context, _ string, _ accountdb.Role)
 
 // TestRunSkipsARestoreThatCommitted: a running import whose recorded restore transaction committed (a
 // worker that died after its COMMIT) is done: Run returns nil without assembling its parts or touching
-// the account's database. One whose recorded transaction aborted (a worker that died before) is
+// the account's database, and reports (and records) every table restored. One whose recorded transaction aborted (a worker that died before) is
 // restored again, and one whose transaction is still in progress (the dead worker's backend not yet
 // gone) is an error to retry, with nothing done.
 func TestRunSkipsARestoreThatCommitted(t *testing.T) {
@@ -101,7 +101,17 @@ func TestRunSkipsARestoreThatCommitted(t *testing.T) {
 	}
 
 	running("dbt_committed", xid("COMMIT"))
-	require.NoError(t, runner.Run(ctx, "dbt_committed", nil), "a committed restore is done")
+	// The worker died after the COMMIT, before its last progress write.
+	_, err = db.NewUpdate().Model((*schema.DatabaseTransfer)(nil)).Set("tables_done = 2, tables_total = 3").
+		Where("id = ?", "dbt_committed").Exec(ctx)
+	require.NoError(t, err)
+	var reported []dbtransfer.Progress
+	require.NoError(t, runner.Run(ctx, "dbt_committed", func(p dbtransfer.Progress) { reported = append(reported, p) }),
+		"a committed restore is done")
+	require.Equal(t, []dbtransfer.Progress{{TablesDone: 3, TablesTotal: 3}}, reported, "its progress is reported whole")
+	var done schema.DatabaseTransfer
+	require.NoError(t, db.NewSelect().Model(&done).Where("id = ?", "dbt_committed").Scan(ctx))
+	require.Equal(t, [2]int{3, 3}, [2]int{done.TablesDone, done.TablesTotal}, "its row shows every table restored")
 	require.Nil(t, archiveBytes("dbt_committed"), "no parts were assembled")
 	require.Equal(t, 1, markers(), "the account's database is untouched")
 
