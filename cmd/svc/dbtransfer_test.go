@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -246,4 +248,66 @@ func TestDBImportRestartFake(t *testing.T) {
 	require.Equal(t, exitAPI, r.code, r.stdout)
 	require.Regexp(t, `error: archive_invalid: import xfer_\d+ failed: the signature is not the platform's\n`, r.stderr)
 	require.Empty(t, importStates(t, vars), "a failed import leaves nothing to resume")
+}
+
+// TestTransferLine: on a terminal the progress line is redrawn in place (padded over a longer one) and
+// ended once; elsewhere a line is printed only when the status or the tables done change.
+func TestTransferLine(t *testing.T) {
+	t.Parallel()
+	tr := func(status string, done int, bytes int64) client.DatabaseTransfer {
+		return client.DatabaseTransfer{ID: "xfer_1", Kind: client.TransferKindImport, Status: status,
+			Progress: client.DatabaseTransferProgress{TablesDone: done, TablesTotal: 2, Bytes: bytes}}
+	}
+	var term bytes.Buffer
+	l := newTransferLine(&term, true)
+	l.show(tr("running", 0, 2048))
+	l.show(tr("running", 0, 2048))
+	l.show(tr("completed", 2, 0))
+	l.finish()
+	l.finish()
+	first, second := "import xfer_1: running, 0/2 tables, 2.0 KiB of data", "import xfer_1: completed, 2/2 tables"
+	require.Equal(t, "\r"+first+"\r"+second+strings.Repeat(" ", len(first)-len(second))+"\n", term.String())
+
+	var plain bytes.Buffer
+	l = newTransferLine(&plain, false)
+	l.show(tr("running", 0, 10))
+	l.show(tr("running", 0, 20))
+	l.show(tr("running", 1, 30))
+	l.show(tr("completed", 2, 40))
+	l.finish()
+	require.Equal(t, "import xfer_1: running, 0/2 tables, 10 B of data\nimport xfer_1: running, 1/2 tables, 30 B of data\n"+
+		"import xfer_1: completed, 2/2 tables, 40 B of data\n", plain.String())
+}
+
+// TestDBImportProgressOnTerminal: with stderr a terminal, the upload draws a progress bar over the whole
+// file and the restore's line is redrawn in place.
+func TestDBImportProgressOnTerminal(t *testing.T) {
+	t.Parallel()
+	f := newFakeTransfers(t)
+	vars := f.vars(t)
+	path, _ := importFixture(t, 3<<19) // 1.5 MiB, 3 parts of 512 KiB
+	master, tty := openPTY(t)
+	drained := make(chan []byte)
+	go func() {
+		var all []byte
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			all = append(all, buf[:n]...)
+			if err != nil {
+				drained <- all
+				return
+			}
+		}
+	}()
+	var out bytes.Buffer
+	code := run([]string{"db", "import", path, "--part-size", "512KiB", "--interval", "5ms"}, strings.NewReader(""), &out, tty,
+		func(k string) string { return vars[k] })
+	require.NoError(t, tty.Close())
+	shown := string(<-drained)
+	require.Equal(t, exitOK, code, shown)
+	require.Contains(t, out.String(), "Imported "+path)
+	require.Contains(t, shown, "100% [==============================] 1.5 MiB / 1.5 MiB")
+	require.Regexp(t, `\rimport xfer_1: running, \d/2 tables`, shown)
+	require.Contains(t, shown, "\rimport xfer_1: completed, 2/2 tables")
 }
