@@ -121,7 +121,7 @@ func (a *app) dbExport(args []string) int {
 	if !resp.OK {
 		return apiFailure(a, resp)
 	}
-	resp, code, ok = a.followTransfer(c, resp, interval)
+	resp, code, ok = a.followTransfer(c, resp, interval, "")
 	if !ok {
 		return code
 	}
@@ -172,18 +172,19 @@ func responseError[T any](r client.Response[T]) error {
 }
 
 // followTransfer waits for a transfer to finish (showing its progress) and answers the completed
-// transfer's last response; otherwise it reports why not and returns the exit code with ok false.
-func (a *app) followTransfer(c *client.Client, resp client.Response[client.DatabaseTransferEnvelope], interval time.Duration) (
-	client.Response[client.DatabaseTransferEnvelope], int, bool) {
+// transfer's last response; otherwise it reports why not (adding hint, when not "", to a wait that
+// stopped before the transfer finished) and returns the exit code with ok false.
+func (a *app) followTransfer(c *client.Client, resp client.Response[client.DatabaseTransferEnvelope], interval time.Duration,
+	hint string) (client.Response[client.DatabaseTransferEnvelope], int, bool) {
 	resp = a.waitTransfer(c, resp, interval)
 	t := resp.Body.Transfer
 	switch {
 	case !resp.OK:
 		code := apiFailure(a, resp)
-		fmt.Fprintf(a.stderr, "stopped following %s %s\n", t.Kind, t.ID)
+		fmt.Fprintf(a.stderr, "stopped following %s %s%s\n", t.Kind, t.ID, hint)
 		return resp, code, false
 	case !t.Done():
-		return resp, a.localError("wait_interrupted", fmt.Sprintf("stopped waiting; %s %s is still %s", t.Kind, t.ID, t.Status)), false
+		return resp, a.localError("wait_interrupted", fmt.Sprintf("stopped waiting; %s %s is still %s%s", t.Kind, t.ID, t.Status, hint)), false
 	case t.Status != client.TransferStatusCompleted:
 		return resp, a.transferFailure(resp), false
 	}
@@ -563,7 +564,7 @@ func (r *importRun) run(noWait bool, interval time.Duration) int {
 			client.FormatBytes(r.file.size), resp.Body.Transfer.Status)
 		return exitOK
 	}
-	resp, code, ok = a.followTransfer(r.c, resp, interval)
+	resp, code, ok = a.followTransfer(r.c, resp, interval, "; rerun the same command to wait for it")
 	if resp.Body.Transfer.Done() {
 		a.removeImportState(r.statePath)
 	}
@@ -730,13 +731,16 @@ func (r *importRun) upload(id string, accepted map[int]bool) (int, bool) {
 	return exitOK, true
 }
 
-// sendPart uploads one part, again after a transient failure (up to partAttempts times), reporting the
-// bytes sent of this attempt to progress.
+// errUploadStalled ends the upload of a part that sends nothing (or gets no answer) for
+// downloadStallTimeout.
+var errUploadStalled = fmt.Errorf("no data sent for %s", downloadStallTimeout)
+
+// sendPart uploads one part, again after a transient failure or a stall (up to partAttempts times),
+// reporting the bytes sent of this attempt to progress.
 func (r *importRun) sendPart(id string, part int, off, size int64, sum string, progress func(sent int64)) client.Response[client.DatabaseTransferPartEnvelope] {
 	wait := partRetryWait
 	for attempt := 1; ; attempt++ {
-		body := &countingReader{r: io.NewSectionReader(r.file.f, off, size), report: progress}
-		resp := r.up.UploadDatabaseTransferPart(r.a.ctx, id, part, size, body, sum)
+		resp := r.sendPartOnce(id, part, off, size, sum, progress)
 		if resp.OK || attempt >= partAttempts || !transient(resp) || r.a.ctx.Err() != nil {
 			return resp
 		}
@@ -748,6 +752,23 @@ func (r *importRun) sendPart(id string, part int, off, size int64, sum string, p
 		}
 		wait *= 2
 	}
+}
+
+// sendPartOnce uploads one part, ending the request when it stalls for downloadStallTimeout.
+func (r *importRun) sendPartOnce(id string, part int, off, size int64, sum string, progress func(sent int64)) client.Response[client.DatabaseTransferPartEnvelope] {
+	ctx, cancel := context.WithCancelCause(r.a.ctx)
+	defer cancel(nil)
+	stall := time.AfterFunc(downloadStallTimeout, func() { cancel(errUploadStalled) })
+	defer stall.Stop()
+	body := &countingReader{r: io.NewSectionReader(r.file.f, off, size), report: func(n int64) {
+		stall.Reset(downloadStallTimeout)
+		progress(n)
+	}}
+	resp := r.up.UploadDatabaseTransferPart(ctx, id, part, size, body, sum)
+	if !resp.OK && errors.Is(context.Cause(ctx), errUploadStalled) {
+		resp.Error = &client.Error{Code: client.CodeTransportError, Message: fmt.Sprintf("upload of part %d stopped: %v", part, errUploadStalled)}
+	}
+	return resp
 }
 
 // sleepCtx waits for d, or less when ctx ends first (answering false).

@@ -37,6 +37,8 @@ type fakeTransfers struct {
 	exportFails *client.DatabaseTransferError
 	// restoreFails makes the imports completed from now on fail with this error.
 	restoreFails *client.DatabaseTransferError
+	// restoreHangs keeps the imports completed while it is set running.
+	restoreHangs bool
 	// failPart answers the upload of this part number with failStatus, failTimes times.
 	failPart, failStatus, failTimes int
 }
@@ -156,7 +158,7 @@ func (f *fakeTransfers) serve(w http.ResponseWriter, r *http.Request) {
 			t.Progress.TablesDone = min(ft.polls, 2)
 			t.Progress.Bytes = int64(ft.polls) * 1000
 			t.Progress.TablesTotal = 2
-			if ft.polls >= 2 {
+			if ft.polls >= 2 && !(t.Kind == client.TransferKindImport && f.restoreHangs) {
 				f.finish(ft)
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -310,4 +312,34 @@ func TestDBImportProgressOnTerminal(t *testing.T) {
 	require.Contains(t, shown, "100% [==============================] 1.5 MiB / 1.5 MiB")
 	require.Regexp(t, `\rimport xfer_1: running, \d/2 tables`, shown)
 	require.Contains(t, shown, "\rimport xfer_1: completed, 2/2 tables")
+}
+
+// TestDBImportWaitResumes: an import whose restore outlasts the command (its context ends) keeps its
+// state, and the rerun waits for the same transfer instead of uploading again.
+func TestDBImportWaitResumes(t *testing.T) {
+	t.Parallel()
+	f := newFakeTransfers(t)
+	vars := f.vars(t)
+	path, _ := importFixture(t, 2048)
+	f.restoreHangs = true
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	code := runContext(ctx, []string{"db", "import", path, "--interval", "5ms"}, strings.NewReader(""), &out, &errOut,
+		func(k string) string { return vars[k] })
+	require.Equal(t, exitAPI, code, out.String())
+	require.Contains(t, errOut.String(), "error: wait_interrupted: stopped waiting; import xfer_1 is still running; rerun the same command to wait for it\n")
+	require.Len(t, importStates(t, vars), 1)
+
+	f.mu.Lock()
+	f.restoreHangs = false
+	f.mu.Unlock()
+	puts := f.count("PUT ")
+	r := cli(t, vars, "", "db", "import", path, "--interval", "5ms")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Regexp(t, `import xfer_1 of this file is already (running|completed)\n`, r.stderr) // the fake finishes it on this read
+	require.Contains(t, r.stdout, "(import xfer_1)")
+	require.Equal(t, puts, f.count("PUT "), "nothing is uploaded again")
+	require.Equal(t, 1, f.count("POST /v1/databases/transfers/xfer_1/complete"))
+	require.Empty(t, importStates(t, vars))
 }
