@@ -11,6 +11,7 @@ type Set struct {
 	TopUps      *TopUps
 	Files       *Files
 	Databases   *Databases
+	Transfers   *Transfers
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -38,5 +39,8 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityPurgeFile, Func: s.Files.PurgeFile},
 		{Name: workflows.ActivityProvisionDatabase, Func: s.Databases.ProvisionDatabase},
 		{Name: workflows.ActivityDeprovisionDatabase, Func: s.Databases.DeprovisionDatabase},
+		{Name: workflows.ActivityCloseTransferParts, Func: s.Transfers.CloseTransferParts},
+		{Name: workflows.ActivityRunTransfer, Func: s.Transfers.RunTransfer},
+		{Name: workflows.ActivityFinishTransfer, Func: s.Transfers.FinishTransfer},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
+	"github.com/svcplatform/svc/internal/dbtransfer"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
@@ -79,9 +80,19 @@ type Deps struct {
 	DatabaseConn accountdb.Connector
 	// DatabaseLimits bound each query, records page and action (zero fields: accountdb's defaults).
 	DatabaseLimits accountdb.Limits
+	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
+	Transfers *dbtransfer.Service
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet
+}
+
+// archiveKey is the database archives' public key that /health publishes ("" without transfers).
+func archiveKey(t *dbtransfer.Service) string {
+	if t == nil {
+		return ""
+	}
+	return t.PublicKey
 }
 
 // routeTable is the route table: every capability's route list, in order. It drives Huma (and so the
@@ -90,7 +101,7 @@ type Deps struct {
 func routeTable(d Deps) [][]Route {
 	daily := dailyCredits{limiter: d.Limits, log: d.Logger}
 	return [][]Route{
-		(&healthAPI{db: d.DB, temporal: d.Temporal, version: d.Version}).routes(),
+		(&healthAPI{db: d.DB, temporal: d.Temporal, version: d.Version, archiveKey: archiveKey(d.Transfers)}).routes(),
 		(&catalogAPI{catalog: d.Catalog, gateway: d.Gateway, connections: d.Connections, invoker: d.Invoker}).routes(),
 		(&keysAPI{keys: d.Keys, keyCache: d.KeyCache, catalog: d.Catalog}).routes(),
 		(&creditsAPI{ledger: d.Ledger}).routes(),
@@ -107,6 +118,7 @@ func routeTable(d Deps) [][]Route {
 		(&artifactsAPI{artifacts: d.Artifacts, log: d.Logger}).routes(),
 		(&webhooksAPI{webhooks: d.Webhooks, deliveries: d.Deliveries}).routes(),
 		(&databasesAPI{databases: d.Databases}).routes(),
+		(&databaseTransfersAPI{transfers: d.Transfers, log: d.Logger}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 	}
 }

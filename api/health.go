@@ -28,7 +28,8 @@ func (h *healthAPI) health(ctx context.Context, _ *struct{}) (*healthOut, error)
 			return err
 		}),
 	}
-	out := &healthOut{Status: http.StatusOK, Body: svc.Health{OK: true, Status: "ok", APIVersion: svc.APIVersion, Version: h.version, Checks: checks}}
+	out := &healthOut{Status: http.StatusOK, Body: svc.Health{OK: true, Status: "ok", APIVersion: svc.APIVersion, Version: h.version, Checks: checks,
+		DatabaseArchivePublicKey: h.archiveKey}}
 	for _, name := range []string{"postgres", "temporal"} {
 		if checks[name].Status != "ok" {
 			out.Status, out.Body.OK, out.Body.Status = http.StatusServiceUnavailable, false, "degraded"
@@ -54,6 +55,8 @@ type healthAPI struct {
 	db       *bun.DB
 	temporal client.Client
 	version  string
+	// archiveKey is the public key that signs database archives, published for clients to pin.
+	archiveKey string
 }
 
 // routes are the health routes.

@@ -15,6 +15,7 @@ import (
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/dbtransfer"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/idempotency"
@@ -54,6 +55,8 @@ type APIDeps struct {
 	Blobs blob.Store
 	// Files tunes the files' storage rules and purge delay (zero fields: seed 002's defaults).
 	Files file.Options
+	// Transfers tunes database transfers (zero fields: dbtransfer's defaults).
+	Transfers dbtransfer.Options
 	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
 	X402 *x402.Config
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).

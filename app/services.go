@@ -2,6 +2,7 @@ package app
 
 import (
 	"cmp"
+	"crypto/ed25519"
 	"fmt"
 	"time"
 
@@ -16,6 +17,8 @@ import (
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
+	"github.com/svcplatform/svc/internal/dbarchive"
+	"github.com/svcplatform/svc/internal/dbtransfer"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
@@ -24,6 +27,7 @@ import (
 	"github.com/svcplatform/svc/internal/limit"
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
+	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/webhook"
 )
@@ -82,6 +86,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 			topup.Options{X402: d.X402, Wait: cmp.Or(d.TopUpWait, api.TopUpWait)}),
 		DevFaucet:    d.DevFaucet,
 		Databases:    databaseService(d),
+		Transfers:    transferService(d),
 		DatabaseConn: databaseConn(d),
 	}, nil
 }
@@ -122,6 +127,7 @@ func Activities(d WorkerDeps) activities.Set {
 		TopUps:    &activities.TopUps{Store: topup.NewStore(d.DB), Chain: d.Chain, Facilitator: d.Facilitator, X402: d.X402, Fault: d.Fault},
 		Files:     &activities.Files{Purger: filePurger(d)},
 		Databases: databaseActivities(d),
+		Transfers: transferActivities(d),
 	}
 }
 
@@ -180,6 +186,42 @@ func databaseActivities(d WorkerDeps) *activities.Databases {
 		return &activities.Databases{}
 	}
 	return &activities.Databases{Cluster: d.Databases}
+}
+
+// TransferPrefix is the part of the blob store that holds database transfers' parts and archives.
+const TransferPrefix = "dbtransfers/"
+
+// archiveSigner is the key that signs database archives, derived from the platform's encryption key.
+func archiveSigner(box *secretbox.Box) ed25519.PrivateKey {
+	return dbarchive.KeyFromSeed(box.Derive("database-archive"))
+}
+
+// transferService moves database transfers for an API process; nil without a cluster.
+func transferService(d APIDeps) *dbtransfer.Service {
+	if d.Databases == nil || d.Box == nil {
+		return nil
+	}
+	store := dbtransfer.NewStore(d.DB, blob.WithPrefix(platformBlobs(d), TransferPrefix), d.Transfers)
+	pub := archiveSigner(d.Box).Public().(ed25519.PublicKey)
+	s := &dbtransfer.Service{Store: store, Databases: d.Databases, PublicKey: dbarchive.PublicKeyString(pub)}
+	if d.Temporal != nil {
+		s.Engine = d.Temporal
+	}
+	return s
+}
+
+// transferActivities run database transfers in the worker (failing, retried, without a cluster, a blob
+// store or the key).
+func transferActivities(d WorkerDeps) *activities.Transfers {
+	if d.Databases == nil || d.Blobs == nil || d.Box == nil {
+		return &activities.Transfers{}
+	}
+	store := dbtransfer.NewStore(d.DB, blob.WithPrefix(d.Blobs, TransferPrefix), d.Transfers)
+	a := &activities.Transfers{Runner: &dbtransfer.Runner{Store: store, Cluster: d.Databases, Signer: archiveSigner(d.Box)}}
+	if d.Temporal != nil {
+		a.Signaler = d.Temporal
+	}
+	return a
 }
 
 // databaseConn opens the managed databases for queries, records and actions: d.DatabaseConn when given,

@@ -10,6 +10,7 @@ import (
 	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/dbtransfer"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/file"
@@ -41,6 +42,8 @@ type WorkerDeps struct {
 	Blobs blob.Store
 	// Files tunes the files' storage rules (zero fields: seed 002's defaults).
 	Files file.Options
+	// Transfers tunes database transfers (zero fields: dbtransfer's defaults).
+	Transfers dbtransfer.Options
 	// Chain is where x402 top-ups settle; nil fails their settlement attempts saying so (retried).
 	Chain *evm.Chain
 	// Facilitator, when set, settles top-ups through an external x402 facilitator; X402 describes what

@@ -22,6 +22,9 @@ const (
 	// DatabaseWorkflowName provisions or deprovisions an account's managed database (workflow id
 	// database/<accountId>).
 	DatabaseWorkflowName = "DatabaseWorkflow"
+	// DatabaseTransferWorkflowName runs one export or import of an account's managed database (workflow
+	// id dbtransfer/<transferId>).
+	DatabaseTransferWorkflowName = "DatabaseTransferWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -33,6 +36,7 @@ var Registrations = []Registration{
 	{Name: TopUpWorkflowName, Func: TopUpWorkflow},
 	{Name: FilePurgeWorkflowName, Func: FilePurgeWorkflow},
 	{Name: DatabaseWorkflowName, Func: DatabaseWorkflow},
+	{Name: DatabaseTransferWorkflowName, Func: DatabaseTransferWorkflow},
 }
 
 // Signal names.
@@ -45,6 +49,18 @@ const (
 	// SignalDatabaseOp carries the operation (DatabaseOpProvision or DatabaseOpDeprovision) a request
 	// asks of DatabaseWorkflow, sent with SignalWithStart.
 	SignalDatabaseOp = "database-op"
+	// SignalTransferCancel asks DatabaseTransferWorkflow to stop and clean up (DELETE of the transfer).
+	SignalTransferCancel = "transfer-cancel"
+	// SignalTransferProgress carries a TransferProgress from the transfer's activity to its workflow's
+	// memo.
+	SignalTransferProgress = "transfer-progress"
+)
+
+// Update names.
+const (
+	// UpdateTransferComplete closes an import's part list (POST …/complete); its error, a gap in the
+	// parts say, answers the request.
+	UpdateTransferComplete = "transfer-complete"
 )
 
 // Activity type names (implemented in package activities).
@@ -78,6 +94,14 @@ const (
 	ActivityProvisionDatabase = "ProvisionDatabase"
 	// ActivityDeprovisionDatabase drops an account's database and roles and marks it deleted (idempotent).
 	ActivityDeprovisionDatabase = "DeprovisionDatabase"
+	// ActivityCloseTransferParts closes an import's part list: parts 1..N without a gap (idempotent).
+	ActivityCloseTransferParts = "CloseTransferParts"
+	// ActivityRunTransfer exports the database into the blob store, or verifies and restores an import's
+	// archive, reporting progress (retried after a crash; an import restores at most once).
+	ActivityRunTransfer = "RunTransfer"
+	// ActivityFinishTransfer records a transfer's end with its event and deletes its parts and, unless
+	// it is a completed export, its archive (idempotent).
+	ActivityFinishTransfer = "FinishTransfer"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

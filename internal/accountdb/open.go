@@ -2,9 +2,13 @@ package accountdb
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/schema"
@@ -95,4 +99,37 @@ func (c *Cluster) closeLater(db *bun.DB) {
 			c.opts.Log.Warn("close an account database pool", "err", err)
 		}
 	}()
+}
+
+// BulkStatementTimeout bounds one statement of an export or import connection (OpenBulk): a table's COPY
+// may run far longer than the role's statement_timeout allows a query.
+const BulkStatementTimeout = time.Hour
+
+// OpenBulk opens a pool of two connections to the account's ready database as role, for exports and
+// imports, which the caller closes: no read timeout (pgdriver sets the read deadline once per COPY, so a
+// long table would trip a short one), statement_timeout BulkStatementTimeout in place of the role's,
+// and a second connection to cancel the first's statement when the caller's context ends. An account
+// without a ready database is an svcerr NotFound.
+func (c *Cluster) OpenBulk(ctx context.Context, accountID string, role Role) (*bun.DB, error) {
+	r, err := c.row(ctx, c.meta, accountID)
+	if err != nil {
+		return nil, err
+	}
+	if r == nil || r.Status != schema.DatabaseReady {
+		return nil, errNoDatabase()
+	}
+	pw, err := c.password(r, role)
+	if err != nil {
+		return nil, err
+	}
+	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(c.urlFor(r.DatabaseName, roleName(r, role), pw)),
+		pgdriver.WithTimeout(5*time.Second), pgdriver.WithReadTimeout(0),
+		pgdriver.WithConnParams(map[string]any{"statement_timeout": BulkStatementTimeout.Milliseconds()})))
+	sqldb.SetMaxOpenConns(2)
+	db := bun.NewDB(sqldb, pgdialect.New())
+	if err := db.PingContext(ctx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("connect to the database of account %s as its %s: %w", accountID, role, err)
+	}
+	return db, nil
 }

@@ -22,6 +22,21 @@ func (a *Archive) Import(ctx context.Context, db *bun.DB) error {
 
 // ImportWithProgress is Import calling progress, when not nil, after each table.
 func (a *Archive) ImportWithProgress(ctx context.Context, db *bun.DB, progress func(Progress)) error {
+	return a.ImportWith(ctx, db, ImportOptions{Progress: progress})
+}
+
+// ImportOptions tunes ImportWith.
+type ImportOptions struct {
+	// Progress, when not nil, is called after each table.
+	Progress func(Progress)
+	// BeforeCommit, when not nil, runs in the restore's transaction after its last statement and before
+	// COMMIT (to note the transaction's id, say); its error rolls the restore back.
+	BeforeCommit func(ctx context.Context, conn bun.Conn) error
+}
+
+// ImportWith is Import with options.
+func (a *Archive) ImportWith(ctx context.Context, db *bun.DB, o ImportOptions) error {
+	progress := o.Progress
 	schemaSQL, err := a.readSmall(SchemaFile, DefaultMaxSchemaBytes)
 	if err != nil {
 		return err
@@ -51,7 +66,13 @@ func (a *Archive) ImportWithProgress(ctx context.Context, db *bun.DB, progress f
 				progress(p)
 			}
 		}
-		return runEach(ctx, conn, post)
+		if err := runEach(ctx, conn, post); err != nil {
+			return err
+		}
+		if o.BeforeCommit != nil {
+			return o.BeforeCommit(ctx, conn)
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("import database archive: %w", err)

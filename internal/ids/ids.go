@@ -24,6 +24,8 @@ const (
 	File       = "file"
 	// FileReservation names the storage quota held for one upload while it streams.
 	FileReservation = "fres"
+	// DatabaseTransfer names an export or import of an account's managed database.
+	DatabaseTransfer = "xfer"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

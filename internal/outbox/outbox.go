@@ -36,10 +36,16 @@ const (
 	// DatabaseReady: an account's managed database was provisioned (its data is the database as the API
 	// shows it, without its structure).
 	DatabaseReady = "database.ready"
+	// DatabaseTransferCompleted: an export's archive is ready, or an import is restored (its data is the
+	// transfer as the API shows it).
+	DatabaseTransferCompleted = "database.transfer.completed"
+	// DatabaseTransferFailed: a transfer stopped on an error; an import left the database as it was.
+	DatabaseTransferFailed = "database.transfer.failed"
 )
 
 // Types lists every event type, in documentation order.
-var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted, DatabaseReady}
+var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted, DatabaseReady,
+	DatabaseTransferCompleted, DatabaseTransferFailed}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {
