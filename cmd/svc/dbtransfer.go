@@ -576,8 +576,8 @@ func (r *importRun) run(noWait bool, interval time.Duration) int {
 		return exitOK
 	}
 	done := resp.Body.Transfer
-	fmt.Fprintf(a.stdout, "Imported %s into the database (import %s): %d tables, %s of data.\n", r.file.path, done.ID,
-		done.Progress.TablesTotal, client.FormatBytes(done.Progress.Bytes))
+	fmt.Fprintf(a.stdout, "Imported %s into the database (import %s): %s, %s of data.\n", r.file.path, done.ID,
+		count(int64(done.Progress.TablesTotal), "table"), client.FormatBytes(done.Progress.Bytes))
 	if ar := done.Archive; ar != nil {
 		tw := a.table()
 		fmt.Fprintf(tw, "SHA-256:\t%s\nPublic key:\t%s\n", ar.SHA256, orDefault(ar.PublicKey, "- (unsigned)"))
@@ -641,8 +641,8 @@ func (r *importRun) resume() (client.DatabaseTransfer, map[int]bool, int, bool) 
 	if err != nil {
 		fmt.Fprintf(a.stderr, "warning: an interrupted import will not resume: %v\n", err)
 	}
-	fmt.Fprintf(a.stderr, "import %s: uploading %s in %d parts of %s\n", t.ID, client.FormatBytes(r.file.size),
-		partCount(r.file.size, r.partSize), client.FormatBytes(r.partSize))
+	fmt.Fprintf(a.stderr, "import %s: uploading %s in %s of %s\n", t.ID, client.FormatBytes(r.file.size),
+		count(partCount(r.file.size, r.partSize), "part"), client.FormatBytes(r.partSize))
 	return t, map[int]bool{}, 0, true
 }
 
@@ -677,6 +677,14 @@ func (r *importRun) acceptedParts(t client.DatabaseTransfer, partSize int64) (ma
 		accepted[p.PartNumber] = true
 	}
 	return accepted, ""
+}
+
+// count is "1 <noun>" or "N <noun>s".
+func count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // partRange is the offset and size of part number n (from 1) of a file of size bytes.

@@ -109,7 +109,7 @@ func TestDBExportImport(t *testing.T) {
 	require.Regexp(t, `export xfer_\S+: completed, 1/1 tables`, r.stderr)
 
 	r = dst.ok("db", "import", out, "--interval", "20ms")
-	require.Regexp(t, `Imported .*db\.zip into the database \(import xfer_\S+\): 1 tables, `, r.stdout)
+	require.Regexp(t, `Imported .*db\.zip into the database \(import xfer_\S+\): 1 table, `, r.stdout)
 	require.Regexp(t, `SHA-256:\s+`+sum+`\n`, r.stdout)
 	require.Regexp(t, `import xfer_\S+: completed, 1/1 tables`, r.stderr)
 	const all = "SELECT id, name, age FROM pets ORDER BY id"
@@ -119,6 +119,15 @@ func TestDBExportImport(t *testing.T) {
 	r = dst.svc("db", "query", "SELECT count(*) FROM old")
 	require.Equal(t, exitAPI, r.code, "the import replaced the tables: %s", r.stdout)
 	require.Empty(t, importStates(t, dst.vars))
+
+	// A file that is no archive fails the import, which names the transfer, and changes nothing.
+	junk := filepath.Join(t.TempDir(), "junk.zip")
+	require.NoError(t, os.WriteFile(junk, []byte("not a zip archive"), 0o600))
+	r = dst.svc("db", "import", junk, "--interval", "20ms")
+	require.Equal(t, exitAPI, r.code, r.stdout)
+	require.Regexp(t, `error: \S+: import xfer_\S+ failed: .+\n`, r.stderr)
+	require.Equal(t, want, dst.rows(all))
+	require.Empty(t, importStates(t, dst.vars), "a failed import leaves nothing to resume")
 
 	// --json prints the finished transfer.
 	r = src.ok("--json", "db", "export", "-o", out, "--force", "--interval", "20ms")
@@ -140,7 +149,7 @@ func TestDBImportResume(t *testing.T) {
 	src.fillPets(300)
 	archive := src.export()
 
-	const partSize = 4 << 10
+	const partSize = 2 << 10
 	fi, err := os.Stat(archive)
 	require.NoError(t, err)
 	parts := int(partCount(fi.Size(), partSize))
