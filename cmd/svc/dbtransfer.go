@@ -191,9 +191,9 @@ func (a *app) followTransfer(c *client.Client, resp client.Response[client.Datab
 	return resp, exitOK, true
 }
 
-// waitTransfer polls a transfer every interval until it is done or the context ends, showing its
-// progress on stderr, and answers the last response (a failed one after maxPollFailures transient
-// failures in a row, or any other failure).
+// waitTransfer polls a transfer every interval until it is done or the context ends (answering then the
+// last response read), showing its progress on stderr; a failed poll ends it with that failure, after
+// maxPollFailures in a row when they are transient.
 func (a *app) waitTransfer(c *client.Client, resp client.Response[client.DatabaseTransferEnvelope], interval time.Duration) client.Response[client.DatabaseTransferEnvelope] {
 	id := resp.Body.Transfer.ID
 	shown := newTransferLine(a.stderr, a.stderrIsTerminal())
@@ -210,6 +210,9 @@ func (a *app) waitTransfer(c *client.Client, resp client.Response[client.Databas
 		}
 		r := c.GetDatabaseTransfer(a.ctx, id)
 		if !r.OK {
+			if a.ctx.Err() != nil { // interrupted mid-request: as between polls
+				return last
+			}
 			if failures++; failures < maxPollFailures && transient(r) && a.ctx.Err() == nil {
 				continue
 			}

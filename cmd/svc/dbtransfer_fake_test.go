@@ -37,8 +37,9 @@ type fakeTransfers struct {
 	exportFails *client.DatabaseTransferError
 	// restoreFails makes the imports completed from now on fail with this error.
 	restoreFails *client.DatabaseTransferError
-	// restoreHangs keeps the imports completed while it is set running.
+	// restoreHangs keeps the imports completed while it is set running, calling onHang on each read.
 	restoreHangs bool
+	onHang       func()
 	// failPart answers the upload of this part number with failStatus, failTimes times.
 	failPart, failStatus, failTimes int
 }
@@ -158,7 +159,11 @@ func (f *fakeTransfers) serve(w http.ResponseWriter, r *http.Request) {
 			t.Progress.TablesDone = min(ft.polls, 2)
 			t.Progress.Bytes = int64(ft.polls) * 1000
 			t.Progress.TablesTotal = 2
-			if ft.polls >= 2 && !(t.Kind == client.TransferKindImport && f.restoreHangs) {
+			hangs := t.Kind == client.TransferKindImport && f.restoreHangs
+			if hangs && f.onHang != nil {
+				f.onHang()
+			}
+			if ft.polls >= 2 && !hangs {
 				f.finish(ft)
 			}
 		}

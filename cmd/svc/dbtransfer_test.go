@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -321,9 +320,9 @@ func TestDBImportWaitResumes(t *testing.T) {
 	f := newFakeTransfers(t)
 	vars := f.vars(t)
 	path, _ := importFixture(t, 2048)
-	f.restoreHangs = true
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	f.restoreHangs, f.onHang = true, cancel // as if Ctrl-C was pressed while the restore runs
 	var out, errOut bytes.Buffer
 	code := runContext(ctx, []string{"db", "import", path, "--interval", "5ms"}, strings.NewReader(""), &out, &errOut,
 		func(k string) string { return vars[k] })
