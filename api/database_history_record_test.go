@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -36,4 +37,32 @@ func TestRecordDatabaseHistories(t *testing.T) {
 	waitDatabase(t, env, acme.key, client.DatabaseStatusDeleted)
 	require.Eventually(t, func() bool { return workflowClosed(env, workflows.DatabaseWorkflowID(acme.id)) }, 10*time.Second, 20*time.Millisecond)
 	writeHistory(t, env, workflows.DatabaseWorkflowID(acme.id), filepath.Join(out, "database_deprovision.json"))
+}
+
+// TestRecordTransferHistories re-records workflows/testdata/dbtransfer_export.json and
+// dbtransfer_import.json (SVC_RECORD_HISTORIES=1): an export whose archive is then discarded, and an
+// import of it in two parts, each run of dbtransfer/<id> by the production worker.
+func TestRecordTransferHistories(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := apptest.New(t)
+	a, b := newDatabaseAccount(t, env), newDatabaseAccount(t, env)
+	readyDatabase(t, env, a)
+	readyDatabase(t, env, b)
+	ca, cb := sdkFor(env, a), sdkFor(env, b)
+	execute(t, ca, "CREATE TABLE t (id int PRIMARY KEY, v text);\nINSERT INTO t SELECT g, 'v' || g FROM generate_series(1, 100) g")
+	out := filepath.Join("..", "workflows", "testdata")
+
+	exp, archive, _ := exportArchive(t, ca)
+	require.Equal(t, http.StatusAccepted, ca.CancelDatabaseTransfer(context.Background(), exp.ID).StatusCode)
+	id := workflows.DatabaseTransferWorkflowID(exp.ID)
+	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 10*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, id, filepath.Join(out, "dbtransfer_export.json"))
+
+	imp := importArchive(t, cb, archive, len(archive)/2+1, false)
+	require.Equal(t, client.TransferStatusCompleted, imp.Status)
+	id = workflows.DatabaseTransferWorkflowID(imp.ID)
+	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 10*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, id, filepath.Join(out, "dbtransfer_import.json"))
 }

@@ -161,8 +161,16 @@ func TestNULNeverA500(t *testing.T) {
 			require.Equal(t, wantParam, errorOf(resp)["param"], "%s %s (%s): %s", r.Method, path, what, resp.Raw)
 		}
 		clean := param.ReplaceAllString(r.Path, "x_1")
-		for _, m := range param.FindAllStringSubmatch(r.Path, -1) {
-			check("path", strings.Replace(clean, "x_1", "x_%00", 1), nil, m[1]) // the first parameter
+		for i, m := range param.FindAllStringSubmatch(r.Path, -1) {
+			k := 0
+			path := param.ReplaceAllStringFunc(r.Path, func(string) string {
+				k++
+				if k == i+1 {
+					return "x_%00"
+				}
+				return "x_1"
+			})
+			check("path", path, nil, m[1])
 		}
 		check("query", clean+"?serviceId=%00", nil, "serviceId")
 		for _, field := range stringFields(doc.Paths[r.Path], r.Method, doc.Components.Schemas) {
