@@ -250,8 +250,17 @@ func (a *app) transferFailure(resp client.Response[client.DatabaseTransferEnvelo
 		}
 	}
 	a.printErrorLine(e)
+	if t.Kind == client.TransferKindImport && !t.AllowUnsigned && (e.Code == codeArchiveUnsigned || e.Code == codeArchiveSignature) {
+		fmt.Fprintln(a.stderr, "the archive is unsigned or signed by another platform's key; if you trust it, import it with --allow-unsigned")
+	}
 	return exitAPI
 }
+
+// Error codes of an import refused for its signature.
+const (
+	codeArchiveUnsigned  = "archive_unsigned"
+	codeArchiveSignature = "archive_signature"
+)
 
 // stderrIsTerminal reports whether stderr is a terminal (where progress is redrawn in place).
 func (a *app) stderrIsTerminal() bool {

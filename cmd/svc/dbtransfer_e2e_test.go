@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -129,6 +130,17 @@ func TestDBExportImport(t *testing.T) {
 	require.Equal(t, want, dst.rows(all))
 	require.Empty(t, importStates(t, dst.vars), "a failed import leaves nothing to resume")
 
+	// Without its signature, the archive is restored only with --allow-unsigned.
+	unsigned := withoutSignature(t, out)
+	r = dst.svc("db", "import", unsigned, "--interval", "20ms")
+	require.Equal(t, exitAPI, r.code, r.stdout)
+	require.Regexp(t, `error: archive_unsigned: import xfer_\S+ failed: .+\n`, r.stderr)
+	require.Contains(t, r.stderr, "import it with --allow-unsigned")
+	dst.ok("db", "action", "execute", "--sql", "DELETE FROM pets WHERE id > 10")
+	r = dst.ok("db", "import", unsigned, "--interval", "20ms", "--allow-unsigned")
+	require.Regexp(t, `Public key:\s+- \(unsigned\)\n`, r.stdout)
+	require.Equal(t, want, dst.rows(all), "the rows are restored")
+
 	// --json prints the finished transfer.
 	r = src.ok("--json", "db", "export", "-o", out, "--force", "--interval", "20ms")
 	var envl client.DatabaseTransferEnvelope
@@ -211,4 +223,28 @@ func fileSHA256(t *testing.T, path string) string {
 	sum, err := sectionSHA256(f, 0, fi.Size())
 	require.NoError(t, err)
 	return sum
+}
+
+// withoutSignature copies the archive at path without its signature.json and returns the copy's path.
+func withoutSignature(t *testing.T, path string) string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	require.NoError(t, err)
+	defer func() { _ = zr.Close() }()
+	dest := filepath.Join(t.TempDir(), "unsigned.zip")
+	f, err := os.Create(dest)
+	require.NoError(t, err)
+	zw := zip.NewWriter(f)
+	dropped := false
+	for _, e := range zr.File {
+		if e.Name == "signature.json" {
+			dropped = true
+			continue
+		}
+		require.NoError(t, zw.Copy(e))
+	}
+	require.True(t, dropped, "the export is signed")
+	require.NoError(t, zw.Close())
+	require.NoError(t, f.Close())
+	return dest
 }
