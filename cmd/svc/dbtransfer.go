@@ -38,7 +38,7 @@ var minPartSize int64 = 1 << 20
 var partRetryWait = time.Second
 
 // dbExportHelp is the help of "svc db export".
-const dbExportHelp = `Usage: svc db export -o FILE [--force] [--interval D] [--idempotency-key K]
+const dbExportHelp = `Usage: svc db export -o FILE [--force] [--interval D] [--idempotency-key K] [--transfer ID]
 
 Copies the account's database into a portable ZIP archive and downloads it to FILE (scopes
 databases:write to start, databases:read to download). The export runs on the server from one
@@ -53,6 +53,8 @@ It prints the transfer's id, the archive's size and SHA-256, and the public key 
   --force               overwrite an existing FILE (by default svc refuses)
   --interval D          poll interval while the export runs (default 1s)
   --idempotency-key K   Idempotency-Key of the export's creation (default: random)
+  --transfer ID         follow and download the export ID (started before) instead of a new one, e.g.
+                        after an interrupted wait or download
 
 With --json, stdout gets the finished transfer's envelope. An export that fails, is cancelled or
 expires exits 1 with the transfer's id and error.
@@ -91,11 +93,12 @@ upload's completion). An import that fails exits 1 with the transfer's id and er
 func (a *app) dbExport(args []string) int {
 	const cmd = "db export"
 	var (
-		idemKey, output string
-		force           bool
-		interval        time.Duration
+		idemKey, output, transferID string
+		force                       bool
+		interval                    time.Duration
 	)
 	fs := a.commandFlags(cmd, &idemKey)
+	fs.StringVar(&transferID, "transfer", "", "follow and download this export instead of starting one")
 	fs.StringVar(&output, "output", "", "file to write the archive to")
 	fs.StringVar(&output, "o", "", "short for --output")
 	fs.BoolVar(&force, "force", false, "overwrite an existing file")
@@ -117,11 +120,19 @@ func (a *app) dbExport(args []string) int {
 	if !ok {
 		return code
 	}
-	resp := c.CreateDatabaseTransfer(a.ctx, client.CreateDatabaseTransferRequest{Kind: client.TransferKindExport}, idemOpts(idemKey)...)
+	var resp client.Response[client.DatabaseTransferEnvelope]
+	if transferID == "" {
+		resp = c.CreateDatabaseTransfer(a.ctx, client.CreateDatabaseTransferRequest{Kind: client.TransferKindExport}, idemOpts(idemKey)...)
+	} else {
+		resp = c.GetDatabaseTransfer(a.ctx, transferID)
+	}
 	if !resp.OK {
 		return apiFailure(a, resp)
 	}
-	resp, code, ok = a.followTransfer(c, resp, interval, "")
+	if k := resp.Body.Transfer.Kind; k != client.TransferKindExport {
+		return a.localError("invalid_transfer", fmt.Sprintf("%s is an %s, not an export", transferID, k))
+	}
+	resp, code, ok = a.followTransfer(c, resp, interval, "; rerun with --transfer "+resp.Body.Transfer.ID+" to follow it again")
 	if !ok {
 		return code
 	}
@@ -145,6 +156,8 @@ func (a *app) dbExport(args []string) int {
 		return nil
 	})
 	if code != exitOK {
+		fmt.Fprintf(a.stderr, "the archive of export %s is kept on the server%s; rerun with --transfer %s to download it again\n",
+			t.ID, expiresWhen(t), t.ID)
 		return code
 	}
 	if a.g.json {
@@ -161,6 +174,14 @@ func (a *app) dbExport(args []string) int {
 		client.FormatBytes(got.Bytes), got.Bytes, got.SHA256, orDefault(key, "- (unsigned)"))
 	_ = tw.Flush()
 	return exitOK
+}
+
+// expiresWhen is " until <time>" when the transfer says when it expires, else "".
+func expiresWhen(t client.DatabaseTransfer) string {
+	if t.ExpiresAt == nil {
+		return ""
+	}
+	return " until " + t.ExpiresAt.UTC().Format(time.RFC3339)
 }
 
 // responseError is a failed Response's error as an error (never a nil *client.Error in an interface).

@@ -35,6 +35,8 @@ type fakeTransfers struct {
 	archive []byte
 	// exportFails makes the next export fail with this error once it runs.
 	exportFails *client.DatabaseTransferError
+	// tamperArchive serves this many archives with a byte changed.
+	tamperArchive int
 	// restoreFails makes the imports completed from now on fail with this error.
 	restoreFails *client.DatabaseTransferError
 	// restoreHangs keeps the imports completed while it is set running, calling onHang on each read.
@@ -134,8 +136,9 @@ func (f *fakeTransfers) serve(w http.ResponseWriter, r *http.Request) {
 		var req client.CreateDatabaseTransferRequest
 		_ = json.NewDecoder(r.Body).Decode(&req)
 		f.next++
+		expires := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 		ft := &fakeTransfer{t: client.DatabaseTransfer{ID: fmt.Sprintf("xfer_%d", f.next), Kind: req.Kind,
-			AllowUnsigned: req.AllowUnsigned, CreatedAt: time.Now()}, parts: map[int][]byte{}}
+			AllowUnsigned: req.AllowUnsigned, CreatedAt: time.Now(), ExpiresAt: &expires}, parts: map[int][]byte{}}
 		if req.Kind == client.TransferKindExport {
 			ft.t.Status, ft.t.Progress.TablesTotal, ft.fail = client.TransferStatusRunning, 2, f.exportFails
 		} else {
@@ -218,7 +221,12 @@ func (f *fakeTransfers) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(len(f.archive)))
 		w.Header().Set(client.HeaderContentSHA256, hex.EncodeToString(sum[:]))
 		w.Header().Set(client.HeaderArchivePublicKey, fakePublicKey)
-		_, _ = w.Write(f.archive)
+		body := f.archive
+		if f.tamperArchive > 0 {
+			f.tamperArchive--
+			body = append([]byte{'X'}, f.archive[1:]...)
+		}
+		_, _ = w.Write(body)
 		return
 	default:
 		fail(http.StatusNotFound, "not_found", "no route")

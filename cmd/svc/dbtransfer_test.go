@@ -112,13 +112,34 @@ func TestDBExportFake(t *testing.T) {
 	require.Equal(t, "xfer_2", env.Transfer.ID)
 	require.Equal(t, client.TransferStatusCompleted, env.Transfer.Status)
 
+	// A download that fails verification leaves nothing behind; --transfer downloads the same export again.
+	f.mu.Lock()
+	f.tamperArchive = 1
+	f.mu.Unlock()
+	again := filepath.Join(dir, "again.zip")
+	r = cli(t, vars, "", "db", "export", "-o", again, "--interval", "5ms")
+	require.Equal(t, exitAPI, r.code, r.stdout)
+	require.Contains(t, r.stderr, "SHA-256")
+	require.Contains(t, r.stderr, "the archive of export xfer_3 is kept on the server until 2030-01-02T03:04:05Z; "+
+		"rerun with --transfer xfer_3 to download it again\n")
+	require.NoFileExists(t, again)
+	r = cli(t, vars, "", "db", "export", "-o", again, "--transfer", "xfer_3")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Regexp(t, `Transfer:\s+xfer_3\n`, r.stdout)
+	require.FileExists(t, again)
+	require.Equal(t, 3, f.count("POST /v1/databases/transfers"), "no new export")
+	require.NoError(t, os.Remove(again))
+	r = cli(t, vars, "", "db", "export", "-o", again, "--transfer", "xfer_nope")
+	require.Equal(t, exitAPI, r.code)
+	require.Contains(t, r.stderr, "error: not_found: no such transfer")
+
 	f.mu.Lock()
 	f.exportFails = &client.DatabaseTransferError{Code: "export_refused", Message: "table t uses a domain type"}
 	f.mu.Unlock()
 	failed := filepath.Join(dir, "failed.zip")
 	r = cli(t, vars, "", "db", "export", "-o", failed, "--interval", "5ms")
 	require.Equal(t, exitAPI, r.code, r.stdout)
-	require.Contains(t, r.stderr, "error: export_refused: export xfer_3 failed: table t uses a domain type\n")
+	require.Contains(t, r.stderr, "error: export_refused: export xfer_4 failed: table t uses a domain type\n")
 	require.NoFileExists(t, failed)
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
@@ -182,6 +203,10 @@ func TestDBImportResumeFake(t *testing.T) {
 	r = cli(t, vars, "", "db", "import", path, "--part-size", "1KiB", "--interval", "5ms")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	require.Contains(t, r.stdout, "(import xfer_2)")
+
+	r = cli(t, vars, "", "db", "export", "-o", filepath.Join(t.TempDir(), "x.zip"), "--transfer", "xfer_1")
+	require.Equal(t, exitAPI, r.code)
+	require.Contains(t, r.stderr, "error: invalid_transfer: xfer_1 is an import, not an export\n")
 }
 
 // TestDBImportRestartFake: an earlier run's transfer that expired, or whose accepted parts are not the
