@@ -72,13 +72,6 @@ func (f *fakeTransfers) vars(t *testing.T) map[string]string {
 	return env
 }
 
-// put stores a transfer as the fake holds it.
-func (f *fakeTransfers) put(ft *fakeTransfer) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.transfers[ft.t.ID] = ft
-}
-
 // get is a copy of a transfer.
 func (f *fakeTransfers) get(id string) (client.DatabaseTransfer, bool) {
 	f.mu.Lock()
