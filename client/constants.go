@@ -151,6 +151,17 @@ const (
 	OpWebhooksDisable              = "webhooks.disable"
 	OpWebhookDeliveriesList        = "webhookDeliveries.list"
 	OpWebhookDeliveriesReplay      = "webhookDeliveries.replay"
+	// The automations' operations (ours: seed 000 lists none; seed 002's /user/automation routes share
+	// them).
+	OpAutomationsList    = "automations.list"
+	OpAutomationsCreate  = "automations.create"
+	OpAutomationsRead    = "automations.read"
+	OpAutomationsUpdate  = "automations.update"
+	OpAutomationsPause   = "automations.pause"
+	OpAutomationsResume  = "automations.resume"
+	OpAutomationsTrigger = "automations.trigger"
+	OpAutomationsCancel  = "automations.cancel"
+	OpAutomationsDelete  = "automations.delete"
 )
 
 // LimitOperations lists every route's limit operation id, in the order of the specification.
@@ -170,6 +181,8 @@ var LimitOperations = []string{
 	OpRunsList, OpRunsCreate, OpRunsRead, OpRunsCancel, OpApprovalsList, OpApprovalsCreate, OpApprovalsDecide,
 	OpArtifactsList, OpArtifactsContentRead, OpWebhooksList, OpWebhooksCreate, OpWebhooksUpdate, OpWebhooksRotate,
 	OpWebhooksDisable, OpWebhookDeliveriesList, OpWebhookDeliveriesReplay,
+	OpAutomationsList, OpAutomationsCreate, OpAutomationsRead, OpAutomationsUpdate, OpAutomationsPause,
+	OpAutomationsResume, OpAutomationsTrigger, OpAutomationsCancel, OpAutomationsDelete,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

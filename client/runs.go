@@ -14,6 +14,8 @@ type ListRunsParams struct {
 	Status      string
 	ServiceID   string
 	OperationID string
+	// AutomationID keeps the runs an automation started.
+	AutomationID string
 	// From (inclusive) and To (exclusive) bound the runs' creation time; they are sent to the
 	// nanosecond.
 	From, To time.Time
@@ -21,7 +23,8 @@ type ListRunsParams struct {
 
 func (p ListRunsParams) values() url.Values {
 	return setFilters(p.query(), p.From, p.To,
-		[2]string{"status", p.Status}, [2]string{"serviceId", p.ServiceID}, [2]string{"operationId", p.OperationID})
+		[2]string{"status", p.Status}, [2]string{"serviceId", p.ServiceID}, [2]string{"operationId", p.OperationID},
+		[2]string{"automationId", p.AutomationID})
 }
 
 // ListRuns lists the runs of the selected project (or of none), newest first (scope runs:read). Runs of

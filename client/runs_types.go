@@ -20,18 +20,20 @@ type RunError struct {
 
 // Run is a durable invocation of a service operation, executed as a Temporal workflow run/<id>.
 type Run struct {
-	ID             string         `json:"id" doc:"Run id (run_...)."`
-	ServiceID      string         `json:"serviceId"`
-	OperationID    string         `json:"operationId"`
-	Status         string         `json:"status" enum:"queued,running,awaiting_approval,succeeded,failed,cancelled"`
-	Input          map[string]any `json:"input"`
-	Output         any            `json:"output"`
-	Error          *RunError      `json:"error"`
-	ApprovalID     *string        `json:"approvalId"`
-	ChargedCredits float64        `json:"chargedCredits"`
-	CreatedAt      time.Time      `json:"createdAt"`
-	UpdatedAt      time.Time      `json:"updatedAt"`
-	CompletedAt    *time.Time     `json:"completedAt"`
+	ID          string         `json:"id" doc:"Run id (run_...)."`
+	ServiceID   string         `json:"serviceId"`
+	OperationID string         `json:"operationId"`
+	Status      string         `json:"status" enum:"queued,running,awaiting_approval,succeeded,failed,cancelled"`
+	Input       map[string]any `json:"input"`
+	Output      any            `json:"output"`
+	Error       *RunError      `json:"error"`
+	ApprovalID  *string        `json:"approvalId"`
+	// AutomationID names the automation whose fire started the run, if one did.
+	AutomationID   *string    `json:"automationId,omitempty" doc:"The automation (auto_...) whose fire started the run."`
+	ChargedCredits float64    `json:"chargedCredits"`
+	CreatedAt      time.Time  `json:"createdAt"`
+	UpdatedAt      time.Time  `json:"updatedAt"`
+	CompletedAt    *time.Time `json:"completedAt"`
 }
 
 // Finished reports whether the run reached a final status.
