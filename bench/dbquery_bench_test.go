@@ -51,7 +51,7 @@ func BenchmarkDatabaseQueryVersusDirect(b *testing.B) {
 	conn := &lateConnector{}
 	env := apptest.NewWith(b, apptest.Options{DatabaseConn: conn})
 	newCluster := func() *accountdb.Cluster {
-		c, err := accountdb.NewCluster(env.DB, testdb.URL(), env.Box, accountdb.Options{NamePrefix: "bench_"})
+		c, err := accountdb.NewCluster(env.DB, testdb.URL(), env.Box, accountdb.Options{NamePrefix: "bench_", PoolSize: accountdb.DefaultPoolSize})
 		require.NoError(b, err)
 		b.Cleanup(func() { _ = c.Close() })
 		return c
