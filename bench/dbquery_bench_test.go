@@ -22,8 +22,6 @@ import (
 const (
 	// queryRows is the benchmark table's row count.
 	queryRows = 100_000
-	// queryClients is how many clients query at once, on each side.
-	queryClients = 16
 )
 
 // lateConnector is an accountdb.Connector whose cluster is set after the environment that needs it
@@ -41,9 +39,16 @@ func (l *lateConnector) Open(ctx context.Context, accountID string, role account
 // id as a parameter (auth, scope and service checks, audit, the lexical check, a pooled connection as the
 // reader role, BEGIN READ ONLY, Parse/Bind/Execute, rollback and session reset, JSON rows), and with the
 // same statement on a pgdriver/bun pool of its own as the same reader role (database/sql, no transaction).
-// Both pools have the production size (accountdb.DefaultPoolSize). Five alternating 2-second rounds each,
-// after a 1-second warm-up of each. It reports both rates, their ratio and the API's p50 and p99.
+// Both pools have the production size (accountdb.DefaultPoolSize, 4). Five alternating 2-second rounds
+// each, after a 1-second warm-up of each. It reports both rates, their ratio and the API's p50 and p99.
+// With 4 clients nothing waits for a pooled connection; with 16, requests queue for the pool's four.
 func BenchmarkDatabaseQueryVersusDirect(b *testing.B) {
+	for _, clients := range []int{accountdb.DefaultPoolSize, 16} {
+		b.Run(fmt.Sprintf("clients-%d", clients), func(b *testing.B) { benchDatabaseQuery(b, clients) })
+	}
+}
+
+func benchDatabaseQuery(b *testing.B, queryClients int) {
 	app.TuneGC(os.Getenv)
 	ctx := context.Background()
 	// The API's pools as a production process has them (the test cluster's are tinier): a cluster of its
