@@ -42,19 +42,19 @@ func automationsCommands() []command {
 			brief: "run an operation on a cron schedule; shows the next fire times"},
 		{name: "automations list", run: (*app).automationsList, help: automationsListHelp,
 			brief: "list automations with their run counts and next fire"},
-		{name: "automations get", args: "ID", run: (*app).automationsGet, help: automationsGetHelp,
+		{name: "automations get", run: (*app).automationsGet, help: automationsGetHelp,
 			brief: "show an automation: counts, limits, fire times, recent runs"},
-		{name: "automations update", args: "ID", run: (*app).automationsUpdate, help: automationsUpdateHelp,
+		{name: "automations update", run: (*app).automationsUpdate, help: automationsUpdateHelp,
 			brief: "change an automation's name, cron, timezone or input"},
-		{name: "automations pause", args: "ID", run: (*app).automationsPause, help: automationsPauseHelp,
+		{name: "automations pause", run: (*app).automationsPause, help: automationsPauseHelp,
 			brief: "pause an automation's schedule"},
-		{name: "automations resume", args: "ID", run: (*app).automationsResume, help: automationsResumeHelp,
+		{name: "automations resume", run: (*app).automationsResume, help: automationsResumeHelp,
 			brief: "resume a paused automation"},
-		{name: "automations trigger", args: "ID", run: (*app).automationsTrigger, help: automationsTriggerHelp,
+		{name: "automations trigger", run: (*app).automationsTrigger, help: automationsTriggerHelp,
 			brief: "fire an automation once now"},
-		{name: "automations cancel", args: "ID", run: (*app).automationsCancel, help: automationsCancelHelp,
+		{name: "automations cancel", run: (*app).automationsCancel, help: automationsCancelHelp,
 			brief: "stop an automation for good (a run in flight continues)"},
-		{name: "automations delete", args: "ID", run: (*app).automationsDelete, help: automationsDeleteHelp,
+		{name: "automations delete", run: (*app).automationsDelete, help: automationsDeleteHelp,
 			brief: "cancel an automation and remove it from listings"},
 	}
 }
@@ -87,8 +87,8 @@ its next fire times, in its time zone and in UTC. E.g. every hour on the hour:
 ` + cronHelp + `
 
 The account's tier limits the active automations (standard 5, Club 20), the runs one automation may
-start in its life (100, 1,000) and in one UTC day (24, 100); a fire past a limit starts no run and
-counts as skipped.
+start in its life (100, 1,000) and in one UTC day (24, 100): a fire past a limit starts no run and
+counts as skipped, and one that has used its lifetime runs is paused.
 
   --name N              a name, 1..200 characters (required)
   --cron EXPR           when to fire (required), see above
@@ -365,9 +365,9 @@ func (a *app) automationsPause(args []string) int {
 // automationsResumeHelp is the help of "svc automations resume".
 const automationsResumeHelp = `Usage: svc automations resume ID [--note TEXT] [--idempotency-key K]
 
-Resumes a paused automation (scope runs:write): it fires again from its next fire time on; fires missed
-while paused are not made up. The note (at most 500 characters) is shown with the schedule in the
-Temporal Web UI. An automation paused by its lifetime limit stays refused by that limit.
+Resumes a paused automation (scope runs:write), also one paused in the Temporal Web UI: its schedule
+fires again at its next fire times, which it prints. The note (at most 500 characters) is shown with
+the schedule in the Temporal Web UI and by "svc automations get".
 
   --note TEXT           why it is resumed
   --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
