@@ -12,6 +12,7 @@ type Set struct {
 	Files       *Files
 	Databases   *Databases
 	Transfers   *Transfers
+	Automations *Automations
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -42,5 +43,7 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityCloseTransferParts, Func: s.Transfers.CloseTransferParts},
 		{Name: workflows.ActivityRunTransfer, Func: s.Transfers.RunTransfer},
 		{Name: workflows.ActivityFinishTransfer, Func: s.Transfers.FinishTransfer},
+		{Name: workflows.ActivityPrepareAutomationFire, Func: s.Automations.PrepareAutomationFire},
+		{Name: workflows.ActivityPauseAutomationSchedule, Func: s.Automations.PauseAutomationSchedule},
 	}
 }

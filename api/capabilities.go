@@ -5,6 +5,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/accountdb"
+	"github.com/svcplatform/svc/internal/automation"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
@@ -80,6 +81,8 @@ type Deps struct {
 	DatabaseConn accountdb.Connector
 	// DatabaseLimits bound each query, records page and action (zero fields: accountdb's defaults).
 	DatabaseLimits accountdb.Limits
+	// Automations are the cron-driven runs on Temporal Schedules.
+	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
 	Transfers *dbtransfer.Service
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
@@ -119,6 +122,7 @@ func routeTable(d Deps) [][]Route {
 		(&webhooksAPI{webhooks: d.Webhooks, deliveries: d.Deliveries}).routes(),
 		(&databasesAPI{databases: d.Databases}).routes(),
 		(&databaseTransfersAPI{transfers: d.Transfers, log: d.Logger}).routes(),
+		(&automationsAPI{automations: d.Automations}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 	}
 }

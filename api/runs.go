@@ -71,11 +71,12 @@ func (ra *runsAPI) getRun(ctx context.Context, in *runIDInput) (*Out[client.RunE
 
 type listRunsInput struct {
 	PageQuery
-	Status      string `query:"status" enum:"queued,running,awaiting_approval,succeeded,failed,cancelled" doc:"Only runs in this status."`
-	ServiceID   string `query:"serviceId" maxLength:"200" doc:"Only runs of this service."`
-	OperationID string `query:"operationId" maxLength:"200" doc:"Only runs of this operation."`
-	From        string `query:"from" doc:"RFC 3339 time: runs created at or after it."`
-	To          string `query:"to" doc:"RFC 3339 time: runs created before it."`
+	Status       string `query:"status" enum:"queued,running,awaiting_approval,succeeded,failed,cancelled" doc:"Only runs in this status."`
+	ServiceID    string `query:"serviceId" maxLength:"200" doc:"Only runs of this service."`
+	OperationID  string `query:"operationId" maxLength:"200" doc:"Only runs of this operation."`
+	AutomationID string `query:"automationId" maxLength:"200" doc:"Only runs started by this automation."`
+	From         string `query:"from" doc:"RFC 3339 time: runs created at or after it."`
+	To           string `query:"to" doc:"RFC 3339 time: runs created before it."`
 }
 
 // listRuns lists the runs of the caller's scope, newest first. Runs of services the key may not use are
@@ -86,7 +87,7 @@ func (ra *runsAPI) listRuns(ctx context.Context, in *listRunsInput) (*Out[client
 		return nil, err
 	}
 	p := principalFrom(ctx)
-	f := run.ListFilter{Scope: p.Scope, Status: in.Status, ServiceID: in.ServiceID, OperationID: in.OperationID}
+	f := run.ListFilter{Scope: p.Scope, Status: in.Status, ServiceID: in.ServiceID, OperationID: in.OperationID, AutomationID: in.AutomationID}
 	if f.From, err = parseTime("from", in.From); err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/automation"
 	"github.com/svcplatform/svc/internal/dbtransfer"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
@@ -57,6 +58,8 @@ type APIDeps struct {
 	Files file.Options
 	// Transfers tunes database transfers (zero fields: dbtransfer's defaults).
 	Transfers dbtransfer.Options
+	// Automations tunes automations (a test-only fire interval).
+	Automations automation.Options
 	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
 	X402 *x402.Config
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).

@@ -14,6 +14,7 @@ import (
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
+	"github.com/svcplatform/svc/internal/automation"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
@@ -87,6 +88,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		DevFaucet:    d.DevFaucet,
 		Databases:    databaseService(d),
 		Transfers:    transferService(d),
+		Automations:  automationService(d, cat),
 		DatabaseConn: databaseConn(d),
 	}, nil
 }
@@ -128,6 +130,10 @@ func Activities(d WorkerDeps) activities.Set {
 		Files:     &activities.Files{Purger: filePurger(d)},
 		Databases: databaseActivities(d),
 		Transfers: transferActivities(d),
+		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
+			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
+			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.
+			Limiter: limit.New(d.DB, limit.Options{Now: d.LimitClock, MaxLease: 1})}},
 	}
 }
 
@@ -186,6 +192,15 @@ func databaseActivities(d WorkerDeps) *activities.Databases {
 		return &activities.Databases{}
 	}
 	return &activities.Databases{Cluster: d.Databases}
+}
+
+// automationService is the automations of an API process (their routes answer 503 without Temporal).
+func automationService(d APIDeps, cat *catalog.Catalog) *automation.Service {
+	s := &automation.Service{Store: automation.NewStore(d.DB), Catalog: cat, Opts: d.Automations}
+	if d.Temporal != nil {
+		s.Schedules = d.Temporal.ScheduleClient()
+	}
+	return s
 }
 
 // TransferPrefix is the part of the blob store that holds database transfers' parts and archives.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 
 	"github.com/uptrace/bun"
 	sdkclient "go.temporal.io/sdk/client"
@@ -56,6 +57,11 @@ type WorkerDeps struct {
 	// Fault injects a test fault into top-up settlement (activities.FaultStallAfterSettle); never in
 	// production.
 	Fault string
+	// Schedules pauses automations' schedules; NewWorker sets it to its client's when nil.
+	Schedules sdkclient.ScheduleClient
+	// LimitClock places automations' fires in the creating keys' limit windows (default time.Now); it
+	// must be the API processes' clock.
+	LimitClock func() time.Time
 }
 
 // NewWorker builds every activity once and returns a worker on the svc task queue with them and every
@@ -63,6 +69,9 @@ type WorkerDeps struct {
 func NewWorker(c sdkclient.Client, d WorkerDeps, opts sdkworker.Options) sdkworker.Worker {
 	if d.Temporal == nil {
 		d.Temporal = c
+	}
+	if d.Schedules == nil && c != nil {
+		d.Schedules = c.ScheduleClient()
 	}
 	return worker.New(c, Activities(d), opts)
 }

@@ -13,6 +13,8 @@ import (
 	"go.temporal.io/sdk/client"
 	sdktemporal "go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/svcplatform/svc/workflows"
 )
 
 // Names of the platform's custom search attributes. All are Keyword
@@ -30,32 +32,23 @@ const (
 )
 
 // Typed SDK keys for the platform's search attributes, for use with
-// workflow.UpsertTypedSearchAttributes and client.StartWorkflowOptions.
+// workflow.UpsertTypedSearchAttributes and client.StartWorkflowOptions (defined with the workflows,
+// which set them on the workflows they start).
 var (
 	// KeyAccountID is the typed key for AttrAccountID.
-	KeyAccountID = sdktemporal.NewSearchAttributeKeyKeyword(AttrAccountID)
+	KeyAccountID = workflows.KeyAccountID
 	// KeyProjectID is the typed key for AttrProjectID.
-	KeyProjectID = sdktemporal.NewSearchAttributeKeyKeyword(AttrProjectID)
+	KeyProjectID = workflows.KeyProjectID
 	// KeyServiceID is the typed key for AttrServiceID.
-	KeyServiceID = sdktemporal.NewSearchAttributeKeyKeyword(AttrServiceID)
+	KeyServiceID = workflows.KeyServiceID
 	// KeyOperationID is the typed key for AttrOperationID.
-	KeyOperationID = sdktemporal.NewSearchAttributeKeyKeyword(AttrOperationID)
+	KeyOperationID = workflows.KeyOperationID
 )
 
-// searchAttributes returns the platform's custom search attributes and their
-// types, as the server APIs expect them.
 // ResourceAttributes are the search attributes of a workflow acting for a resource of an account (a
 // run, an approval): its account, project (when it has one), service and operation.
 func ResourceAttributes(accountID string, projectID *string, serviceID, operationID string) sdktemporal.SearchAttributes {
-	updates := []sdktemporal.SearchAttributeUpdate{
-		KeyAccountID.ValueSet(accountID),
-		KeyServiceID.ValueSet(serviceID),
-		KeyOperationID.ValueSet(operationID),
-	}
-	if projectID != nil {
-		updates = append(updates, KeyProjectID.ValueSet(*projectID))
-	}
-	return sdktemporal.NewSearchAttributes(updates...)
+	return workflows.ResourceAttributes(accountID, projectID, serviceID, operationID)
 }
 
 func searchAttributes() map[string]enumspb.IndexedValueType {

@@ -25,6 +25,9 @@ const (
 	// DatabaseTransferWorkflowName runs one export or import of an account's managed database (workflow
 	// id dbtransfer/<transferId>).
 	DatabaseTransferWorkflowName = "DatabaseTransferWorkflow"
+	// AutomationFireWorkflowName performs one fire of an automation's schedule (workflow id
+	// automation-fire/<automationId>-<scheduled time>).
+	AutomationFireWorkflowName = "AutomationFireWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -37,6 +40,7 @@ var Registrations = []Registration{
 	{Name: FilePurgeWorkflowName, Func: FilePurgeWorkflow},
 	{Name: DatabaseWorkflowName, Func: DatabaseWorkflow},
 	{Name: DatabaseTransferWorkflowName, Func: DatabaseTransferWorkflow},
+	{Name: AutomationFireWorkflowName, Func: AutomationFireWorkflow},
 }
 
 // Signal names.
@@ -102,6 +106,11 @@ const (
 	// ActivityFinishTransfer records a transfer's end with its event and deletes its parts and, unless
 	// it is a completed export, its archive (idempotent).
 	ActivityFinishTransfer = "FinishTransfer"
+	// ActivityPrepareAutomationFire decides one fire under the automation's lock and the limits, and
+	// records its run (idempotent: the run's id derives from the fire).
+	ActivityPrepareAutomationFire = "PrepareAutomationFire"
+	// ActivityPauseAutomationSchedule pauses an automation's schedule with a note (idempotent).
+	ActivityPauseAutomationSchedule = "PauseAutomationSchedule"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

@@ -30,6 +30,7 @@ import (
 	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/accountdb"
+	"github.com/svcplatform/svc/internal/automation"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/blob"
@@ -107,6 +108,9 @@ type Options struct {
 	DatabaseConn accountdb.Connector
 	// NoDatabases leaves the cluster of managed databases out (Env.Databases nil): their routes answer 503.
 	NoDatabases bool
+	// AutomationInterval, when set, makes automations' schedules fire at this interval instead of their
+	// cron expressions, so a test sees fires within seconds.
+	AutomationInterval time.Duration
 	// Audit tunes the API's background audit writer (an Interval of an hour holds read events in memory,
 	// as if the writer were stuck).
 	Audit audit.Options
@@ -141,8 +145,9 @@ func NewWith(t testing.TB, opts Options) *Env {
 	if !opts.NoDatabases {
 		databases = testCluster(t, db, box)
 	}
+	limitClock := midnightClock()
 	wdeps := app.WorkerDeps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs,
-		Databases: databases}
+		Databases: databases, LimitClock: limitClock}
 	var chain *devchain.Chain
 	var xc *x402.Config
 	var faucet api.Faucet
@@ -181,7 +186,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		deps: app.APIDeps{Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, Blobs: blobs, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
-			LimitClock: midnightClock()}}
+			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval}}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e

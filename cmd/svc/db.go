@@ -11,7 +11,7 @@ import (
 )
 
 // dbHelp is the help of "svc db".
-const dbHelp = `Usage: svc db <provision|status|query|action|deprovision> [flags]
+const dbHelp = `Usage: svc db <provision|status|query|action|export|import|deprovision> [flags]
 
 The account's own managed PostgreSQL database (service svc-database). Reading needs scope
 databases:read, changing databases:write.
@@ -20,6 +20,8 @@ databases:read, changing databases:write.
   db status        show its status, size and tables
   db query         run a read-only query, or browse a table's records
   db action        change data or structure (execute, create-table, insert-rows, ...)
+  db export        copy the database into a signed ZIP archive, downloaded to a file
+  db import        restore an archive into the database (an interrupted upload resumes)
   db deprovision   drop the database (--confirm)
 
 Run "svc db <command> --help" for details.`
@@ -32,6 +34,8 @@ func dbCommands() []command {
 		{name: "db status", run: (*app).dbStatus, help: dbStatusHelp, brief: "show the database's status and tables"},
 		{name: "db query", args: "[SQL]", run: (*app).dbQuery, help: dbQueryHelp, brief: "run a read-only query or browse records"},
 		{name: "db action", args: "ACTION", run: (*app).dbAction, help: dbActionHelp, brief: "change the database's data or structure"},
+		{name: "db export", run: (*app).dbExport, help: dbExportHelp, brief: "export the database to a signed archive file"},
+		{name: "db import", args: "FILE", run: (*app).dbImport, help: dbImportHelp, brief: "restore an archive into the database"},
 		{name: "db deprovision", run: (*app).dbDeprovision, help: dbDeprovisionHelp, brief: "drop the database (--confirm)"},
 	}
 }

@@ -32,6 +32,17 @@ var errDownloadStalled = fmt.Errorf("no data received for %s", downloadStallTime
 // It reports the copy to progress and ends the line of bar.
 func (a *app) saveVerified(ctx context.Context, content *client.FileContent, dest string, force bool, bar *progressBar,
 	progress func(done, total int64)) int {
+	return a.saveWith(ctx, dest, force, func(w io.Writer) error {
+		err := copyWithProgress(w, content, progress)
+		bar.finish()
+		return err
+	})
+}
+
+// saveWith has write fill a temporary file beside dest and renames it to dest once write succeeded
+// (write verifies what it copies); a failure removes the temporary file and is reported as downloads'
+// failures are.
+func (a *app) saveWith(ctx context.Context, dest string, force bool, write func(w io.Writer) error) int {
 	tmp, err := os.CreateTemp(filepath.Dir(dest), ".svc-download-*")
 	if err != nil {
 		return a.localError("write_failed", fmt.Sprintf("create a temporary file beside %s: %v", dest, err))
@@ -43,9 +54,7 @@ func (a *app) saveVerified(ctx context.Context, content *client.FileContent, des
 			_ = os.Remove(tmp.Name())
 		}
 	}()
-	err = copyWithProgress(tmp, content, progress)
-	bar.finish()
-	if code := a.downloadFailure(ctx, err); code != exitOK {
+	if code := a.downloadFailure(ctx, write(tmp)); code != exitOK {
 		return code
 	}
 	if err := finishFile(tmp); err != nil {

@@ -104,6 +104,11 @@ func NewCluster(meta *bun.DB, adminURL string, box *secretbox.Box, opts Options)
 	return &Cluster{meta: meta, adminURL: u, box: box, opts: opts, pools: map[poolKey]*pool{}}, nil
 }
 
+// NamePrefix is the prefix that begins the names of the databases and roles the cluster provisions
+// (Options.NamePrefix, default filled in): another process sharing the cluster passes it on as
+// SVC_DATABASE_NAME_PREFIX.
+func (c *Cluster) NamePrefix() string { return c.opts.NamePrefix }
+
 // errClosed is what a closed cluster answers.
 var errClosed = errors.New("accountdb: the cluster is closed")
 

@@ -197,6 +197,32 @@ func (s *Store) Authenticate(ctx context.Context, secret string) (*Caller, error
 	return &Caller{Key: key, Ancestors: ancestors}, nil
 }
 
+// Holder returns the live key id with its ancestors, for work done on the key's behalf without a request
+// (an automation's fires); a revoked or unknown key is an unauthenticated error.
+func (s *Store) Holder(ctx context.Context, id string) (*Caller, error) {
+	key := new(schema.APIKey)
+	err := s.db.NewSelect().Model(key).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, svcerr.New(svcerr.Unauthenticated, "the API key %s is unknown", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look up api key %s: %w", id, err)
+	}
+	if key.RevokedAt != nil {
+		return nil, svcerr.New(svcerr.Unauthenticated, "the API key %s was revoked", id)
+	}
+	ancestors, err := s.ancestors(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range ancestors {
+		if a.RevokedAt != nil {
+			return nil, svcerr.New(svcerr.Unauthenticated, "an ancestor of the API key %s was revoked", id)
+		}
+	}
+	return &Caller{Key: key, Ancestors: ancestors}, nil
+}
+
 // ancestors loads the key's ancestors, nearest first.
 func (s *Store) ancestors(ctx context.Context, key *schema.APIKey) ([]*schema.APIKey, error) {
 	if len(key.Ancestors) == 0 {

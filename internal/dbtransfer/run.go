@@ -156,8 +156,15 @@ func (r *Runner) restore(ctx context.Context, t *schema.DatabaseTransfer, rep *r
 	defer db.Close()
 	if t.ImportXID != nil {
 		done, err := committed(ctx, db, *t.ImportXID)
-		if err != nil || done {
+		if err != nil {
 			return err
+		}
+		if done {
+			// The worker died between the restore's COMMIT and its last progress write: the row may
+			// show fewer tables than were restored.
+			rep.progress(ctx, dbarchive.Progress{TablesDone: t.TablesTotal, TablesTotal: t.TablesTotal, Bytes: t.DataBytes},
+				deref64(t.ArchiveBytes), true)
+			return nil
 		}
 	}
 	f, size, err := r.assemble(ctx, t)
@@ -192,6 +199,14 @@ func (r *Runner) restore(ctx context.Context, t *schema.DatabaseTransfer, rep *r
 	}
 	rep.progress(ctx, last, size, true)
 	return nil
+}
+
+// deref64 is *n, or 0 for nil.
+func deref64(n *int64) int64 {
+	if n == nil {
+		return 0
+	}
+	return *n
 }
 
 // noteXID records the restoring transaction's id on the transfer's row (committed on its own, before the

@@ -26,6 +26,8 @@ const (
 	FileReservation = "fres"
 	// DatabaseTransfer names an export or import of an account's managed database.
 	DatabaseTransfer = "xfer"
+	// Automation names a cron-driven series of runs.
+	Automation = "auto"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

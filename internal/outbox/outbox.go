@@ -41,11 +41,18 @@ const (
 	DatabaseTransferCompleted = "database.transfer.completed"
 	// DatabaseTransferFailed: a transfer stopped on an error; an import left the database as it was.
 	DatabaseTransferFailed = "database.transfer.failed"
+	// AutomationRunStarted: a fire of an automation started a run (its data is the run).
+	AutomationRunStarted = "automation.run_started"
+	// AutomationPaused: an automation was paused (by its owner, an operator, or its lifetime limit).
+	AutomationPaused = "automation.paused"
+	// AutomationLimitReached: a fire started no run because a limit refused it (its data names the
+	// limit and the automation).
+	AutomationLimitReached = "automation.limit_reached"
 )
 
 // Types lists every event type, in documentation order.
 var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted, DatabaseReady,
-	DatabaseTransferCompleted, DatabaseTransferFailed}
+	DatabaseTransferCompleted, DatabaseTransferFailed, AutomationRunStarted, AutomationPaused, AutomationLimitReached}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {

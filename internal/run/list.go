@@ -19,6 +19,8 @@ type ListFilter struct {
 	Status      string
 	ServiceID   string
 	OperationID string
+	// AutomationID keeps the runs an automation started.
+	AutomationID string
 	// From (inclusive) and To (exclusive) bound the creation time.
 	From, To *time.Time
 	// Services, when not nil, keeps only runs of these services (the services a key may use); an empty
@@ -35,7 +37,7 @@ func (s *Store) List(ctx context.Context, f ListFilter, p page.Params) ([]schema
 	out := []schema.Run{}
 	q := f.Scope.Where(s.db.NewSelect().Model(&out))
 	for _, eq := range []struct{ col, val string }{
-		{"status", f.Status}, {"service_id", f.ServiceID}, {"operation_id", f.OperationID},
+		{"status", f.Status}, {"service_id", f.ServiceID}, {"operation_id", f.OperationID}, {"automation_id", f.AutomationID},
 	} {
 		if eq.val != "" {
 			q = q.Where("? = ?", bun.Ident(eq.col), eq.val)

@@ -467,7 +467,7 @@ func (s *Service) forgetIfNeverStarted(ctx context.Context, r *schema.Run) {
 func ToWire(r *schema.Run) client.Run {
 	out := client.Run{
 		ID: r.ID, ServiceID: r.ServiceID, OperationID: r.OperationID, Status: r.Status, Input: map[string]any{},
-		ApprovalID: r.ApprovalID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		ApprovalID: r.ApprovalID, AutomationID: r.AutomationID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		ChargedCredits: catalog.Credits(r.ChargedMillicredits),
 	}
 	_ = json.Unmarshal(r.Input, &out.Input)

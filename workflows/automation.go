@@ -1,0 +1,100 @@
+package workflows
+
+import (
+	"fmt"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// AutomationFireParams is the input of AutomationFireWorkflow, the action of the schedule
+// automation/<id>: the same for every fire (the automation's definition is read when it fires).
+type AutomationFireParams struct {
+	AutomationID string
+}
+
+// AutomationFireInput is what ActivityPrepareAutomationFire is asked: the automation and the fire's
+// scheduled time, from which the run's id derives.
+type AutomationFireInput struct {
+	AutomationID string
+	ScheduledAt  time.Time
+}
+
+// AutomationFire is what a fire does, as ActivityPrepareAutomationFire decided it under the automation's
+// lock: start the run RunID (recorded, with Run its workflow's input), or nothing (Skipped says why), and
+// pause the schedule when Pause is set (the automation used up its executions, say; Note says why).
+type AutomationFire struct {
+	RunID     string
+	Run       RunParams
+	AccountID string
+	ProjectID *string
+	Skipped   string
+	Pause     bool
+	Note      string
+}
+
+// AutomationScheduleID is the Temporal Schedule id of an automation.
+func AutomationScheduleID(automationID string) string { return "automation/" + automationID }
+
+// AutomationFireWorkflowID is the workflow id a schedule gives its fires; Temporal appends each fire's
+// scheduled time, so a fire is never started twice.
+func AutomationFireWorkflowID(automationID string) string { return "automation-fire/" + automationID }
+
+// scheduledStartTime is the search attribute Temporal sets on a schedule's workflows: the fire's
+// scheduled time (the trigger's time for a triggered fire).
+var scheduledStartTime = temporal.NewSearchAttributeKeyTime("TemporalScheduledStartTime")
+
+// fireBookkeeping retries the fire's short, idempotent steps until they succeed.
+var fireBookkeeping = workflow.ActivityOptions{
+	StartToCloseTimeout: time.Minute,
+	RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute},
+}
+
+// AutomationFireWorkflow (workflow id automation-fire/<automationId>-<scheduled time>, started by the
+// schedule automation/<automationId>) performs one fire: ActivityPrepareAutomationFire records the run
+// under the tier's and the key's limits (or refuses it), then the run's own RunWorkflow (run/<runId>)
+// starts as a child, abandoned if this workflow ends, and this workflow waits for it, so the schedule's
+// overlap policy sees the run going. The run's id derives from the automation and the scheduled time:
+// a retried fire, a restarted process or a second worker never doubles it.
+func AutomationFireWorkflow(ctx workflow.Context, p AutomationFireParams) error {
+	in := AutomationFireInput{AutomationID: p.AutomationID, ScheduledAt: scheduledAt(ctx)}
+	actx := workflow.WithActivityOptions(ctx, fireBookkeeping)
+	var fire AutomationFire
+	if err := workflow.ExecuteActivity(actx, ActivityPrepareAutomationFire, in).Get(ctx, &fire); err != nil {
+		return fmt.Errorf("prepare the fire of automation %s: %w", p.AutomationID, err)
+	}
+	if fire.Pause {
+		if err := workflow.ExecuteActivity(actx, ActivityPauseAutomationSchedule, p.AutomationID, fire.Note).Get(ctx, nil); err != nil {
+			return fmt.Errorf("pause automation %s: %w", p.AutomationID, err)
+		}
+	}
+	if fire.RunID == "" {
+		return nil
+	}
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		WorkflowID:            RunWorkflowID(fire.RunID),
+		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		TypedSearchAttributes: ResourceAttributes(fire.AccountID, fire.ProjectID, fire.Run.ServiceID, fire.Run.OperationID),
+		Memo:                  map[string]any{"runId": fire.RunID, "automationId": p.AutomationID},
+	})
+	child := workflow.ExecuteChildWorkflow(cctx, RunWorkflowName, fire.Run)
+	if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		if temporal.IsWorkflowExecutionAlreadyStartedError(err) {
+			return nil // the run was started before (by the run sweep, say)
+		}
+		return fmt.Errorf("start run %s of automation %s: %w", fire.RunID, p.AutomationID, err)
+	}
+	_ = child.Get(ctx, nil) // the run records its own outcome; waiting lets the overlap policy see it
+	return nil
+}
+
+// scheduledAt is the fire's scheduled time, or the workflow's start time when started otherwise.
+func scheduledAt(ctx workflow.Context) time.Time {
+	if t, ok := workflow.GetTypedSearchAttributes(ctx).GetTime(scheduledStartTime); ok {
+		return t.UTC()
+	}
+	return workflow.GetInfo(ctx).WorkflowStartTime.UTC()
+}
