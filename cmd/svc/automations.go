@@ -187,7 +187,7 @@ func parseTimeFlag(name, v string) (*time.Time, error) {
 const automationsListHelp = `Usage: svc automations list [--status S] [--limit N] [--cursor C] [--all]
 
 Lists automations, newest first (scope runs:read): id, name, cron, status, the runs its fires started,
-skipped and saw fail, and its next fire (UTC). With a project selected only that project's automations
+skipped and saw fail, and its next fire (UTC; "-" unless active). With a project selected only that project's automations
 are shown, without one only those made outside any project. Deleted automations are left out.
 
   --status S   only automations in status S: active, paused, cancelled or completed
@@ -223,6 +223,7 @@ func (a *app) automationsList(args []string) int {
 	if a.listShown(client.AutomationList{OK: true, Automations: orEmpty(autos), NextCursor: next}, len(autos), "No automations.") {
 		return exitOK
 	}
+	a.fillFireTimes(autos)
 	tw := a.table()
 	fmt.Fprintln(tw, "ID\tNAME\tCRON\tSTATUS\tSTARTED\tSKIPPED\tFAILED\tNEXT FIRE (UTC)")
 	for _, au := range autos {
@@ -243,6 +244,31 @@ func (a *app) automationsList(args []string) int {
 	}
 	a.moreHint("automations", cmd, filters, next)
 	return exitOK
+}
+
+// maxFills bounds the reads fillFireTimes makes for one listing: the Club tier's active automations.
+const maxFills = 20
+
+// fillFireTimes reads each active automation whose list entry has no next fire time (the list answers
+// the rows alone; a read of one automation asks its Temporal Schedule) and takes its next fire times and
+// counts from the read (the failed runs are counted there too), at most maxFills of them. A read that
+// fails leaves its entry as listed; the listing itself does not fail.
+func (a *app) fillFireTimes(autos []client.Automation) {
+	c, _, _, ok := a.authedClient()
+	if !ok {
+		return
+	}
+	fills := 0
+	for i := range autos {
+		au := &autos[i]
+		if au.Status != client.AutomationActive || len(au.NextFireTimes) > 0 || fills == maxFills {
+			continue
+		}
+		fills++
+		if r := c.GetAutomation(a.ctx, au.ID); r.OK {
+			au.NextFireTimes, au.Counts = r.Body.Automation.NextFireTimes, r.Body.Automation.Counts
+		}
+	}
 }
 
 // cronLabel is an automation's cron expression, followed by its time zone unless that is UTC.
@@ -404,9 +430,11 @@ func (a *app) automationNoteVerb(cmd, done string, args []string,
 // automationsTriggerHelp is the help of "svc automations trigger".
 const automationsTriggerHelp = `Usage: svc automations trigger ID [--idempotency-key K]
 
-Fires an automation once now (scope runs:write), besides its schedule: the fire starts a run as a
-scheduled one would, and the tier's limits apply to it the same way (past a limit it is skipped). The
-run appears in "svc runs list --automation ID" moments later.
+Fires an active automation once now (scope runs:write), besides its schedule and even while its
+previous run still goes: the fire starts a run as a scheduled one would, and the tier's limits apply to
+it the same way (past a limit it is skipped). The run appears in "svc runs list --automation ID"
+moments later. A paused automation must be resumed first; a cancelled or completed one cannot fire
+(conflict, exit 1).
 
   --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
 

@@ -114,7 +114,7 @@ func TestAutomationsCommands(t *testing.T) {
 
 	// A bad cron is refused by the server, naming cron, on create and on update.
 	for _, args := range [][]string{
-		{"automations", "create", "--name", "bad", "--cron", "61 * * * *", "--service", "managed-workflows", "--operation", "echo"},
+		{"automations", "create", "--name", "bad", "--cron", "61 0 * 1 *", "--service", "managed-workflows", "--operation", "echo"},
 		{"automations", "update", id, "--cron", "not a cron"},
 	} {
 		r := svc(args...)
@@ -123,12 +123,15 @@ func TestAutomationsCommands(t *testing.T) {
 		requireSaidOnce(t, r.stderr)
 	}
 
-	// Pause and resume, with notes.
+	// Pause and resume, with notes; a paused automation is not triggered.
 	out = ok(svc("automations", "pause", id, "--note", "maintenance window"))
 	require.Contains(t, out, "Paused automation "+id)
 	require.Regexp(t, `(?m)^Status:\s+paused$`, out)
 	require.Regexp(t, `(?m)^Note:\s+maintenance window$`, out)
 	require.Contains(t, out, "Next fire times: none (paused)")
+	r := svc("automations", "trigger", id)
+	require.Equal(t, exitAPI, r.code, r.stdout)
+	require.Contains(t, r.stderr, "conflict")
 	out = ok(svc("automations", "resume", id, "--note", "done"))
 	require.Contains(t, out, "Resumed automation "+id)
 	require.Regexp(t, `(?m)^Status:\s+active$`, out)
@@ -170,6 +173,9 @@ func TestAutomationsCommands(t *testing.T) {
 	require.Contains(t, out, "Next fire times: none (cancelled)")
 	out = ok(svc("automations", "list", "--status", "cancelled"))
 	require.Contains(t, out, id)
+	r = svc("automations", "resume", id)
+	require.Equal(t, exitAPI, r.code, r.stdout)
+	require.Contains(t, r.stderr, "conflict", "a cancelled automation is not resumed")
 
 	// Delete: gone from listings and reads.
 	out = ok(svc("automations", "delete", paused.ID))
@@ -177,9 +183,14 @@ func TestAutomationsCommands(t *testing.T) {
 	out = ok(svc("automations", "list"))
 	require.NotContains(t, out, paused.ID)
 	require.Contains(t, out, id)
-	r := svc("automations", "get", paused.ID)
+	r = svc("automations", "get", paused.ID)
 	require.Equal(t, exitAPI, r.code, r.stdout)
 	require.Contains(t, r.stderr, "not_found")
+	ok(svc("automations", "delete", id))
+	out = ok(svc("automations", "list"))
+	require.Contains(t, out, "No automations.")
+	out = ok(svc("runs", "get", runID))
+	require.Regexp(t, `(?m)^Automation:\s+`+id+`$`, out, "its runs stay")
 }
 
 // TestAutomationsUsage: flag errors name the flag and exit 2 without calling the server (the key is
