@@ -221,10 +221,11 @@ func (f *Firer) refuse(ctx context.Context, tx bun.Tx, a *schema.Automation, at 
 	return fire, outbox.Emit(ctx, tx, events...)
 }
 
-// limitEvent is automation.limit_reached for the fire of a at at.
+// limitEvent is automation.limit_reached for the fire of a at at: one per limit and scheduled time
+// (Temporal names a fire by its scheduled time to the second, so two triggers in one second are one fire).
 func limitEvent(a *schema.Automation, reason, why string, at time.Time) outbox.Event {
 	return outbox.Event{AccountID: a.AccountID, ProjectID: a.ProjectID, Type: outbox.AutomationLimitReached,
-		Subject: a.ID + "@" + at.UTC().Format(time.RFC3339Nano),
+		Subject: a.ID + "/" + reason + "@" + at.UTC().Format(time.RFC3339Nano),
 		Data:    map[string]any{"automationId": a.ID, "limit": reason, "message": why, "scheduledAt": at.UTC()}}
 }
 

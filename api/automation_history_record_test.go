@@ -1,0 +1,47 @@
+package api_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/app/apptest"
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/workflows"
+)
+
+// TestRecordAutomationHistories re-records workflows/testdata/automation_fire.json
+// (SVC_RECORD_HISTORIES=1): a fire of an automation's schedule, triggered through the API, run by the
+// production worker until the run it started ended.
+func TestRecordAutomationHistories(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := apptest.New(t)
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	created := c.CreateAutomation(ctx, echoAutomation("recorded"))
+	require.True(t, created.OK, "%v", created.Error)
+	id := created.Body.Automation.ID
+	require.True(t, c.TriggerAutomation(ctx, id).OK)
+
+	var fireID string
+	require.Eventually(t, func() bool {
+		d, err := env.Temporal.ScheduleClient().GetHandle(ctx, workflows.AutomationScheduleID(id)).Describe(ctx)
+		require.NoError(t, err)
+		if len(d.Info.RecentActions) == 0 {
+			return false
+		}
+		fireID = d.Info.RecentActions[0].StartWorkflowResult.WorkflowID
+		return workflowClosed(env, fireID)
+	}, 30*time.Second, 50*time.Millisecond)
+	runs := automationRuns(t, c, id)
+	require.Len(t, runs, 1)
+	require.Equal(t, client.RunSucceeded, runs[0].Status)
+	writeHistory(t, env, fireID, filepath.Join("..", "workflows", "testdata", "automation_fire.json"))
+}
