@@ -86,9 +86,10 @@ its next fire times, in its time zone and in UTC. E.g. every hour on the hour:
 
 ` + cronHelp + `
 
-The account's tier limits the active automations (standard 5, Club 20), the runs one automation may
-start in its life (100, 1,000) and in one UTC day (24, 100): a fire past a limit starts no run and
-counts as skipped, and one that has used its lifetime runs is paused.
+The account's tier limits the automations that are active or paused (standard 5, Club 20; one more is
+refused, limit_exceeded), the runs one automation may start in its life (100, 1,000) and in one UTC day
+(24, 100): a fire past a limit starts no run and counts as skipped, and one that has used its lifetime
+runs is paused. The limits of the key that creates it (runs.create, creditsPerDay) apply to each fire.
 
   --name N              a name, 1..200 characters (required)
   --cron EXPR           when to fire (required), see above
@@ -303,7 +304,8 @@ const automationsUpdateHelp = `Usage: svc automations update ID [--name N] [--cr
                              [--input JSON | --input-file F] [--idempotency-key K]
 
 Changes an automation (scope runs:write); give at least one flag. Only the flags given are sent; the
-others keep their value. A new cron or time zone moves the next fire times, which it prints.
+others keep their value. A new cron or time zone moves the next fire times, which it prints; a new
+input applies from the next fire. A cancelled or completed automation cannot be changed (conflict).
 
 ` + cronHelp + `
 
