@@ -15,7 +15,8 @@ import (
 
 // TestAutomationsCommands follows automations through the CLI against the real API: create prints the
 // automation and the server's next fire times in its time zone and UTC; list and its --status filter;
-// get with counts and limits; update sends only the flags given; pause and resume with a note; trigger
+// --json and paging; a reused --idempotency-key answers the same automation, replayed; get with counts
+// and limits; update sends only the flags given; pause and resume with a note; trigger
 // starts a run that "runs list --automation" shows; cancel; delete removes it from listings; a bad cron
 // is refused naming cron.
 func TestAutomationsCommands(t *testing.T) {
@@ -91,6 +92,21 @@ func TestAutomationsCommands(t *testing.T) {
 	out = ok(svc("automations", "list", "--status", "paused"))
 	require.Contains(t, out, paused.ID)
 	require.NotContains(t, out, id)
+	out = ok(svc("--json", "automations", "list", "--limit", "1"))
+	var list client.AutomationList
+	require.NoError(t, json.Unmarshal([]byte(out), &list), out)
+	require.Len(t, list.Automations, 1)
+	require.Equal(t, paused.ID, list.Automations[0].ID)
+	require.NotNil(t, list.NextCursor, "a second page")
+
+	// The same Idempotency-Key answers the same automation, marked replayed.
+	retry := []string{"automations", "create", "--name", "retried", "--cron", "@weekly", "--service", "managed-workflows",
+		"--operation", "echo", "--paused", "--idempotency-key", "auto-retry-1"}
+	first := regexp.MustCompile(`(?m)^Automation:\s+(auto_\S+)$`).FindStringSubmatch(ok(svc(retry...)))
+	require.NotNil(t, first)
+	out = ok(svc(retry...))
+	require.Regexp(t, `(?m)^Automation:\s+`+first[1]+`  \[replayed answer\]$`, out)
+	ok(svc("automations", "delete", first[1]))
 
 	// Get: counts and the standard tier's limits.
 	out = ok(svc("automations", "get", id))
