@@ -283,3 +283,29 @@ func TestAutomationListsAndSeed002Paths(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, user(http.MethodPost, "/user/automation/"+a.ID+"/pause").Status)
 	require.Empty(t, user(http.MethodGet, "/user/automation").Body["automations"])
 }
+
+// TestAutomationFiresObeyTheKeysLimits: the runs.create limit of the key that created an automation
+// applies to its fires: a key allowed one run a minute starts one, and the other fires are skipped
+// with automation.limit_reached.
+func TestAutomationFiresObeyTheKeysLimits(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{AutomationInterval: time.Second})
+	tenant := newDatabaseAccount(t, env)
+	child := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: tenant.key,
+		Body:    map[string]any{"limits": []map[string]any{{"operation": "runs.create", "requestsPerMinute": 1}}},
+		Headers: map[string]string{"Idempotency-Key": "limited"}})
+	require.Equal(t, http.StatusCreated, child.Status, "%s", child.Raw)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(child.Body["apiKey"].(map[string]any)["secret"].(string)))
+	ctx := context.Background()
+	created := c.CreateAutomation(ctx, echoAutomation("limited by its key"))
+	require.True(t, created.OK, "%v", created.Error)
+	id := created.Body.Automation.ID
+	require.Eventually(t, func() bool {
+		return c.GetAutomation(ctx, id).Body.Automation.Counts.RunsSkipped >= 2
+	}, 30*time.Second, 100*time.Millisecond, "later fires are refused by the key's limit")
+	require.True(t, c.CancelAutomation(ctx, id).OK)
+	got := c.GetAutomation(ctx, id).Body.Automation
+	require.EqualValues(t, 1, got.Counts.RunsStarted, "one run in the minute")
+	require.Len(t, automationRuns(t, c, id), 1)
+	require.GreaterOrEqual(t, countEvents(t, env, tenant.id, outbox.AutomationLimitReached), 2)
+}
