@@ -28,6 +28,8 @@ const (
 	DatabaseTransfer = "xfer"
 	// Automation names a cron-driven series of runs.
 	Automation = "auto"
+	// Wallet names a managed wallet.
+	Wallet = "wal"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
