@@ -86,6 +86,8 @@ type Deps struct {
 	Wallets *wallet.Store
 	// WalletChain reads wallets' balances; nil answers balances 503.
 	WalletChain *wallet.Chain
+	// WalletPrices turn amounts into USD for wallets' policies.
+	WalletPrices wallet.Prices
 	// Automations are the cron-driven runs on Temporal Schedules.
 	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
@@ -128,7 +130,7 @@ func routeTable(d Deps) [][]Route {
 		(&databasesAPI{databases: d.Databases}).routes(),
 		(&databaseTransfersAPI{transfers: d.Transfers, log: d.Logger}).routes(),
 		(&automationsAPI{automations: d.Automations}).routes(),
-		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain}).routes(),
+		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 	}
 }

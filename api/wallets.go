@@ -19,6 +19,25 @@ type walletsAPI struct {
 	wallets *wallet.Store
 	// chain reads balances; nil answers balances 503.
 	chain *wallet.Chain
+	// prices turn amounts into USD for the policy.
+	prices wallet.Prices
+}
+
+type quoteInput struct {
+	WalletID string `path:"walletId" maxLength:"200" doc:"The wallet id (wal_...)."`
+	Body     client.TransactionQuoteRequest
+}
+
+// quoteTransaction prices a send and judges it by the wallet's policy, moving nothing.
+func (wa *walletsAPI) quoteTransaction(ctx context.Context, in *quoteInput) (*Out[client.TransactionQuoteEnvelope], error) {
+	if wa.wallets == nil {
+		return nil, errNoWallets
+	}
+	q, err := wa.wallets.Quote(ctx, wa.chain, wa.prices, principalFrom(ctx).Scope, in.WalletID, newID(ctx, ids.Quote), in.Body, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.TransactionQuoteEnvelope{OK: true, Quote: q})
 }
 
 // errNoWallets answers the wallet routes of a server that cannot keep wallets.
@@ -147,5 +166,8 @@ func (wa *walletsAPI) routes() []Route {
 			Summary: "Read a wallet's native and USDC balances from the chain"}, client.ScopeWalletsRead), wa.balances),
 		handle(r(Route{Op: client.OpWalletsPolicyUpdate, Method: http.MethodPatch, Path: one + "/policy",
 			Summary: "Change a wallet's policy (seed 002's controls)", Idem: true}, client.ScopeApprovalsWrite), wa.updatePolicy),
+		handle(r(Route{Op: client.OpWalletsTransactionsQuote, Method: http.MethodPost, Path: one + "/transactions/quote",
+			Summary: "Quote a send: amount, USD value, fee and the policy's verdict, moving nothing", Idem: true},
+			client.ScopeWalletsTransact), wa.quoteTransaction),
 	}
 }

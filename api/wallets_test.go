@@ -99,3 +99,60 @@ func mustJSON(t *testing.T, v any) []byte {
 	require.NoError(t, err)
 	return b
 }
+
+// TestWalletQuotes: a quote prices a send (USDC at 1 USD, the native asset at the dev price), estimates
+// its fee on the chain and gives the policy's verdict, naming the rule and the amounts, moving nothing;
+// bad input is refused naming the field.
+func TestWalletQuotes(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{}).Body.Wallet
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 1000, "eth": 1}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+	require.Eventually(t, func() bool { return c.GetWalletBalances(ctx, w.ID).Body.Balances[1].Amount == "1000" }, 30*time.Second, 50*time.Millisecond)
+	friend := "0x52908400098527886E0F7030069857D2E4169EE7"
+
+	q := c.QuoteTransaction(ctx, w.ID, client.TransactionQuoteRequest{To: friend, Amount: "12.5", Asset: "usdc"})
+	require.True(t, q.OK, "%v", q.Error)
+	require.Regexp(t, `^quo_`, q.Body.Quote.ID)
+	require.Equal(t, 12.5, *q.Body.Quote.USDValue)
+	require.Equal(t, "12500000", q.Body.Quote.Atomic)
+	require.Equal(t, client.VerdictAllowed, q.Body.Quote.Verdict.Decision)
+	require.NotNil(t, q.Body.Quote.Fee, q.Body.Quote.FeeError)
+	require.Positive(t, q.Body.Quote.Fee.GasLimit)
+	require.False(t, q.Body.Quote.ContractCall)
+	require.WithinDuration(t, time.Now().Add(60*time.Second), q.Body.Quote.ExpiresAt, 5*time.Second)
+
+	over := c.QuoteTransaction(ctx, w.ID, client.TransactionQuoteRequest{To: friend, Amount: "600", Asset: "usdc"})
+	require.True(t, over.OK, "%v", over.Error)
+	require.Equal(t, client.PolicyVerdict{Decision: client.VerdictRefused, Rule: "perTransactionLimitUsd",
+		Message: "$600.00 is above the per-transaction limit of $500.00"}, over.Body.Quote.Verdict)
+	eth := c.QuoteTransaction(ctx, w.ID, client.TransactionQuoteRequest{To: friend, Amount: "0.1", Asset: "native"})
+	require.True(t, eth.OK, "%v", eth.Error)
+	require.Equal(t, 300.0, *eth.Body.Quote.USDValue, "0.1 at the dev price of 3000 USD")
+
+	require.True(t, c.UpdateWalletPolicy(ctx, w.ID, client.UpdateWalletPolicyRequest{Paused: ptr(true)}).OK)
+	paused := c.QuoteTransaction(ctx, w.ID, client.TransactionQuoteRequest{To: friend, Amount: "1", Asset: "usdc"})
+	require.Equal(t, "paused", paused.Body.Quote.Verdict.Rule)
+
+	for _, tc := range []struct {
+		r     client.TransactionQuoteRequest
+		param string
+	}{
+		{client.TransactionQuoteRequest{To: "0x12", Amount: "1", Asset: "usdc"}, "to"},
+		{client.TransactionQuoteRequest{To: friend, Amount: "0", Asset: "usdc"}, "amount"},
+		{client.TransactionQuoteRequest{To: friend, Amount: "1.0000001", Asset: "usdc"}, "amount"},
+		{client.TransactionQuoteRequest{To: friend, Amount: "-1", Asset: "usdc"}, "amount"},
+		{client.TransactionQuoteRequest{To: friend, Amount: "1", Asset: "doge"}, "asset"},
+		{client.TransactionQuoteRequest{To: friend, Amount: "1", Asset: "usdc", Data: "0x00"}, "data"},
+		{client.TransactionQuoteRequest{To: friend, Amount: "1", Asset: "native", Data: "zz"}, "data"},
+	} {
+		r := c.QuoteTransaction(ctx, w.ID, tc.r)
+		require.Equal(t, http.StatusBadRequest, r.StatusCode, "%+v: %s", tc.r, r.Raw)
+		require.Equal(t, tc.param, r.Error.Param, "%s", r.Raw)
+	}
+	require.Equal(t, "1000", c.GetWalletBalances(ctx, w.ID).Body.Balances[1].Amount, "a quote moves nothing")
+}

@@ -65,6 +65,9 @@ type APIDeps struct {
 	X402 *x402.Config
 	// ChainRPCURL is the chain's JSON-RPC endpoint, read for wallets' balances ("" answers them 503).
 	ChainRPCURL string
+	// NativeUSDPrice is the native asset's USD price for wallets' policies (0: unknown, so a send of it
+	// is refused while a USD limit is on).
+	NativeUSDPrice float64
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).
 	TopUpWait time.Duration
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the

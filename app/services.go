@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/ed25519"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -94,6 +95,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Automations:  automationService(d, cat),
 		Wallets:      walletStore(d),
 		WalletChain:  walletChain(d),
+		WalletPrices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))},
 		DatabaseConn: databaseConn(d),
 	}, nil
 }

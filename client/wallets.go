@@ -207,3 +207,78 @@ func (c *Client) UpdateWalletPolicy(ctx context.Context, walletID string, r Upda
 }
 
 func walletPath(id string) string { return "/wallets/" + url.PathEscape(id) }
+
+// Assets a wallet sends.
+const (
+	AssetNative = "native"
+	AssetUSDC   = "usdc"
+)
+
+// Decisions of a policy verdict.
+const (
+	VerdictAllowed       = "allowed"
+	VerdictNeedsApproval = "needs_approval"
+	VerdictRefused       = "refused"
+)
+
+// TransactionQuoteRequest is the body of POST /v1/wallets/{walletId}/transactions/quote.
+type TransactionQuoteRequest struct {
+	To     string `json:"to" minLength:"1" doc:"The recipient's address."`
+	Amount string `json:"amount" minLength:"1" doc:"A decimal string in whole units of the asset (e.g. 12.5)."`
+	Asset  string `json:"asset" minLength:"1" doc:"native, usdc, or a known token's address."`
+	// Data is hex call data (0x…): the transaction is then a contract call.
+	Data string `json:"data,omitempty" doc:"Hex call data (0x…) of a contract call; only with asset native."`
+}
+
+// PolicyVerdict is what the wallet's policy says of a transaction.
+type PolicyVerdict struct {
+	Decision string `json:"decision" enum:"allowed,needs_approval,refused"`
+	Rule     string `json:"rule,omitempty" doc:"The rule that decided (a policy field, or price)."`
+	Message  string `json:"message,omitempty" doc:"Why: the amount and the limit, what was spent, the cooldown left."`
+}
+
+// TransactionFee is a quote's fee estimate.
+type TransactionFee struct {
+	GasLimit        uint64 `json:"gasLimit"`
+	MaxFeePerGasWei string `json:"maxFeePerGasWei"`
+	EstimateWei     string `json:"estimateWei"`
+	Estimate        string `json:"estimate" doc:"The fee at most, in the native asset's whole units."`
+}
+
+// TransactionQuote is what a send would do, judged by the policy, without moving anything.
+type TransactionQuote struct {
+	ID       string  `json:"quoteId" doc:"quo_…; send it to POST …/transactions before expiresAt."`
+	WalletID string  `json:"walletId"`
+	To       string  `json:"to"`
+	Asset    string  `json:"asset"`
+	Token    *string `json:"token,omitempty"`
+	Amount   string  `json:"amount"`
+	Atomic   string  `json:"atomic"`
+	Decimals int     `json:"decimals"`
+	// USDValue is the amount's USD value, nil when no price is known.
+	USDValue     *float64 `json:"usdValue"`
+	ContractCall bool     `json:"contractCall"`
+	// Fee is nil when the chain cannot estimate it (the send would revert, say); FeeError says why.
+	Fee      *TransactionFee `json:"fee"`
+	FeeError string          `json:"feeError,omitempty"`
+	// SpentLast24hUSD is what the wallet sent (or holds reserved) in the last 24 hours.
+	SpentLast24hUSD float64       `json:"spentLast24hUsd"`
+	Verdict         PolicyVerdict `json:"verdict"`
+	ExpiresAt       time.Time     `json:"expiresAt"`
+}
+
+// TransactionQuoteEnvelope answers POST …/transactions/quote.
+type TransactionQuoteEnvelope struct {
+	OK    bool             `json:"ok"`
+	Quote TransactionQuote `json:"quote"`
+}
+
+// QuoteTransaction prices a send and judges it by the wallet's policy without moving anything, POST
+// /v1/wallets/{walletId}/transactions/quote (scope wallets:transact). Quotes expire after 60 s.
+func (c *Client) QuoteTransaction(ctx context.Context, walletID string, r TransactionQuoteRequest, opts ...CallOption) Response[TransactionQuoteEnvelope] {
+	if walletID == "" {
+		return invalidArg[TransactionQuoteEnvelope]("walletId", "the wallet id is empty")
+	}
+	return send[TransactionQuoteEnvelope](ctx, c, call{method: http.MethodPost, path: walletPath(walletID) + "/transactions/quote", body: r,
+		auth: authKey, idem: true, opts: opts})
+}

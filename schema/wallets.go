@@ -24,3 +24,23 @@ type Wallet struct {
 	CreatedAt     time.Time       `bun:"created_at,nullzero,default:now()"`
 	UpdatedAt     time.Time       `bun:"updated_at,nullzero,default:now()"`
 }
+
+// WalletQuote is a priced, judged send that can be executed until it expires (migration 0023).
+type WalletQuote struct {
+	bun.BaseModel `bun:"table:wallet_quotes"`
+
+	ID           string          `bun:"id,pk"`
+	WalletID     string          `bun:"wallet_id"`
+	AccountID    string          `bun:"account_id"`
+	ToAddress    string          `bun:"to_address"`
+	Asset        string          `bun:"asset"`
+	Token        *string         `bun:"token"`
+	Atomic       string          `bun:"atomic,type:numeric"`
+	Decimals     int             `bun:"decimals"`
+	USDCents     *int64          `bun:"usd_cents"`
+	ContractCall bool            `bun:"contract_call"`
+	Data         []byte          `bun:"data"`
+	Verdict      json.RawMessage `bun:"verdict,type:jsonb"`
+	ExpiresAt    time.Time       `bun:"expires_at"`
+	CreatedAt    time.Time       `bun:"created_at,nullzero,default:now()"`
+}

@@ -30,6 +30,8 @@ const (
 	Automation = "auto"
 	// Wallet names a managed wallet.
 	Wallet = "wal"
+	// Quote names a quoted send or signature of a wallet.
+	Quote = "quo"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
