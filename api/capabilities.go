@@ -105,6 +105,14 @@ func archiveKey(t *dbtransfer.Service) string {
 	return t.PublicKey
 }
 
+// walletEngineOf is the engine of wallet sends (nil without Temporal).
+func walletEngineOf(c sdkclient.Client) walletEngine {
+	if c == nil {
+		return nil
+	}
+	return c
+}
+
 // routeTable is the route table: every capability's route list, in order. It drives Huma (and so the
 // OpenAPI document) and the middleware, which looks each request's route up in it. A new capability adds
 // its list here.
@@ -130,7 +138,7 @@ func routeTable(d Deps) [][]Route {
 		(&databasesAPI{databases: d.Databases}).routes(),
 		(&databaseTransfersAPI{transfers: d.Transfers, log: d.Logger}).routes(),
 		(&automationsAPI{automations: d.Automations}).routes(),
-		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices}).routes(),
+		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, engine: walletEngineOf(d.Temporal)}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 	}
 }

@@ -2,8 +2,13 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/ids"
@@ -11,6 +16,7 @@ import (
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
 )
 
 // walletsAPI serves managed wallets (seed 000's table "Managed wallets"; service access managed-wallets).
@@ -21,6 +27,91 @@ type walletsAPI struct {
 	chain *wallet.Chain
 	// prices turn amounts into USD for the policy.
 	prices wallet.Prices
+	// engine starts the transactions' workflows; nil answers sends 503.
+	engine walletEngine
+}
+
+// walletEngine starts workflows (the Temporal client).
+type walletEngine interface {
+	ExecuteWorkflow(ctx context.Context, opts sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
+}
+
+type sendInput struct {
+	WalletID string `path:"walletId" maxLength:"200" doc:"The wallet id (wal_...)."`
+	Body     client.CreateTransactionRequest
+}
+
+type transactionIDInput struct {
+	WalletID      string `path:"walletId" maxLength:"200" doc:"The wallet id (wal_...)."`
+	TransactionID string `path:"transactionId" maxLength:"200" doc:"The transaction id (tx_...)."`
+}
+
+type walletTxOut struct {
+	Status int
+	Body   client.WalletTransactionEnvelope
+}
+
+// sendTransaction judges, reserves and records a send, then starts its workflow wallettx/<id>.
+func (wa *walletsAPI) sendTransaction(ctx context.Context, in *sendInput) (*walletTxOut, error) {
+	if wa.wallets == nil || wa.engine == nil {
+		return nil, errNoWallets
+	}
+	p := principalFrom(ctx)
+	t, err := wa.wallets.CreateTransaction(ctx, wa.chain, wa.prices, wallet.NewTransaction{Scope: p.Scope, KeyID: p.Key.ID,
+		WalletID: in.WalletID, ID: newID(ctx, ids.WalletTransaction), Req: in.Body}, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	_, err = wa.engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.WalletTxWorkflowID(t.ID), TaskQueue: workflows.TaskQueue,
+		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		TypedSearchAttributes: workflows.ResourceAttributes(t.AccountID, t.ProjectID, client.ServiceManagedWallets, client.OpWalletsTransactionsCreate),
+		StaticSummary:         "send " + t.ID + " from " + t.WalletID}, workflows.WalletTxWorkflowName, workflows.WalletTxParams{TransactionID: t.ID})
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if err != nil && !errors.As(err, &started) {
+		return nil, svcerr.New(svcerr.Unavailable, "the send is recorded but its workflow did not start; retry with the same Idempotency-Key")
+	}
+	return &walletTxOut{Status: http.StatusAccepted, Body: client.WalletTransactionEnvelope{OK: true, Transaction: wallet.TransactionToWire(t)}}, nil
+}
+
+func (wa *walletsAPI) getTransaction(ctx context.Context, in *transactionIDInput) (*Out[client.WalletTransactionEnvelope], error) {
+	if wa.wallets == nil {
+		return nil, errNoWallets
+	}
+	t, err := wa.wallets.Transaction(ctx, principalFrom(ctx).Scope, in.WalletID, in.TransactionID)
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.WalletTransactionEnvelope{OK: true, Transaction: wallet.TransactionToWire(t)})
+}
+
+type listTransactionsInput struct {
+	WalletID string `path:"walletId" maxLength:"200" doc:"The wallet id (wal_...)."`
+	PageQuery
+}
+
+func (wa *walletsAPI) listTransactions(ctx context.Context, in *listTransactionsInput) (*Out[client.WalletTransactionList], error) {
+	if wa.wallets == nil {
+		return nil, errNoWallets
+	}
+	pg, err := page.Parse(in.Limit, in.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	var after *time.Time
+	afterID := ""
+	if pg.After != nil {
+		after, afterID = &pg.After.CreatedAt, pg.After.ID
+	}
+	rows, err := wa.wallets.Transactions(ctx, principalFrom(ctx).Scope, in.WalletID, pg.Limit+1, after, afterID)
+	if err != nil {
+		return nil, err
+	}
+	rows, next := page.Next(pg, rows, func(t schema.WalletTransaction) page.Cursor { return page.Cursor{CreatedAt: t.CreatedAt, ID: t.ID} })
+	out := client.WalletTransactionList{OK: true, Transactions: make([]client.WalletTransaction, 0, len(rows)), NextCursor: next}
+	for i := range rows {
+		out.Transactions = append(out.Transactions, wallet.TransactionToWire(&rows[i]))
+	}
+	return reply(out)
 }
 
 type quoteInput struct {
@@ -169,5 +260,12 @@ func (wa *walletsAPI) routes() []Route {
 		handle(r(Route{Op: client.OpWalletsTransactionsQuote, Method: http.MethodPost, Path: one + "/transactions/quote",
 			Summary: "Quote a send: amount, USD value, fee and the policy's verdict, moving nothing", Idem: true},
 			client.ScopeWalletsTransact), wa.quoteTransaction),
+		handle(r(Route{Op: client.OpWalletsTransactionsCreate, Method: http.MethodPost, Path: one + "/transactions",
+			Summary: "Send from a wallet: policy, reservation, then the workflow wallettx/<id> signs, broadcasts and confirms", Idem: true,
+			Lease: time.Minute}, client.ScopeWalletsTransact), wa.sendTransaction),
+		handle(r(Route{Op: client.OpWalletsTransactionsList, Method: http.MethodGet, Path: one + "/transactions",
+			Summary: "List a wallet's transactions, newest first"}, client.ScopeWalletsRead), wa.listTransactions),
+		handle(r(Route{Op: client.OpWalletsTransactionsRead, Method: http.MethodGet, Path: one + "/transactions/{transactionId}",
+			Summary: "Read a wallet transaction"}, client.ScopeWalletsRead), wa.getTransaction),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -155,4 +156,90 @@ func TestWalletQuotes(t *testing.T) {
 		require.Equal(t, tc.param, r.Error.Param, "%s", r.Raw)
 	}
 	require.Equal(t, "1000", c.GetWalletBalances(ctx, w.ID).Body.Balances[1].Amount, "a quote moves nothing")
+}
+
+// waitWalletTx polls a wallet transaction until it is done.
+func waitWalletTx(t *testing.T, c *client.Client, walletID, id string) client.WalletTransaction {
+	t.Helper()
+	var last client.WalletTransaction
+	require.Eventually(t, func() bool {
+		r := c.GetWalletTransaction(context.Background(), walletID, id)
+		require.True(t, r.OK, "%v", r.Error)
+		last = r.Body.Transaction
+		return last.Done()
+	}, 60*time.Second, 50*time.Millisecond, "transaction %s never finished (last %+v)", id, last)
+	return last
+}
+
+// TestWalletSendsOnChain: a send within the limits is signed, broadcast and confirmed on the dev chain
+// (balances move, one event); a quote is executed; one over the per-transaction limit is refused naming
+// both amounts; 20 concurrent sends of 50 USDC against the 500 USD daily limit send exactly 500.
+func TestWalletSendsOnChain(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{}).Body.Wallet
+	to := c.CreateWallet(ctx, client.CreateWalletRequest{Name: "receiver"}).Body.Wallet
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 2000, "eth": 1}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+	require.Eventually(t, func() bool { return c.GetWalletBalances(ctx, w.ID).Body.Balances[1].Amount == "2000" }, 30*time.Second, 50*time.Millisecond)
+
+	q := c.QuoteTransaction(ctx, w.ID, client.TransactionQuoteRequest{To: to.Address, Amount: "10", Asset: "usdc"})
+	require.True(t, q.OK, "%v", q.Error)
+	sent := c.SendTransaction(ctx, w.ID, client.CreateTransactionRequest{QuoteID: q.Body.Quote.ID})
+	require.True(t, sent.OK, "%v", sent.Error)
+	require.Equal(t, http.StatusAccepted, sent.StatusCode)
+	require.Equal(t, "wallettx/"+sent.Body.Transaction.ID, sent.Body.Transaction.WorkflowID)
+	done := waitWalletTx(t, c, w.ID, sent.Body.Transaction.ID)
+	require.Equal(t, client.WalletTxConfirmed, done.Status, "%+v", done.Error)
+	require.NotNil(t, done.Hash)
+	require.Equal(t, "10", c.GetWalletBalances(ctx, to.ID).Body.Balances[1].Amount)
+	require.Equal(t, "1990", c.GetWalletBalances(ctx, w.ID).Body.Balances[1].Amount)
+	require.Equal(t, 1, countEvents(t, env, tenant.id, "wallet.transaction.confirmed"))
+
+	over := c.SendTransaction(ctx, w.ID, client.CreateTransactionRequest{To: to.Address, Amount: "600", Asset: "usdc"})
+	require.Equal(t, http.StatusForbidden, over.StatusCode, "%s", over.Raw)
+	require.Contains(t, over.Error.Message, "$600.00 is above the per-transaction limit of $500.00")
+	require.Equal(t, "perTransactionLimitUsd", over.Error.Details["rule"])
+
+	// 10 USD spent; 49 concurrent sends of 10 USD fit in the 500 USD daily limit, the rest are refused.
+	results := make(chan client.Response[client.WalletTransactionEnvelope], 60)
+	var wg sync.WaitGroup
+	for range 60 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results <- c.SendTransaction(ctx, w.ID, client.CreateTransactionRequest{To: to.Address, Amount: "10", Asset: "usdc"})
+		}()
+	}
+	wg.Wait()
+	close(results)
+	var accepted []string
+	refused := 0
+	for r := range results {
+		switch r.StatusCode {
+		case http.StatusAccepted:
+			accepted = append(accepted, r.Body.Transaction.ID)
+		case http.StatusForbidden:
+			refused++
+			require.Equal(t, "dailyLimitUsd", r.Error.Details["rule"], "%s", r.Raw)
+		default:
+			t.Fatalf("unexpected %d: %s", r.StatusCode, r.Raw)
+		}
+	}
+	require.Len(t, accepted, 49)
+	require.Equal(t, 11, refused)
+	nonces := map[int64]bool{}
+	for _, id := range accepted {
+		d := waitWalletTx(t, c, w.ID, id)
+		require.Equal(t, client.WalletTxConfirmed, d.Status, "%+v", d.Error)
+		require.False(t, nonces[*d.Nonce], "nonce %d used twice", *d.Nonce)
+		nonces[*d.Nonce] = true
+	}
+	require.Equal(t, "500", c.GetWalletBalances(ctx, to.ID).Body.Balances[1].Amount, "exactly the daily limit was sent")
+	list := c.ListWalletTransactions(ctx, w.ID, client.ListParams{Limit: 100})
+	require.True(t, list.OK)
+	require.Len(t, list.Body.Transactions, 50)
 }

@@ -137,6 +137,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Files:     &activities.Files{Purger: filePurger(d)},
 		Databases: databaseActivities(d),
 		Transfers: transferActivities(d),
+		Wallets:   walletActivities(d),
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.
@@ -208,6 +209,15 @@ func automationService(d APIDeps, cat *catalog.Catalog) *automation.Service {
 		s.Schedules = d.Temporal.ScheduleClient()
 	}
 	return s
+}
+
+// walletActivities send wallet transactions on the worker's chain (failing, retried, without one or
+// without the key's box).
+func walletActivities(d WorkerDeps) *activities.Wallets {
+	if d.Chain == nil || d.Box == nil {
+		return &activities.Wallets{}
+	}
+	return &activities.Wallets{Sender: &wallet.Sender{DB: d.DB, Box: d.Box, RPC: d.Chain.Client(), ChainID: d.Chain.ChainID()}}
 }
 
 // walletStore keeps managed wallets on the configured chain (the dev chain by default); nil without the

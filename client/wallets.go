@@ -282,3 +282,94 @@ func (c *Client) QuoteTransaction(ctx context.Context, walletID string, r Transa
 	return send[TransactionQuoteEnvelope](ctx, c, call{method: http.MethodPost, path: walletPath(walletID) + "/transactions/quote", body: r,
 		auth: authKey, idem: true, opts: opts})
 }
+
+// Statuses of a wallet transaction.
+const (
+	WalletTxPendingApproval = "pending_approval"
+	WalletTxQueued          = "queued"
+	WalletTxBroadcast       = "broadcast"
+	WalletTxConfirmed       = "confirmed"
+	WalletTxFailed          = "failed"
+	WalletTxRejected        = "rejected"
+)
+
+// CreateTransactionRequest is the body of POST /v1/wallets/{walletId}/transactions: a quote to execute,
+// or the same fields as a quote.
+type CreateTransactionRequest struct {
+	QuoteID string `json:"quoteId,omitempty" doc:"A quote of this wallet (quo_…) that has not expired; or give to, amount and asset."`
+	To      string `json:"to,omitempty"`
+	Amount  string `json:"amount,omitempty"`
+	Asset   string `json:"asset,omitempty"`
+	Data    string `json:"data,omitempty"`
+}
+
+// WalletTransaction is an outbound transaction of a wallet, run by the workflow wallettx/<id>.
+type WalletTransaction struct {
+	ID       string   `json:"id" doc:"tx_…"`
+	WalletID string   `json:"walletId"`
+	Status   string   `json:"status" enum:"pending_approval,queued,broadcast,confirmed,failed,rejected"`
+	To       string   `json:"to"`
+	Asset    string   `json:"asset"`
+	Token    *string  `json:"token,omitempty"`
+	Amount   string   `json:"amount"`
+	Atomic   string   `json:"atomic"`
+	USDValue *float64 `json:"usdValue"`
+	// Hash and Nonce are set once the transaction is signed.
+	Hash       *string       `json:"hash"`
+	Nonce      *int64        `json:"nonce"`
+	ApprovalID *string       `json:"approvalId"`
+	QuoteID    *string       `json:"quoteId"`
+	Verdict    PolicyVerdict `json:"verdict"`
+	Error      *RunError     `json:"error"`
+	WorkflowID string        `json:"workflowId" doc:"wallettx/<id>, as the Temporal Web UI lists it."`
+	CreatedAt  time.Time     `json:"createdAt"`
+	UpdatedAt  time.Time     `json:"updatedAt"`
+	Confirmed  *time.Time    `json:"confirmedAt"`
+}
+
+// WalletTransactionEnvelope answers the routes of one transaction.
+type WalletTransactionEnvelope struct {
+	OK          bool              `json:"ok"`
+	Transaction WalletTransaction `json:"transaction"`
+}
+
+// WalletTransactionList answers GET /v1/wallets/{walletId}/transactions.
+type WalletTransactionList struct {
+	OK           bool                `json:"ok"`
+	Transactions []WalletTransaction `json:"transactions"`
+	NextCursor   *string             `json:"nextCursor"`
+}
+
+// Done reports whether the transaction reached a final status.
+func (t WalletTransaction) Done() bool {
+	return t.Status == WalletTxConfirmed || t.Status == WalletTxFailed || t.Status == WalletTxRejected
+}
+
+// SendTransaction starts a send from the wallet, POST /v1/wallets/{walletId}/transactions (scope
+// wallets:transact): the policy is checked again and the amount reserved against the daily limit, then
+// the workflow wallettx/<id> signs, broadcasts and waits for the receipt. It answers 202; poll
+// GetWalletTransaction for the outcome.
+func (c *Client) SendTransaction(ctx context.Context, walletID string, r CreateTransactionRequest, opts ...CallOption) Response[WalletTransactionEnvelope] {
+	if walletID == "" {
+		return invalidArg[WalletTransactionEnvelope]("walletId", "the wallet id is empty")
+	}
+	return send[WalletTransactionEnvelope](ctx, c, call{method: http.MethodPost, path: walletPath(walletID) + "/transactions", body: r,
+		auth: authKey, idem: true, opts: opts})
+}
+
+// ListWalletTransactions lists a wallet's transactions, newest first (scope wallets:read).
+func (c *Client) ListWalletTransactions(ctx context.Context, walletID string, p ListParams) Response[WalletTransactionList] {
+	if walletID == "" {
+		return invalidArg[WalletTransactionList]("walletId", "the wallet id is empty")
+	}
+	return send[WalletTransactionList](ctx, c, call{method: http.MethodGet, path: walletPath(walletID) + "/transactions", query: p.query(), auth: authKey})
+}
+
+// GetWalletTransaction reads one transaction of a wallet (scope wallets:read).
+func (c *Client) GetWalletTransaction(ctx context.Context, walletID, transactionID string) Response[WalletTransactionEnvelope] {
+	if walletID == "" || transactionID == "" {
+		return invalidArg[WalletTransactionEnvelope]("transactionId", "the wallet or transaction id is empty")
+	}
+	return send[WalletTransactionEnvelope](ctx, c, call{method: http.MethodGet,
+		path: walletPath(walletID) + "/transactions/" + url.PathEscape(transactionID), auth: authKey})
+}

@@ -32,6 +32,8 @@ const (
 	Wallet = "wal"
 	// Quote names a quoted send or signature of a wallet.
 	Quote = "quo"
+	// WalletTransaction names an outbound transaction of a wallet.
+	WalletTransaction = "tx"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

@@ -222,8 +222,12 @@ func (s *Store) recordQuote(ctx context.Context, w *schema.Wallet, snd *send, q 
 	if err != nil {
 		return fmt.Errorf("encode the verdict: %w", err)
 	}
+	data := snd.data
+	if snd.token != nil {
+		data = nil // a token transfer's call data is the platform's, rebuilt when it is sent
+	}
 	row := &schema.WalletQuote{ID: q.ID, WalletID: w.ID, AccountID: w.AccountID, ToAddress: q.To, Asset: q.Asset, Token: q.Token,
-		Atomic: q.Atomic, Decimals: q.Decimals, USDCents: snd.usdCents, ContractCall: q.ContractCall, Data: snd.data,
+		Atomic: q.Atomic, Decimals: q.Decimals, USDCents: snd.usdCents, ContractCall: q.ContractCall, Data: data,
 		Verdict: verdict, ExpiresAt: q.ExpiresAt}
 	if _, err := s.db.NewInsert().Model(row).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
 		return fmt.Errorf("record quote: %w", err)
