@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/app/apptest"
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/automation"
+	"github.com/svcplatform/svc/internal/outbox"
+	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
+)
+
+// TestWorkerKilledMidFireStartsTheRunOnce triggers an automation whose run sleeps for a few seconds,
+// kills the svcd worker (SIGKILL) once the fire has recorded its run and the run is going (the fire
+// workflow waiting for its child), starts another, and checks that the fire started its run once: one
+// run, with the id derived from the fire, that succeeds; one run.created and one automation.run_started
+// event for it; one execution counted; and the fire workflow completes.
+func TestWorkerKilledMidFireStartsTheRunOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svcd := svcdPath(t)
+	env := apptest.NewWith(t, apptest.Options{NoWorker: true, NoDatabases: true})
+	accountID, key := accountKey(t, env)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
+
+	first := startAutomationWorker(t, svcd, env)
+	// The cron fires once a year: the only fire of this test is the trigger's.
+	created := c.CreateAutomation(ctx, client.CreateAutomationRequest{Name: "slow", Cron: "0 0 1 1 *",
+		Action: client.AutomationAction{ServiceID: "managed-workflows", OperationID: "sleep", Input: map[string]any{"seconds": 4}}})
+	require.True(t, created.OK, "%v", created.Error)
+	id := created.Body.Automation.ID
+	trig := c.TriggerAutomation(ctx, id)
+	require.True(t, trig.OK, "%v", trig.Error)
+
+	require.Eventually(t, func() bool {
+		runs := automationRunRows(t, env, id)
+		return len(runs) == 1 && runs[0].Status == client.RunRunning
+	}, 30*time.Second, 10*time.Millisecond, "the fire never started its run; worker log:\n%s", first.log.String())
+	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
+	_ = first.cmd.Wait()
+	killed := automationRunRows(t, env, id)
+	require.Len(t, killed, 1)
+	require.Equal(t, client.RunRunning, killed[0].Status, "killed while the run was going")
+	runID := killed[0].ID
+	require.NotNil(t, killed[0].ScheduledAt)
+	require.Equal(t, automation.RunID(id, *killed[0].ScheduledAt), runID, "the run's id derives from its fire")
+
+	second := startAutomationWorker(t, svcd, env)
+	require.Eventually(t, func() bool {
+		r := c.GetRun(ctx, runID)
+		require.True(t, r.OK, "%v", r.Error)
+		return r.Body.Run.Finished()
+	}, 45*time.Second, 50*time.Millisecond, "the run never finished; second worker log:\n%s", second.log.String())
+	run := c.GetRun(ctx, runID).Body.Run
+	require.Equal(t, client.RunSucceeded, run.Status, "%+v", run.Error)
+	require.Equal(t, map[string]any{"sleptSeconds": float64(4)}, run.Output)
+
+	runs := automationRunRows(t, env, id)
+	require.Len(t, runs, 1, "one run for the fire")
+	require.Equal(t, runID, runs[0].ID)
+	require.Equal(t, 1, runEvents(t, env, accountID, outbox.RunCreated)[runID], "one run.created")
+	require.Equal(t, 1, runEvents(t, env, accountID, outbox.AutomationRunStarted)[runID], "one automation.run_started")
+	require.Len(t, runEvents(t, env, accountID, outbox.AutomationRunStarted), 1, "no automation.run_started of another run")
+	got := c.GetAutomation(ctx, id)
+	require.True(t, got.OK, "%v", got.Error)
+	require.EqualValues(t, 1, got.Body.Automation.Counts.RunsStarted, "one execution counted")
+	require.EqualValues(t, 0, got.Body.Automation.Counts.RunsSkipped)
+
+	// The fire workflow itself completes on the second worker, without starting anything more.
+	d, err := env.Temporal.ScheduleClient().GetHandle(ctx, workflows.AutomationScheduleID(id)).Describe(ctx)
+	require.NoError(t, err)
+	require.Len(t, d.Info.RecentActions, 1, "one fire")
+	fire := d.Info.RecentActions[0].StartWorkflowResult
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	require.NoError(t, env.Temporal.GetWorkflow(wctx, fire.WorkflowID, fire.FirstExecutionRunID).Get(wctx, nil),
+		"the fire workflow completes; second worker log:\n%s", second.log.String())
+	require.Len(t, automationRunRows(t, env, id), 1, "still one run")
+}
+
+// startAutomationWorker starts `svcd worker` with only what automations' fires and their runs need.
+func startAutomationWorker(t *testing.T, svcd string, env *apptest.Env) *workerProcess {
+	t.Helper()
+	return startWorker(t, svcd, env, "", t.TempDir())
+}
+
+// automationRunRows reads the runs an automation started, in the order of their fires.
+func automationRunRows(t *testing.T, env *apptest.Env, automationID string) []schema.Run {
+	t.Helper()
+	var runs []schema.Run
+	require.NoError(t, env.DB.NewSelect().Model(&runs).Where("automation_id = ?", automationID).
+		OrderExpr("scheduled_at, id").Scan(context.Background()))
+	return runs
+}
+
+// runEvents counts the account's events of type typ by the run they carry (run.created carries the run,
+// automation.run_started carries it as "run").
+func runEvents(t *testing.T, env *apptest.Env, accountID, typ string) map[string]int {
+	t.Helper()
+	events, err := outbox.List(context.Background(), env.DB, accountID)
+	require.NoError(t, err)
+	out := map[string]int{}
+	for _, e := range events {
+		if e.Type != typ {
+			continue
+		}
+		var data struct {
+			ID  string `json:"id"`
+			Run struct {
+				ID string `json:"id"`
+			} `json:"run"`
+		}
+		require.NoError(t, json.Unmarshal(e.Data, &data))
+		if data.Run.ID != "" {
+			data.ID = data.Run.ID
+		}
+		require.NotEmpty(t, data.ID, "%s", e.Data)
+		out[data.ID]++
+	}
+	return out
+}
