@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
@@ -125,4 +126,131 @@ func runEvents(t *testing.T, env *apptest.Env, accountID, typ string) map[string
 		out[data.ID]++
 	}
 	return out
+}
+
+// TestRestartKeepsSchedulesAndNeverDoublesAFire runs an automation firing every second through worker
+// processes: a first worker fires it a few times and is killed (SIGKILL); while no worker runs, the
+// schedule keeps coming due (the fire it started waits, the next ones are skipped under the skip
+// policy); a second worker takes the waiting fire and the next ones; then a third runs beside the
+// second. Every run belongs to one fire: its id derives from its scheduled time, no two runs share a
+// scheduled time, each was recorded and announced once, and each succeeded; the schedule survived.
+func TestRestartKeepsSchedulesAndNeverDoublesAFire(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svcd := svcdPath(t)
+	env := apptest.NewWith(t, apptest.Options{NoWorker: true, NoDatabases: true, AutomationInterval: time.Second})
+	accountID, key := accountKey(t, env)
+	// Club's 100 runs a day leave room for every fire of the test (standard allows 24).
+	_, err := env.DB.ExecContext(ctx, "UPDATE accounts SET tier = ? WHERE id = ?", schema.TierClub, accountID)
+	require.NoError(t, err)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
+
+	first := startAutomationWorker(t, svcd, env)
+	created := c.CreateAutomation(ctx, client.CreateAutomationRequest{Name: "every second", Cron: "@hourly",
+		Action: client.AutomationAction{ServiceID: "managed-workflows", OperationID: "echo", Input: map[string]any{"n": 1}}})
+	require.True(t, created.OK, "%v", created.Error)
+	id := created.Body.Automation.ID
+	schedule := env.Temporal.ScheduleClient().GetHandle(ctx, workflows.AutomationScheduleID(id))
+
+	waitSucceededRuns(t, env, id, 3, first)
+	// Kill between fires: when no fire is in flight and the next one is at least 300 ms away. (A worker
+	// killed inside a fire is TestWorkerKilledMidFireStartsTheRunOnce; here the restart is the point.)
+	require.Eventually(t, func() bool {
+		d, err := schedule.Describe(ctx)
+		require.NoError(t, err)
+		return len(d.Info.RunningWorkflows) == 0 && time.Now().Sub(time.Now().Truncate(time.Second)) < 700*time.Millisecond
+	}, 30*time.Second, 20*time.Millisecond, "a fire was always in flight; worker log:\n%s", first.log.String())
+	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
+	_ = first.cmd.Wait()
+	killedAt := time.Now()
+	before := automationRunRows(t, env, id)
+	d, err := schedule.Describe(ctx)
+	require.NoError(t, err)
+	skipped := d.Info.NumActionsSkippedOverlap
+
+	// No worker: the schedule still comes due. Waiting for time to pass is the point here: the fire that
+	// comes due first waits for a worker, and the two after it are skipped for overlapping it.
+	require.Eventually(t, func() bool {
+		d, err := schedule.Describe(ctx)
+		require.NoError(t, err)
+		return d.Info.NumActionsSkippedOverlap >= skipped+2 && len(d.Info.RunningWorkflows) == 1
+	}, 15*time.Second, 50*time.Millisecond, "the schedule did not come due while no worker ran")
+	require.Len(t, automationRunRows(t, env, id), len(before), "no run starts while no worker runs")
+
+	restartedAt := time.Now()
+	second := startAutomationWorker(t, svcd, env)
+	afterRestart := waitSucceededRuns(t, env, id, len(before)+3, second)
+	waited := 0
+	for _, r := range afterRestart {
+		if r.ScheduledAt.After(killedAt) && r.ScheduledAt.Before(restartedAt) {
+			waited++
+		}
+	}
+	require.Equal(t, 1, waited, "the fire that came due while no worker ran started its run once the next worker came")
+	d, err = schedule.Describe(ctx)
+	require.NoError(t, err, "the schedule survived the restart")
+	require.False(t, d.Schedule.State.Paused)
+	require.NotEmpty(t, d.Info.NextActionTimes)
+
+	// Two workers at once share the fires without doubling any.
+	third := startAutomationWorker(t, svcd, env)
+	waitSucceededRuns(t, env, id, len(afterRestart)+4, third)
+
+	paused := c.PauseAutomation(ctx, id, "end of test")
+	require.True(t, paused.OK, "%v", paused.Error)
+	var runs []schema.Run
+	require.Eventually(t, func() bool {
+		d, err := schedule.Describe(ctx)
+		require.NoError(t, err)
+		runs = automationRunRows(t, env, id)
+		for _, r := range runs {
+			if r.Status != client.RunSucceeded {
+				return false
+			}
+		}
+		return len(d.Info.RunningWorkflows) == 0
+	}, 30*time.Second, 50*time.Millisecond, "the last fires never finished (or one failed: %+v); worker logs:\n%s\n%s",
+		runs, second.log.String(), third.log.String())
+
+	created1 := runEvents(t, env, accountID, outbox.RunCreated)
+	started := runEvents(t, env, accountID, outbox.AutomationRunStarted)
+	seen := map[time.Time]string{}
+	for _, r := range runs {
+		require.NotNil(t, r.ScheduledAt, r.ID)
+		at := r.ScheduledAt.UTC()
+		require.Equal(t, automation.RunID(id, at), r.ID, "run %s derives from its fire", r.ID)
+		require.Equal(t, at.Truncate(time.Second), at, "run %s belongs to a fire of the schedule (every whole second)", r.ID)
+		require.NotContains(t, seen, at, "runs %s and %s share a fire", seen[at], r.ID)
+		seen[at] = r.ID
+		require.Equal(t, 1, created1[r.ID], "one run.created for %s", r.ID)
+		require.Equal(t, 1, started[r.ID], "one automation.run_started for %s", r.ID)
+	}
+	require.Len(t, created1, len(runs), "no run.created for a run not recorded")
+	require.Len(t, started, len(runs), "no automation.run_started for a run not recorded")
+	got := c.GetAutomation(ctx, id)
+	require.True(t, got.OK, "%v", got.Error)
+	require.EqualValues(t, len(runs), got.Body.Automation.Counts.RunsStarted, "one execution counted per run")
+	require.EqualValues(t, 0, got.Body.Automation.Counts.RunsSkipped)
+	d, err = schedule.Describe(ctx)
+	require.NoError(t, err, "the schedule is still there")
+	require.True(t, d.Schedule.State.Paused)
+	require.Equal(t, []sdkclient.ScheduleIntervalSpec{{Every: time.Second}}, d.Schedule.Spec.Intervals)
+}
+
+// waitSucceededRuns waits until the automation has started at least n runs that all succeeded, and
+// answers them.
+func waitSucceededRuns(t *testing.T, env *apptest.Env, automationID string, n int, w *workerProcess) []schema.Run {
+	t.Helper()
+	var runs []schema.Run
+	require.Eventually(t, func() bool {
+		runs = automationRunRows(t, env, automationID)
+		done := 0
+		for _, r := range runs {
+			if r.Status == client.RunSucceeded {
+				done++
+			}
+		}
+		return done >= n && done == len(runs)
+	}, 30*time.Second, 50*time.Millisecond, "fewer than %d runs succeeded (%+v); worker log:\n%s", n, runs, w.log.String())
+	return runs
 }
