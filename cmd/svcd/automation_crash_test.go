@@ -254,3 +254,65 @@ func waitSucceededRuns(t *testing.T, env *apptest.Env, automationID string, n in
 	}, 30*time.Second, 50*time.Millisecond, "fewer than %d runs succeeded (%+v); worker log:\n%s", n, runs, w.log.String())
 	return runs
 }
+
+// TestWorkerKilledMidPrepareStartsTheRunOnce kills the svcd worker (SIGKILL) while it decides a fire:
+// the test holds the automation's row lock, so the worker's PrepareAutomationFire waits inside its
+// transaction, and is killed there. Nothing of the fire is recorded; another worker retries the fire
+// promptly (the killed attempt times out in seconds, not after the next fires were skipped) and starts
+// its run once.
+func TestWorkerKilledMidPrepareStartsTheRunOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svcd := svcdPath(t)
+	env := apptest.NewWith(t, apptest.Options{NoWorker: true, NoDatabases: true})
+	accountID, key := accountKey(t, env)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
+
+	first := startAutomationWorker(t, svcd, env)
+	// The cron fires once a year: the only fire of this test is the trigger's.
+	created := c.CreateAutomation(ctx, client.CreateAutomationRequest{Name: "locked", Cron: "0 0 1 1 *",
+		Action: client.AutomationAction{ServiceID: "managed-workflows", OperationID: "echo", Input: map[string]any{"n": 1}}})
+	require.True(t, created.OK, "%v", created.Error)
+	id := created.Body.Automation.ID
+
+	lock, err := env.DB.BeginTx(ctx, nil)
+	require.NoError(t, err)
+	defer func() { _ = lock.Rollback() }()
+	_, err = lock.ExecContext(ctx, "SELECT 1 FROM automations WHERE id = ? FOR UPDATE", id)
+	require.NoError(t, err)
+	trig := c.TriggerAutomation(ctx, id)
+	require.True(t, trig.OK, "%v", trig.Error)
+	waiting := func() int {
+		var n int
+		require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE ?",
+			"%automations%"+id+"%FOR UPDATE%").Scan(ctx, &n))
+		return n
+	}
+	require.Eventually(t, func() bool { return waiting() == 1 }, 30*time.Second, 10*time.Millisecond,
+		"the fire never waited for the automation's lock; worker log:\n%s", first.log.String())
+	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
+	_ = first.cmd.Wait()
+	require.NoError(t, lock.Rollback())
+	// The killed worker's transaction dies with its connection once it gets the lock.
+	require.Eventually(t, func() bool {
+		var n int
+		require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND state <> 'idle' AND query LIKE ?",
+			"%automations%"+id+"%FOR UPDATE%").Scan(ctx, &n))
+		return n == 0
+	}, 30*time.Second, 10*time.Millisecond, "the killed worker's transaction never ended")
+	require.Empty(t, automationRunRows(t, env, id), "killed before the fire was recorded")
+
+	restartedAt := time.Now()
+	second := startAutomationWorker(t, svcd, env)
+	runs := waitSucceededRuns(t, env, id, 1, second)
+	require.Less(t, time.Since(restartedAt), 20*time.Second, "the killed attempt was retried promptly")
+	require.Len(t, runs, 1, "one run for the fire")
+	runID := runs[0].ID
+	require.Equal(t, automation.RunID(id, *runs[0].ScheduledAt), runID, "the run's id derives from its fire")
+	require.Equal(t, map[string]int{runID: 1}, runEvents(t, env, accountID, outbox.RunCreated), "one run.created")
+	require.Equal(t, map[string]int{runID: 1}, runEvents(t, env, accountID, outbox.AutomationRunStarted), "one automation.run_started")
+	got := c.GetAutomation(ctx, id)
+	require.True(t, got.OK, "%v", got.Error)
+	require.EqualValues(t, 1, got.Body.Automation.Counts.RunsStarted, "one execution counted")
+	require.EqualValues(t, 0, got.Body.Automation.Counts.RunsSkipped)
+}
