@@ -12,7 +12,9 @@ import (
 
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/automation"
+	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/schema"
 	"github.com/svcplatform/svc/workflows"
@@ -315,4 +317,76 @@ func TestWorkerKilledMidPrepareStartsTheRunOnce(t *testing.T) {
 	require.True(t, got.OK, "%v", got.Error)
 	require.EqualValues(t, 1, got.Body.Automation.Counts.RunsStarted, "one execution counted")
 	require.EqualValues(t, 0, got.Body.Automation.Counts.RunsSkipped)
+}
+
+// TestFireRetriedAfterItsRunWasRecordedStartsItOnce is the fire of a worker killed after
+// PrepareAutomationFire committed but before Temporal heard of it: the test records that fire's run
+// itself (as the killed attempt did) while no worker runs, then starts a worker, whose attempt at the
+// same fire answers the run recorded and starts it. The fire has one run, recorded and announced once,
+// counted once, and it succeeds.
+func TestFireRetriedAfterItsRunWasRecordedStartsItOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svcd := svcdPath(t)
+	env := apptest.NewWith(t, apptest.Options{NoWorker: true, NoDatabases: true, AutomationInterval: time.Second})
+	accountID, key := accountKey(t, env)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
+	created := c.CreateAutomation(ctx, client.CreateAutomationRequest{Name: "recorded", Cron: "@hourly",
+		Action: client.AutomationAction{ServiceID: "managed-workflows", OperationID: "echo", Input: map[string]any{"n": 1}}})
+	require.True(t, created.OK, "%v", created.Error)
+	id := created.Body.Automation.ID
+	schedule := env.Temporal.ScheduleClient().GetHandle(ctx, workflows.AutomationScheduleID(id))
+
+	// No worker runs: the first fire waits for one (the next are skipped for overlapping it).
+	var at time.Time
+	require.Eventually(t, func() bool {
+		d, err := schedule.Describe(ctx)
+		require.NoError(t, err)
+		if len(d.Info.RecentActions) == 0 {
+			return false
+		}
+		at = d.Info.RecentActions[0].ScheduleTime
+		return true
+	}, 30*time.Second, 20*time.Millisecond, "the schedule never fired")
+	firer := &automation.Firer{Store: automation.NewStore(env.DB), Catalog: catalog.Builtin(), Keys: apikey.NewStore(env.DB)}
+	recorded, err := firer.Prepare(ctx, workflows.AutomationFireInput{AutomationID: id, ScheduledAt: at})
+	require.NoError(t, err)
+	require.Empty(t, recorded.Skipped)
+	require.Equal(t, automation.RunID(id, at), recorded.RunID)
+
+	w := startAutomationWorker(t, svcd, env)
+	var run client.Run
+	require.Eventually(t, func() bool {
+		r := c.GetRun(ctx, recorded.RunID)
+		require.True(t, r.OK, "%v", r.Error)
+		run = r.Body.Run
+		return run.Finished()
+	}, 30*time.Second, 50*time.Millisecond, "the recorded run never finished; worker log:\n%s", w.log.String())
+	require.Equal(t, client.RunSucceeded, run.Status, "%+v", run.Error)
+	paused := c.PauseAutomation(ctx, id, "end of test")
+	require.True(t, paused.OK, "%v", paused.Error)
+	var runs []schema.Run
+	require.Eventually(t, func() bool {
+		d, err := schedule.Describe(ctx)
+		require.NoError(t, err)
+		runs = automationRunRows(t, env, id)
+		return len(d.Info.RunningWorkflows) == 0
+	}, 30*time.Second, 50*time.Millisecond, "the last fire never finished")
+
+	require.Equal(t, recorded.RunID, runs[0].ID, "the fire's run is the one recorded")
+	require.True(t, runs[0].ScheduledAt.Equal(at))
+	created1 := runEvents(t, env, accountID, outbox.RunCreated)
+	started := runEvents(t, env, accountID, outbox.AutomationRunStarted)
+	seen := map[time.Time]bool{}
+	for _, r := range runs {
+		require.False(t, seen[r.ScheduledAt.UTC()], "two runs for the fire of %s", r.ScheduledAt)
+		seen[r.ScheduledAt.UTC()] = true
+		require.Equal(t, 1, created1[r.ID], "one run.created for %s", r.ID)
+		require.Equal(t, 1, started[r.ID], "one automation.run_started for %s", r.ID)
+	}
+	require.Len(t, created1, len(runs))
+	require.Len(t, started, len(runs))
+	got := c.GetAutomation(ctx, id)
+	require.True(t, got.OK, "%v", got.Error)
+	require.EqualValues(t, len(runs), got.Body.Automation.Counts.RunsStarted, "one execution counted per run")
 }
