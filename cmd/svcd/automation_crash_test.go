@@ -155,16 +155,24 @@ func TestRestartKeepsSchedulesAndNeverDoublesAFire(t *testing.T) {
 	schedule := env.Temporal.ScheduleClient().GetHandle(ctx, workflows.AutomationScheduleID(id))
 
 	waitSucceededRuns(t, env, id, 3, first)
-	// Kill between fires: when no fire is in flight and the next one is at least 300 ms away. (A worker
-	// killed inside a fire is TestWorkerKilledMidFireStartsTheRunOnce; here the restart is the point.)
+	// Kill between fires: the fire of this second has run and finished, and the next one is at least
+	// 300 ms away. (Workers killed inside a fire are the tests above; here the restart is the point.)
 	require.Eventually(t, func() bool {
+		now := time.Now()
+		if now.Sub(now.Truncate(time.Second)) >= 700*time.Millisecond {
+			return false
+		}
+		runs := automationRunRows(t, env, id)
+		last := runs[len(runs)-1]
+		if !last.ScheduledAt.Equal(now.Truncate(time.Second)) || last.Status != client.RunSucceeded {
+			return false
+		}
 		d, err := schedule.Describe(ctx)
 		require.NoError(t, err)
-		return len(d.Info.RunningWorkflows) == 0 && time.Now().Sub(time.Now().Truncate(time.Second)) < 700*time.Millisecond
+		return len(d.Info.RunningWorkflows) == 0
 	}, 30*time.Second, 20*time.Millisecond, "a fire was always in flight; worker log:\n%s", first.log.String())
 	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
 	_ = first.cmd.Wait()
-	killedAt := time.Now()
 	before := automationRunRows(t, env, id)
 	d, err := schedule.Describe(ctx)
 	require.NoError(t, err)
@@ -172,20 +180,30 @@ func TestRestartKeepsSchedulesAndNeverDoublesAFire(t *testing.T) {
 
 	// No worker: the schedule still comes due. Waiting for time to pass is the point here: the fire that
 	// comes due first waits for a worker, and the two after it are skipped for overlapping it.
+	var waiting time.Time // the scheduled time of the fire that waits for a worker
 	require.Eventually(t, func() bool {
 		d, err := schedule.Describe(ctx)
 		require.NoError(t, err)
-		return d.Info.NumActionsSkippedOverlap >= skipped+2 && len(d.Info.RunningWorkflows) == 1
+		if d.Info.NumActionsSkippedOverlap < skipped+2 || len(d.Info.RunningWorkflows) != 1 {
+			return false
+		}
+		for _, a := range d.Info.RecentActions {
+			if a.StartWorkflowResult.WorkflowID == d.Info.RunningWorkflows[0].WorkflowID {
+				waiting = a.ScheduleTime
+			}
+		}
+		return true
 	}, 15*time.Second, 50*time.Millisecond, "the schedule did not come due while no worker ran")
+	require.True(t, waiting.After(*before[len(before)-1].ScheduledAt), "the waiting fire came due after the last run")
 	require.Len(t, automationRunRows(t, env, id), len(before), "no run starts while no worker runs")
 
-	restartedAt := time.Now()
 	second := startAutomationWorker(t, svcd, env)
 	afterRestart := waitSucceededRuns(t, env, id, len(before)+3, second)
 	waited := 0
 	for _, r := range afterRestart {
-		if r.ScheduledAt.After(killedAt) && r.ScheduledAt.Before(restartedAt) {
+		if r.ScheduledAt.Equal(waiting) {
 			waited++
+			require.Equal(t, automation.RunID(id, waiting), r.ID)
 		}
 	}
 	require.Equal(t, 1, waited, "the fire that came due while no worker ran started its run once the next worker came")
