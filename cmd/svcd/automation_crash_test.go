@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/api/enums/v1"
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/app/apptest"
@@ -167,9 +168,7 @@ func TestRestartKeepsSchedulesAndNeverDoublesAFire(t *testing.T) {
 		if !last.ScheduledAt.Equal(now.Truncate(time.Second)) || last.Status != client.RunSucceeded {
 			return false
 		}
-		d, err := schedule.Describe(ctx)
-		require.NoError(t, err)
-		return len(d.Info.RunningWorkflows) == 0
+		return fireClosed(t, env, schedule, *last.ScheduledAt)
 	}, 30*time.Second, 20*time.Millisecond, "a fire was always in flight; worker log:\n%s", first.log.String())
 	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
 	_ = first.cmd.Wait()
@@ -255,6 +254,22 @@ func TestRestartKeepsSchedulesAndNeverDoublesAFire(t *testing.T) {
 	require.NoError(t, err, "the schedule is still there")
 	require.True(t, d.Schedule.State.Paused)
 	require.Equal(t, []sdkclient.ScheduleIntervalSpec{{Every: time.Second}}, d.Schedule.Spec.Intervals)
+}
+
+// fireClosed says whether the schedule's fire of time at has ended (its workflow is closed).
+func fireClosed(t *testing.T, env *apptest.Env, schedule sdkclient.ScheduleHandle, at time.Time) bool {
+	t.Helper()
+	ctx := context.Background()
+	d, err := schedule.Describe(ctx)
+	require.NoError(t, err)
+	for _, a := range d.Info.RecentActions {
+		if a.ScheduleTime.Equal(at) {
+			w, err := env.Temporal.DescribeWorkflowExecution(ctx, a.StartWorkflowResult.WorkflowID, a.StartWorkflowResult.FirstExecutionRunID)
+			require.NoError(t, err)
+			return w.WorkflowExecutionInfo.Status != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
+		}
+	}
+	return false
 }
 
 // waitSucceededRuns waits until the automation has started at least n runs that all succeeded, and
