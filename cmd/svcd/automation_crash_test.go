@@ -168,7 +168,7 @@ func TestRestartKeepsSchedulesAndNeverDoublesAFire(t *testing.T) {
 		if !last.ScheduledAt.Equal(now.Truncate(time.Second)) || last.Status != client.RunSucceeded {
 			return false
 		}
-		return fireClosed(t, env, schedule, *last.ScheduledAt)
+		return firesClosed(t, env, schedule, last.ScheduledAt)
 	}, 30*time.Second, 20*time.Millisecond, "a fire was always in flight; worker log:\n%s", first.log.String())
 	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
 	_ = first.cmd.Wait()
@@ -179,21 +179,26 @@ func TestRestartKeepsSchedulesAndNeverDoublesAFire(t *testing.T) {
 
 	// No worker: the schedule still comes due. Waiting for time to pass is the point here: the fire that
 	// comes due first waits for a worker, and the two after it are skipped for overlapping it.
+	lastAt := *before[len(before)-1].ScheduledAt
 	var waiting time.Time // the scheduled time of the fire that waits for a worker
 	require.Eventually(t, func() bool {
 		d, err := schedule.Describe(ctx)
 		require.NoError(t, err)
-		if d.Info.NumActionsSkippedOverlap < skipped+2 || len(d.Info.RunningWorkflows) != 1 {
+		if d.Info.NumActionsSkippedOverlap < skipped+2 {
 			return false
 		}
+		var started []sdkclient.ScheduleActionResult
 		for _, a := range d.Info.RecentActions {
-			if a.StartWorkflowResult.WorkflowID == d.Info.RunningWorkflows[0].WorkflowID {
-				waiting = a.ScheduleTime
+			if a.ScheduleTime.After(lastAt) {
+				started = append(started, a)
 			}
 		}
-		return true
-	}, 15*time.Second, 50*time.Millisecond, "the schedule did not come due while no worker ran")
-	require.True(t, waiting.After(*before[len(before)-1].ScheduledAt), "the waiting fire came due after the last run")
+		if len(started) != 1 {
+			return false
+		}
+		waiting = started[0].ScheduleTime
+		return !firesClosed(t, env, schedule, &waiting)
+	}, 15*time.Second, 50*time.Millisecond, "while no worker ran, the schedule did not start one fire (left waiting) and skip the next")
 	require.Len(t, automationRunRows(t, env, id), len(before), "no run starts while no worker runs")
 
 	second := startAutomationWorker(t, svcd, env)
@@ -219,15 +224,16 @@ func TestRestartKeepsSchedulesAndNeverDoublesAFire(t *testing.T) {
 	require.True(t, paused.OK, "%v", paused.Error)
 	var runs []schema.Run
 	require.Eventually(t, func() bool {
-		d, err := schedule.Describe(ctx)
-		require.NoError(t, err)
+		if !firesClosed(t, env, schedule, nil) {
+			return false
+		}
 		runs = automationRunRows(t, env, id)
 		for _, r := range runs {
 			if r.Status != client.RunSucceeded {
 				return false
 			}
 		}
-		return len(d.Info.RunningWorkflows) == 0
+		return true
 	}, 30*time.Second, 50*time.Millisecond, "the last fires never finished (or one failed: %+v); worker logs:\n%s\n%s",
 		runs, second.log.String(), third.log.String())
 
@@ -256,20 +262,26 @@ func TestRestartKeepsSchedulesAndNeverDoublesAFire(t *testing.T) {
 	require.Equal(t, []sdkclient.ScheduleIntervalSpec{{Every: time.Second}}, d.Schedule.Spec.Intervals)
 }
 
-// fireClosed says whether the schedule's fire of time at has ended (its workflow is closed).
-func fireClosed(t *testing.T, env *apptest.Env, schedule sdkclient.ScheduleHandle, at time.Time) bool {
+// firesClosed says whether the schedule's recent fires (of time at, when not nil) have ended: their
+// workflows are closed. (The schedule's own list of running fires lags behind.)
+func firesClosed(t *testing.T, env *apptest.Env, schedule sdkclient.ScheduleHandle, at *time.Time) bool {
 	t.Helper()
 	ctx := context.Background()
 	d, err := schedule.Describe(ctx)
 	require.NoError(t, err)
+	found := false
 	for _, a := range d.Info.RecentActions {
-		if a.ScheduleTime.Equal(at) {
-			w, err := env.Temporal.DescribeWorkflowExecution(ctx, a.StartWorkflowResult.WorkflowID, a.StartWorkflowResult.FirstExecutionRunID)
-			require.NoError(t, err)
-			return w.WorkflowExecutionInfo.Status != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
+		if at != nil && !a.ScheduleTime.Equal(*at) {
+			continue
+		}
+		found = true
+		w, err := env.Temporal.DescribeWorkflowExecution(ctx, a.StartWorkflowResult.WorkflowID, a.StartWorkflowResult.FirstExecutionRunID)
+		require.NoError(t, err)
+		if w.WorkflowExecutionInfo.Status == enums.WORKFLOW_EXECUTION_STATUS_RUNNING {
+			return false
 		}
 	}
-	return false
+	return found
 }
 
 // waitSucceededRuns waits until the automation has started at least n runs that all succeeded, and
@@ -400,10 +412,8 @@ func TestFireRetriedAfterItsRunWasRecordedStartsItOnce(t *testing.T) {
 	require.True(t, paused.OK, "%v", paused.Error)
 	var runs []schema.Run
 	require.Eventually(t, func() bool {
-		d, err := schedule.Describe(ctx)
-		require.NoError(t, err)
 		runs = automationRunRows(t, env, id)
-		return len(d.Info.RunningWorkflows) == 0
+		return firesClosed(t, env, schedule, nil)
 	}, 30*time.Second, 50*time.Millisecond, "the last fire never finished")
 
 	require.Equal(t, recorded.RunID, runs[0].ID, "the fire's run is the one recorded")
@@ -422,4 +432,50 @@ func TestFireRetriedAfterItsRunWasRecordedStartsItOnce(t *testing.T) {
 	got := c.GetAutomation(ctx, id)
 	require.True(t, got.OK, "%v", got.Error)
 	require.EqualValues(t, len(runs), got.Body.Automation.Counts.RunsStarted, "one execution counted per run")
+}
+
+// TestFiresOfOneSecondRecordEachLimit: Temporal gives a schedule's fires their scheduled time to the
+// second, so two fires in one second (two triggers, or a trigger and the cron's fire) are prepared for
+// the same time; here the first is refused for the day's runs and the second, once the day's count was
+// reset, starts the run that uses the last execution. Each limit it met is announced: two
+// automation.limit_reached events, not one that stands for both.
+func TestFiresOfOneSecondRecordEachLimit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := apptest.NewWith(t, apptest.Options{NoWorker: true, NoDatabases: true})
+	accountID, key := accountKey(t, env)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
+	created := c.CreateAutomation(ctx, client.CreateAutomationRequest{Name: "one second", Cron: "0 0 1 1 *",
+		Action: client.AutomationAction{ServiceID: "managed-workflows", OperationID: "echo", Input: map[string]any{"n": 1}}})
+	require.True(t, created.OK, "%v", created.Error)
+	id := created.Body.Automation.ID
+	firer := &automation.Firer{Store: automation.NewStore(env.DB), Catalog: catalog.Builtin(), Keys: apikey.NewStore(env.DB)}
+	at := time.Now().UTC().Truncate(time.Second)
+
+	_, err := env.DB.ExecContext(ctx, "UPDATE automations SET day = ?, day_runs = 24 WHERE id = ?", at.Truncate(24*time.Hour), id)
+	require.NoError(t, err)
+	refused, err := firer.Prepare(ctx, workflows.AutomationFireInput{AutomationID: id, ScheduledAt: at})
+	require.NoError(t, err)
+	require.Equal(t, automation.SkipPerDay, refused.Skipped)
+
+	_, err = env.DB.ExecContext(ctx, "UPDATE automations SET day_runs = 0, executions = 99 WHERE id = ?", id)
+	require.NoError(t, err)
+	last, err := firer.Prepare(ctx, workflows.AutomationFireInput{AutomationID: id, ScheduledAt: at})
+	require.NoError(t, err)
+	require.Equal(t, automation.RunID(id, at), last.RunID)
+	require.True(t, last.Pause)
+
+	events, err := outbox.List(ctx, env.DB, accountID)
+	require.NoError(t, err)
+	var limits []string
+	for _, e := range events {
+		if e.Type == outbox.AutomationLimitReached {
+			var data struct {
+				Limit string `json:"limit"`
+			}
+			require.NoError(t, json.Unmarshal(e.Data, &data))
+			limits = append(limits, data.Limit)
+		}
+	}
+	require.Equal(t, []string{automation.SkipPerDay, automation.SkipExecutions}, limits)
 }

@@ -221,10 +221,13 @@ func (f *Firer) refuse(ctx context.Context, tx bun.Tx, a *schema.Automation, at 
 	return fire, outbox.Emit(ctx, tx, events...)
 }
 
-// limitEvent is automation.limit_reached for the fire of a at at.
+// limitEvent is automation.limit_reached for the fire of a at at meeting the limit reason. Its subject
+// names the limit too: Temporal gives fires their scheduled time to the second, so two fires of one
+// second (two triggers, say) are prepared for the same time and may meet different limits, each
+// announced; a retry of one fire meets the same limit again and is announced once.
 func limitEvent(a *schema.Automation, reason, why string, at time.Time) outbox.Event {
 	return outbox.Event{AccountID: a.AccountID, ProjectID: a.ProjectID, Type: outbox.AutomationLimitReached,
-		Subject: a.ID + "@" + at.UTC().Format(time.RFC3339Nano),
+		Subject: a.ID + "@" + at.UTC().Format(time.RFC3339Nano) + "/" + reason,
 		Data:    map[string]any{"automationId": a.ID, "limit": reason, "message": why, "scheduledAt": at.UTC()}}
 }
 
