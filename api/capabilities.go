@@ -23,6 +23,7 @@ import (
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/topup"
+	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/webhook"
 	"github.com/uptrace/bun"
 	sdkclient "go.temporal.io/sdk/client"
@@ -81,6 +82,12 @@ type Deps struct {
 	DatabaseConn accountdb.Connector
 	// DatabaseLimits bound each query, records page and action (zero fields: accountdb's defaults).
 	DatabaseLimits accountdb.Limits
+	// Wallets are the managed wallets; nil answers their routes 503.
+	Wallets *wallet.Store
+	// WalletChain reads wallets' balances; nil answers balances 503.
+	WalletChain *wallet.Chain
+	// WalletPrices turn amounts into USD for wallets' policies.
+	WalletPrices wallet.Prices
 	// Automations are the cron-driven runs on Temporal Schedules.
 	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
@@ -123,6 +130,7 @@ func routeTable(d Deps) [][]Route {
 		(&databasesAPI{databases: d.Databases}).routes(),
 		(&databaseTransfersAPI{transfers: d.Transfers, log: d.Logger}).routes(),
 		(&automationsAPI{automations: d.Automations}).routes(),
+		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 	}
 }

@@ -80,7 +80,9 @@ func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at 
 	runID := RunID(a.ID, at)
 	existing := new(schema.Run)
 	if err := tx.NewSelect().Model(existing).Where("id = ?", runID).Scan(ctx); err == nil {
+		// A retry after the run was recorded: the same run, and the same pause if that fire paused it.
 		fire.RunID, fire.Run = runID, f.params(existing)
+		fire.Pause, fire.Note = a.Status == schema.AutomationPaused, a.Note
 		return fire, nil
 	} else if !errors.Is(err, sql.ErrNoRows) {
 		return fire, fmt.Errorf("read run %s: %w", runID, err)
@@ -221,13 +223,11 @@ func (f *Firer) refuse(ctx context.Context, tx bun.Tx, a *schema.Automation, at 
 	return fire, outbox.Emit(ctx, tx, events...)
 }
 
-// limitEvent is automation.limit_reached for the fire of a at at meeting the limit reason. Its subject
-// names the limit too: Temporal gives fires their scheduled time to the second, so two fires of one
-// second (two triggers, say) are prepared for the same time and may meet different limits, each
-// announced; a retry of one fire meets the same limit again and is announced once.
+// limitEvent is automation.limit_reached for the fire of a at at: one per limit and scheduled time
+// (Temporal names a fire by its scheduled time to the second, so two triggers in one second are one fire).
 func limitEvent(a *schema.Automation, reason, why string, at time.Time) outbox.Event {
 	return outbox.Event{AccountID: a.AccountID, ProjectID: a.ProjectID, Type: outbox.AutomationLimitReached,
-		Subject: a.ID + "@" + at.UTC().Format(time.RFC3339Nano) + "/" + reason,
+		Subject: a.ID + "/" + reason + "@" + at.UTC().Format(time.RFC3339Nano),
 		Data:    map[string]any{"automationId": a.ID, "limit": reason, "message": why, "scheduledAt": at.UTC()}}
 }
 

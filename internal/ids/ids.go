@@ -28,6 +28,10 @@ const (
 	DatabaseTransfer = "xfer"
 	// Automation names a cron-driven series of runs.
 	Automation = "auto"
+	// Wallet names a managed wallet.
+	Wallet = "wal"
+	// Quote names a quoted send or signature of a wallet.
+	Quote = "quo"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
