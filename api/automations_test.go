@@ -221,6 +221,7 @@ func TestAutomationFireLimits(t *testing.T) {
 
 	_, err := env.DB.ExecContext(ctx, "UPDATE automations SET day = (now() AT TIME ZONE 'UTC')::date, day_runs = 24 WHERE id = ?", id)
 	require.NoError(t, err)
+	firstTrigger := time.Now().Unix()
 	require.True(t, c.TriggerAutomation(ctx, id).OK)
 	require.Eventually(t, func() bool { return countEvents(t, env, tenant.id, outbox.AutomationLimitReached) == 1 },
 		30*time.Second, 50*time.Millisecond)
@@ -231,6 +232,9 @@ func TestAutomationFireLimits(t *testing.T) {
 
 	_, err = env.DB.ExecContext(ctx, "UPDATE automations SET day_runs = 0, executions = 99 WHERE id = ?", id)
 	require.NoError(t, err)
+	// Temporal names a fire by its second: a trigger in the first one's second would be the same fire.
+	// Waiting for the clock to pass it is the point here.
+	require.Eventually(t, func() bool { return time.Now().Unix() > firstTrigger }, 2*time.Second, 10*time.Millisecond)
 	require.True(t, c.TriggerAutomation(ctx, id).OK)
 	require.Eventually(t, func() bool {
 		runs := automationRuns(t, c, id)
