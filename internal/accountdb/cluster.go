@@ -112,6 +112,9 @@ func (c *Cluster) NamePrefix() string { return c.opts.NamePrefix }
 // errClosed is what a closed cluster answers.
 var errClosed = errors.New("accountdb: the cluster is closed")
 
+// adminReadTimeout bounds the wait for an answer on the admin connection.
+const adminReadTimeout = 2 * time.Minute
+
 // adminDB is the admin pool, opened on first use.
 func (c *Cluster) adminDB(ctx context.Context) (*bun.DB, error) {
 	c.mu.Lock()
@@ -122,7 +125,8 @@ func (c *Cluster) adminDB(ctx context.Context) (*bun.DB, error) {
 	if c.admin != nil {
 		return c.admin, nil
 	}
-	db, err := pg.Open(ctx, c.adminURL.String(), pg.Options{MaxOpenConns: 4})
+	// CREATE DATABASE and DROP DATABASE copy and remove files: on a busy server they outlast 5 s.
+	db, err := pg.Open(ctx, c.adminURL.String(), pg.Options{MaxOpenConns: 4, ReadTimeout: adminReadTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("connect to the database cluster: %w", err)
 	}
