@@ -106,7 +106,7 @@ func (e *serverError) Error() string {
 }
 
 // query runs the caller's statement q with args in one pipelined exchange (see above) and answers its
-// result, under c's caps.
+// result, under c's row and byte caps (c.hidden is not supported: records use collect).
 func (s *session) query(ctx context.Context, q string, args []driver.NamedValue, c *collector) (*client.DatabaseQueryResult, error) {
 	var m frontend
 	m.parseBindExecute("BEGIN READ ONLY", nil, 0)
@@ -218,9 +218,10 @@ func (p *pipelined) readStatement() error {
 	}
 }
 
-// rowBudget is the largest data row worth reading: a row's JSON is never smaller than 2/5 of its
-// message (a one-digit integer: 4 bytes of length and 1 of text against 2 with its comma), so a message
-// larger than this cannot fit in what the byte cap leaves.
+// rowBudget is the largest data row worth reading (memory stays bounded by the byte cap). A row's JSON
+// is at least 2/5 of its message (the worst case, a one-digit integer, is 4 bytes of length and 1 of
+// text against 2 with its comma), so a larger message cannot fit in what the byte cap leaves; only json
+// (not jsonb) text padded with whitespace, which is compacted, could, and is truncated with the rest.
 func (p *pipelined) rowBudget() int {
 	return 5*(p.c.maxBytes-p.size)/2 + 1024
 }
