@@ -120,7 +120,7 @@ func (s *session) query(ctx context.Context, q string, args []driver.NamedValue,
 	if err != nil {
 		return nil, err
 	}
-	p := &pipelined{s: s, w: w, c: c, nparams: -1}
+	p := &pipelined{w: w, c: c, nparams: -1}
 	if err := p.readStatement(); err != nil {
 		s.cancel() // out of step, or cut short by the byte cap: never read from or written to again
 		if p.capped {
@@ -151,7 +151,6 @@ func (s *session) query(ctx context.Context, q string, args []driver.NamedValue,
 
 // pipelined is the state of reading a pipelined statement's answers.
 type pipelined struct {
-	s *session
 	w *wire
 	c *collector
 	// nparams is the statement's parameter count (-1 before its ParameterDescription).
@@ -383,7 +382,11 @@ func (s *session) nameTypes(ctx context.Context, res *client.DatabaseQueryResult
 				serr = parseError(body)
 			}
 		case beReadyForQuery:
-			if err := w.done(); err != nil {
+			err := w.done()
+			if err == nil && (len(body) != 1 || body[0] != txIdle) {
+				err = fmt.Errorf("%w: a transaction left open by a type lookup", errDesync)
+			}
+			if err != nil {
 				s.markBroken()
 				return err
 			}
