@@ -37,10 +37,11 @@ func (l *lateConnector) Open(ctx context.Context, accountID string, role account
 // table of 100,000 rows (integer primary key) with an action, and looks rows up by random primary key,
 // `SELECT * FROM t WHERE id = $1`, from 16 concurrent clients: through POST /v1/databases/query with the
 // id as a parameter (auth, scope and service checks, audit, the lexical check, a pooled connection as the
-// reader role, BEGIN READ ONLY, Parse/Bind/Execute, rollback and session reset, JSON rows), and with the
-// same statement on a pgdriver/bun pool of its own as the same reader role (database/sql, no transaction).
-// Both pools have the production size (accountdb.DefaultPoolSize, 4). Five alternating 2-second rounds
-// each, after a 1-second warm-up of each. It reports both rates, their ratio and the API's p50 and p99.
+// reader role, one pipelined round trip of BEGIN READ ONLY, Parse/Describe/Bind/Execute and rollback,
+// JSON rows), and with the same statement on a pgdriver/bun pool of its own as the same reader role
+// (database/sql, no transaction). Both pools have the production size (accountdb.DefaultPoolSize, 4).
+// Five alternating 2-second rounds each, after a 1-second warm-up of each. It reports both rates, their
+// ratio and the API's p50 and p99.
 // With 4 clients nothing waits for a pooled connection; with 16, requests queue for the pool's four.
 func BenchmarkDatabaseQueryVersusDirect(b *testing.B) {
 	for _, clients := range []int{accountdb.DefaultPoolSize, 16} {

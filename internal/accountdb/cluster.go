@@ -65,9 +65,11 @@ type Cluster struct {
 	box      *secretbox.Box
 	opts     Options
 
-	mu     sync.Mutex
-	admin  *bun.DB
-	pools  map[poolKey]*pool
+	mu    sync.Mutex
+	admin *bun.DB
+	pools map[poolKey]*pool
+	// rows are the accounts' ready rows Open read last (readyRow).
+	rows   map[string]cachedRow
 	closed bool
 }
 
@@ -101,7 +103,7 @@ func NewCluster(meta *bun.DB, adminURL string, box *secretbox.Box, opts Options)
 	q := u.Query()
 	q.Del("search_path")
 	u.RawQuery = q.Encode()
-	return &Cluster{meta: meta, adminURL: u, box: box, opts: opts, pools: map[poolKey]*pool{}}, nil
+	return &Cluster{meta: meta, adminURL: u, box: box, opts: opts, pools: map[poolKey]*pool{}, rows: map[string]cachedRow{}}, nil
 }
 
 // NamePrefix is the prefix that begins the names of the databases and roles the cluster provisions
