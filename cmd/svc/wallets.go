@@ -205,8 +205,8 @@ flag; only the flags given are sent, the others keep their value.
   --approval-above USD|off             a transaction above this USD value waits for an approval
   --disable-contract-calls true|false  allow only native and known-token transfers, or not
   --recipients on|off                  send only to permitted recipients, or to any address
-  --cooldown-hours N                   how long a newly added recipient waits before it may
-                                       receive, in hours
+  --cooldown-hours N                   hours a recipient waits after it is added before it may
+                                       receive; a change applies to every recipient
   --add-recipient ADDR                 permit an address (0x and 40 hex digits); repeatable, or
                                        comma-separated; re-adding one restarts its cooldown
   --remove-recipient ADDR              drop a permitted address; repeatable, or comma-separated
