@@ -246,16 +246,25 @@ func (a *app) walletsPolicy(args []string) int {
 	fs.StringVar(&cooldown, "cooldown-hours", "", "hours a new recipient waits")
 	fs.Var(&addRecipients, "add-recipient", "address to permit (repeatable)")
 	fs.Var(&removeRecipients, "remove-recipient", "address to drop (repeatable)")
-	id, code, ok := a.parseID(idSpec{cmd: cmd, what: "wallet", idem: true}, fs, args)
+	pos, code, ok := a.parse(cmd, fs, args)
 	if !ok {
 		return code
 	}
+	// The flags' values first: a flag given without its value took the next flag as one
+	// ("--paused --daily-limit 5"), which is better named than the stray argument it leaves.
 	req, msg := policyRequest(fs, policyFlags{paused: paused, dailyLimit: dailyLimit, perTxLimit: perTxLimit,
 		approvalAbove: approvalAbove, contractCalls: contractCalls, recipients: recipients, cooldown: cooldown,
 		add: addRecipients, remove: removeRecipients})
+	if msg != "" && msg != msgNothingToChange {
+		return a.usageError(cmd, "%s", msg)
+	}
+	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
+		return a.usageError(cmd, "%s takes exactly one wallet id", cmd)
+	}
 	if msg != "" {
 		return a.usageError(cmd, "%s", msg)
 	}
+	id := pos[0]
 	c, _, code, ok := a.authedClient()
 	if !ok {
 		return code
@@ -267,6 +276,10 @@ func (a *app) walletsPolicy(args []string) int {
 		a.printPolicy(w.Policy)
 	})
 }
+
+// msgNothingToChange is the usage message of a policy command without a policy flag.
+const msgNothingToChange = "nothing to change: give --paused, --daily-limit, --per-tx-limit, --approval-above, " +
+	"--disable-contract-calls, --recipients, --cooldown-hours, --add-recipient or --remove-recipient"
 
 // policyFlags are the values of the policy command's flags, as typed.
 type policyFlags struct {
@@ -336,8 +349,7 @@ func policyRequest(fs *flag.FlagSet, f policyFlags) (client.UpdateWalletPolicyRe
 	}
 	if req.Paused == nil && req.DisableContractCalls == nil && !req.DailyLimitUSD.Set && !req.PerTransactionLimitUSD.Set &&
 		!req.ApprovalAboveUSD.Set && req.PermittedRecipients == nil {
-		return req, "nothing to change: give --paused, --daily-limit, --per-tx-limit, --approval-above, " +
-			"--disable-contract-calls, --recipients, --cooldown-hours, --add-recipient or --remove-recipient"
+		return req, msgNothingToChange
 	}
 	return req, ""
 }
