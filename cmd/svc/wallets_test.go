@@ -262,10 +262,11 @@ func TestWalletsPolicySendsOnlyFlagsGiven(t *testing.T) {
 		mu.Lock()
 		bodies, keys = append(bodies, r.Method+" "+r.URL.Path+" "+string(b)), append(keys, r.Header.Get("Idempotency-Key"))
 		mu.Unlock()
-		reply(w, http.StatusOK, map[string]any{"ok": true, "wallet": map[string]any{"id": "wal_1", "name": "", "address": "0x1111111111111111111111111111111111111111",
-			"chain": "eip155:1337", "policy": map[string]any{"paused": false, "dailyLimitUsd": nil, "perTransactionLimitUsd": 500,
-				"approvalAboveUsd": nil, "disableContractCalls": false, "permittedRecipients": map[string]any{"enabled": false, "cooldownHours": 24, "entries": []any{}}},
-			"projectId": nil, "createdAt": "2026-01-02T03:04:05Z"}})
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"ok":true,"wallet":{"id":"wal_1","name":"","address":"0x1111111111111111111111111111111111111111",
+			"chain":"eip155:1337","projectId":null,"createdAt":"2026-01-02T03:04:05Z","policy":{"paused":false,"dailyLimitUsd":null,
+			"perTransactionLimitUsd":500,"approvalAboveUsd":null,"disableContractCalls":false,
+			"permittedRecipients":{"enabled":false,"cooldownHours":24,"entries":[]}}}}`)
 	}))
 	t.Cleanup(srv.Close)
 	vars := testEnv(t, nil)
