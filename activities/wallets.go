@@ -10,10 +10,24 @@ import (
 	"github.com/svcplatform/svc/workflows"
 )
 
+// Test-only faults of wallet transactions (as Wallets.Fault, from SVC_TEST_FAULT): each makes
+// BroadcastWalletTx stop, without heartbeats, until its context ends, so a crash test can kill the worker
+// at that point. Never set them in production.
+const (
+	// FaultStallAfterSign stops BroadcastWalletTx before it sends anything: the signed bytes, nonce and
+	// hash are stored (SignWalletTx committed) and nothing is on the chain yet.
+	FaultStallAfterSign = "stall-after-sign"
+	// FaultStallAfterBroadcast stops BroadcastWalletTx after it sent the bytes and marked the
+	// transaction broadcast, before the workflow waits for the receipt.
+	FaultStallAfterBroadcast = "stall-after-broadcast"
+)
+
 // Wallets are the activities of wallet transactions.
 type Wallets struct {
 	// Sender signs and sends; nil fails the activities saying so (retried until a worker has a chain).
 	Sender *wallet.Sender
+	// Fault injects a test fault (FaultStallAfterSign, FaultStallAfterBroadcast); empty in production.
+	Fault string
 }
 
 var errNoWalletChain = errors.New("this worker has no chain to send wallet transactions on")
@@ -35,7 +49,18 @@ func (w *Wallets) BroadcastWalletTx(ctx context.Context, transactionID string) e
 	if w.Sender == nil {
 		return errNoWalletChain
 	}
-	return w.Sender.Broadcast(ctx, transactionID)
+	if w.Fault == FaultStallAfterSign {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	if err := w.Sender.Broadcast(ctx, transactionID); err != nil {
+		return err
+	}
+	if w.Fault == FaultStallAfterBroadcast {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return nil
 }
 
 // WaitWalletTxReceipt waits for the receipt, heartbeating; true when the transaction succeeded.
