@@ -10,15 +10,16 @@ import (
 	"github.com/svcplatform/svc/workflows"
 )
 
-// Test-only faults of wallet transactions (as Wallets.Fault, from SVC_TEST_FAULT): each makes
-// BroadcastWalletTx stop, without heartbeats, until its context ends, so a crash test can kill the worker
-// at that point. Never set them in production.
+// Test-only faults of wallet transactions (as Wallets.Fault, from SVC_TEST_FAULT): each makes an
+// activity stop, without heartbeats, until its context ends, so a crash test can kill the worker at that
+// point and the workflow retries the activity on another worker. Never set them in production.
 const (
-	// FaultStallAfterSign stops BroadcastWalletTx before it sends anything: the signed bytes, nonce and
-	// hash are stored (SignWalletTx committed) and nothing is on the chain yet.
+	// FaultStallAfterSign stops SignWalletTx once the signed bytes, nonce and hash are committed, before
+	// it answers: nothing is on the chain yet, and the retry must find the stored bytes, not sign again.
 	FaultStallAfterSign = "stall-after-sign"
 	// FaultStallAfterBroadcast stops BroadcastWalletTx after it sent the bytes and marked the
-	// transaction broadcast, before the workflow waits for the receipt.
+	// transaction broadcast, before the workflow waits for the receipt: the retry re-sends bytes the
+	// chain already has.
 	FaultStallAfterBroadcast = "stall-after-broadcast"
 )
 
@@ -41,6 +42,10 @@ func (w *Wallets) SignWalletTx(ctx context.Context, transactionID string) (workf
 	if b, ok := wallet.AsBlocked(err); ok {
 		return workflows.WalletTxSigned{BlockedCode: b.Code, BlockedError: b.Message}, nil
 	}
+	if err == nil && w.Fault == FaultStallAfterSign {
+		<-ctx.Done()
+		return workflows.WalletTxSigned{}, ctx.Err()
+	}
 	return workflows.WalletTxSigned{Hash: hash}, err
 }
 
@@ -48,10 +53,6 @@ func (w *Wallets) SignWalletTx(ctx context.Context, transactionID string) (workf
 func (w *Wallets) BroadcastWalletTx(ctx context.Context, transactionID string) error {
 	if w.Sender == nil {
 		return errNoWalletChain
-	}
-	if w.Fault == FaultStallAfterSign {
-		<-ctx.Done()
-		return ctx.Err()
 	}
 	if err := w.Sender.Broadcast(ctx, transactionID); err != nil {
 		return err
