@@ -217,7 +217,8 @@ func walletActivities(d WorkerDeps) *activities.Wallets {
 	if d.Chain == nil || d.Box == nil {
 		return &activities.Wallets{}
 	}
-	return &activities.Wallets{Sender: &wallet.Sender{DB: d.DB, Box: d.Box, RPC: d.Chain.Client(), ChainID: d.Chain.ChainID()}}
+	return &activities.Wallets{Sender: &wallet.Sender{DB: d.DB, Box: d.Box, RPC: d.Chain.Client(), ChainID: d.Chain.ChainID()},
+		Fault: d.Fault}
 }
 
 // walletStore keeps managed wallets on the configured chain (the dev chain by default); nil without the

@@ -33,9 +33,11 @@ type WalletTxEnd struct {
 func WalletTxWorkflowID(transactionID string) string { return "wallettx/" + transactionID }
 
 // walletTxSteps retry the signing, broadcast and bookkeeping until they succeed: each is idempotent on
-// the transaction's stored state.
+// the transaction's stored state. Each is a few chain calls and one database transaction, so an attempt
+// that takes longer than StartToCloseTimeout is one whose worker died (Temporal learns of it only then):
+// the bound is how long a crash between signing and broadcast holds the send up.
 var walletTxSteps = workflow.ActivityOptions{
-	StartToCloseTimeout: time.Minute,
+	StartToCloseTimeout: 15 * time.Second,
 	RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second},
 }
 
