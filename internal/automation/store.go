@@ -118,7 +118,7 @@ func (s *Store) List(ctx context.Context, scope tenant.Scope, statuses []string,
 	out := []schema.Automation{}
 	q := scope.Where(s.db.NewSelect().Model(&out)).Where("deleted_at IS NULL")
 	if len(statuses) > 0 {
-		q = q.Where("status IN (?)", bun.In(statuses))
+		q = q.Where("status IN (?)", bun.List(statuses))
 	}
 	if p.After != nil {
 		q = q.Where("(created_at, id) < (?, ?)", p.After.CreatedAt, p.After.ID)
