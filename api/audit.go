@@ -17,8 +17,8 @@ import (
 
 // audited records one audit event per authenticated request, once it is answered (so refusals are
 // audited too). The event of a read joins the background writer's next batch (written within ~50 ms,
-// off the read's critical path). The answer of a request that may change something (any method but
-// GET) is held until its event is stored: with the idempotent answer's transaction when there is one
+// off the read's critical path); so does that of a route marked Reads (a read-only query sent as POST).
+// The answer of a request that may change something (any other method but GET) is held until its event is stored: with the idempotent answer's transaction when there is one
 // (see record), otherwise by an INSERT here. Either way the event is in the database, and listed, when
 // the client gets the answer, and a crash of the process cannot lose it.
 //
@@ -32,7 +32,7 @@ func (s *Server) audited(c *gin.Context) {
 		c.Next()
 		return
 	}
-	if r.Method == http.MethodGet {
+	if r.Method == http.MethodGet || r.Reads {
 		c.Next()
 		s.audit.Record(s.auditEvent(c, r, p, c.Writer.Status()))
 		return

@@ -95,7 +95,7 @@ func (da *databaseQueryAPI) routes() []Route {
 	return []Route{
 		handle(Route{Op: client.OpDatabasesQuery, Method: http.MethodPost, Path: "/v1/databases/query", Summary: "Query the account's database, or browse a table's records",
 			Tag: "Databases", Auth: authKey, Scope: client.ScopeDatabasesRead, Service: client.ServiceDatabase,
-			FreeText: []string{"sql", "params", "where"}}, da.query),
+			FreeText: []string{"sql", "params", "where"}, Reads: true}, da.query),
 		handle(Route{Op: client.OpDatabasesActions, Method: http.MethodPost, Path: "/v1/databases/actions", Summary: "Change the account database's data or structure",
 			Tag: "Databases", Auth: authKey, Scope: client.ScopeDatabasesWrite, Service: client.ServiceDatabase, Idem: true, Lease: lease,
 			FreeText: []string{"sql", "statements", "rows"}}, da.act),
