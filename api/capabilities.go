@@ -86,6 +86,8 @@ type Deps struct {
 	Wallets *wallet.Store
 	// WalletChain reads wallets' balances; nil answers balances 503.
 	WalletChain *wallet.Chain
+	// WalletStarts hand wallet sends to their workflows; nil answers sends 503.
+	WalletStarts *wallet.Starts
 	// WalletPrices turn amounts into USD for wallets' policies.
 	WalletPrices wallet.Prices
 	// Automations are the cron-driven runs on Temporal Schedules.
@@ -103,14 +105,6 @@ func archiveKey(t *dbtransfer.Service) string {
 		return ""
 	}
 	return t.PublicKey
-}
-
-// walletEngineOf is the engine of wallet sends (nil without Temporal).
-func walletEngineOf(c sdkclient.Client) walletEngine {
-	if c == nil {
-		return nil
-	}
-	return c
 }
 
 // routeTable is the route table: every capability's route list, in order. It drives Huma (and so the
@@ -138,7 +132,7 @@ func routeTable(d Deps) [][]Route {
 		(&databasesAPI{databases: d.Databases}).routes(),
 		(&databaseTransfersAPI{transfers: d.Transfers, log: d.Logger}).routes(),
 		(&automationsAPI{automations: d.Automations}).routes(),
-		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, engine: walletEngineOf(d.Temporal)}).routes(),
+		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 	}
 }

@@ -2,13 +2,8 @@ package api
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"time"
-
-	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
-	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/ids"
@@ -16,7 +11,6 @@ import (
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
-	"github.com/svcplatform/svc/workflows"
 )
 
 // walletsAPI serves managed wallets (seed 000's table "Managed wallets"; service access managed-wallets).
@@ -27,13 +21,8 @@ type walletsAPI struct {
 	chain *wallet.Chain
 	// prices turn amounts into USD for the policy.
 	prices wallet.Prices
-	// engine starts the transactions' workflows; nil answers sends 503.
-	engine walletEngine
-}
-
-// walletEngine starts workflows (the Temporal client).
-type walletEngine interface {
-	ExecuteWorkflow(ctx context.Context, opts sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
+	// starts hand sends to their workflows; nil answers sends 503.
+	starts *wallet.Starts
 }
 
 type sendInput struct {
@@ -53,7 +42,7 @@ type walletTxOut struct {
 
 // sendTransaction judges, reserves and records a send, then starts its workflow wallettx/<id>.
 func (wa *walletsAPI) sendTransaction(ctx context.Context, in *sendInput) (*walletTxOut, error) {
-	if wa.wallets == nil || wa.engine == nil {
+	if wa.wallets == nil || wa.starts == nil {
 		return nil, errNoWallets
 	}
 	p := principalFrom(ctx)
@@ -62,13 +51,8 @@ func (wa *walletsAPI) sendTransaction(ctx context.Context, in *sendInput) (*wall
 	if err != nil {
 		return nil, err
 	}
-	_, err = wa.engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.WalletTxWorkflowID(t.ID), TaskQueue: workflows.TaskQueue,
-		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		TypedSearchAttributes: workflows.ResourceAttributes(t.AccountID, t.ProjectID, client.ServiceManagedWallets, client.OpWalletsTransactionsCreate),
-		StaticSummary:         "send " + t.ID + " from " + t.WalletID}, workflows.WalletTxWorkflowName, workflows.WalletTxParams{TransactionID: t.ID})
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if err != nil && !errors.As(err, &started) {
-		return nil, svcerr.New(svcerr.Unavailable, "the send is recorded but its workflow did not start; retry with the same Idempotency-Key")
+	if err := wa.starts.Start(ctx, t); err != nil {
+		return nil, err
 	}
 	return &walletTxOut{Status: http.StatusAccepted, Body: client.WalletTransactionEnvelope{OK: true, Transaction: wallet.TransactionToWire(t)}}, nil
 }

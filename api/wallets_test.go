@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"sync"
@@ -9,10 +10,15 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/devchain"
+	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/tenant"
+	"github.com/svcplatform/svc/internal/wallet"
 )
 
 // TestWalletsCreateReadFundPolicy: a wallet is created with a fresh EIP-55 address and the default
@@ -243,3 +249,45 @@ func TestWalletSendsOnChain(t *testing.T) {
 	require.True(t, list.OK)
 	require.Len(t, list.Body.Transactions, 50)
 }
+
+// TestWalletSendSweepStartsAnUnstartedSend: a send recorded by a request that died before starting its
+// workflow is handed to its workflow by the sweep, and confirms once.
+func TestWalletSendSweepStartsAnUnstartedSend(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{}).Body.Wallet
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 10, "eth": 1}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+	require.Eventually(t, func() bool { return c.GetWalletBalances(ctx, w.ID).Body.Balances[1].Amount == "10" }, 30*time.Second, 50*time.Millisecond)
+
+	master, err := base64.StdEncoding.DecodeString(env.EncryptionKey)
+	require.NoError(t, err)
+	box, err := secretbox.New(master)
+	require.NoError(t, err)
+	store := wallet.NewStore(env.DB, box, client.ChainDev)
+	rpc, err := ethclient.Dial(env.Chain.RPCURL())
+	require.NoError(t, err)
+	chain := &wallet.Chain{RPC: rpc, USDC: devchain.USDCAddress}
+	recorded, err := store.CreateTransaction(ctx, chain, wallet.Prices{}, wallet.NewTransaction{Scope: tenantScope(tenant.id), KeyID: "key_x",
+		WalletID: w.ID, ID: "tx_swept", Req: client.CreateTransactionRequest{To: "0x52908400098527886E0F7030069857D2E4169EE7", Amount: "2", Asset: "usdc"}}, time.Now())
+	require.NoError(t, err)
+	require.Equal(t, client.WalletTxQueued, recorded.Status)
+
+	starts := &wallet.Starts{Store: store, Engine: env.Temporal}
+	n, err := starts.Sweep(ctx, time.Hour, 10)
+	require.NoError(t, err)
+	require.Zero(t, n, "a fresh send is left to its request")
+	n, err = starts.Sweep(ctx, 0, 10)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.Equal(t, client.WalletTxConfirmed, waitWalletTx(t, c, w.ID, "tx_swept").Status)
+	n, err = starts.Sweep(ctx, 0, 10)
+	require.NoError(t, err)
+	require.Zero(t, n, "a signed send is not swept again")
+	require.Equal(t, "8", c.GetWalletBalances(ctx, w.ID).Body.Balances[1].Amount, "sent once")
+}
+
+func tenantScope(accountID string) tenant.Scope { return tenant.Scope{AccountID: accountID} }

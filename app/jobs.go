@@ -51,6 +51,25 @@ func (a *APIProcess) sweepRuns(ctx context.Context) {
 	}
 }
 
+// walletSendSettle is how long a recorded send may wait for its request to start its workflow before
+// the sweep starts it.
+const walletSendSettle = time.Minute
+
+// sweepWalletSends starts the workflows of sends a dying request recorded without starting
+// (wallet.Starts.Sweep).
+func (a *APIProcess) sweepWalletSends(ctx context.Context) {
+	if a.deps.WalletStarts == nil {
+		return
+	}
+	n, err := a.deps.WalletStarts.Sweep(ctx, walletSendSettle, 100)
+	if err != nil && ctx.Err() == nil {
+		a.log.Warn("start unstarted wallet sends", "err", err)
+	}
+	if n > 0 {
+		a.log.Info("handed wallet sends to their workflows", "count", n)
+	}
+}
+
 // purgeIdempotency deletes expired idempotency records.
 func (a *APIProcess) purgeIdempotency(ctx context.Context) {
 	if n, err := a.deps.Idempotency.Purge(ctx); err != nil {

@@ -61,6 +61,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		purges = &file.Purges{Store: files, Engine: d.Temporal}
 	}
 	keys := apikey.NewStore(d.DB)
+	wallets := walletStore(d)
 	book := ledger.New(d.DB)
 	leases := d.CreditLeases
 	leases.Log = cmp.Or(leases.Log, d.Logger)
@@ -93,7 +94,8 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Databases:    databaseService(d),
 		Transfers:    transferService(d),
 		Automations:  automationService(d, cat),
-		Wallets:      walletStore(d),
+		Wallets:      wallets,
+		WalletStarts: walletStarts(wallets, d),
 		WalletChain:  walletChain(d),
 		WalletPrices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))},
 		DatabaseConn: databaseConn(d),
@@ -232,6 +234,14 @@ func walletStore(d APIDeps) *wallet.Store {
 		chain = d.X402.Network
 	}
 	return wallet.NewStore(d.DB, d.Box, chain)
+}
+
+// walletStarts hand wallet sends to their workflows; nil without Temporal or wallets.
+func walletStarts(w *wallet.Store, d APIDeps) *wallet.Starts {
+	if w == nil || d.Temporal == nil {
+		return nil
+	}
+	return &wallet.Starts{Store: w, Engine: d.Temporal}
 }
 
 // walletChain reads wallets' balances from ChainRPCURL; nil without a chain.

@@ -1,0 +1,62 @@
+package wallet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	sdkclient "go.temporal.io/sdk/client"
+
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
+)
+
+// Engine starts workflows (the Temporal client).
+type Engine interface {
+	ExecuteWorkflow(ctx context.Context, opts sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
+}
+
+// Starts hands recorded sends to their workflows, from the request and from a sweep that catches a
+// start a dying request left undone.
+type Starts struct {
+	Store  *Store
+	Engine Engine
+}
+
+// Start starts transaction t's workflow wallettx/<id>; one started before is fine.
+func (s *Starts) Start(ctx context.Context, t *schema.WalletTransaction) error {
+	_, err := s.Engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.WalletTxWorkflowID(t.ID), TaskQueue: workflows.TaskQueue,
+		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		TypedSearchAttributes: workflows.ResourceAttributes(t.AccountID, t.ProjectID, client.ServiceManagedWallets, client.OpWalletsTransactionsCreate),
+		StaticSummary:         "send " + t.ID + " from " + t.WalletID}, workflows.WalletTxWorkflowName, workflows.WalletTxParams{TransactionID: t.ID})
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if err != nil && !errors.As(err, &started) {
+		return svcerr.New(svcerr.Unavailable, "the send is recorded but its workflow did not start; retry with the same Idempotency-Key")
+	}
+	return nil
+}
+
+// Sweep starts the workflows of sends still queued and unsigned after settle (their request died
+// between recording them and starting their workflow), at most limit of them; it answers how many it
+// handed on. A send whose workflow runs is left as it is.
+func (s *Starts) Sweep(ctx context.Context, settle time.Duration, limit int) (int, error) {
+	var stale []schema.WalletTransaction
+	err := s.Store.db.NewSelect().Model(&stale).Where("status = ? AND tx_hash IS NULL AND created_at < ?", schema.WalletTxQueued,
+		time.Now().Add(-settle)).OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("list unsigned sends: %w", err)
+	}
+	n := 0
+	for i := range stale {
+		if err := s.Start(ctx, &stale[i]); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
