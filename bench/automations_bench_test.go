@@ -61,30 +61,33 @@ type benchAutomation struct {
 // BenchmarkAutomationsVersusSchedules creates 1,000 automations (cron "* * * * *", an echo run per fire)
 // through POST /v1/automations, 20 in each of 50 club-tier accounts, from 32 concurrent clients, and
 // the same schedules (spec, action, memo, search attributes, policies) with the Temporal Go SDK's
-// ScheduleClient.Create at the same concurrency, in alternating rounds; then lists them all through
-// GET /v1/automations (pages of 10), and measures the authenticated GET /v1/automations/{id} from four
-// paced clients, first quiet, then for a minute from the first fire of all 1,000 schedules. Every
-// schedule (both sides) starts at the same minute boundary some minutes ahead, so fires do not run
+// ScheduleClient.Create at the same concurrency, in alternating rounds; a third side, for reference,
+// creates them with the SDK and describes each at once, as the API's answer (the schedule's next fire
+// times) requires. It then lists them all through GET /v1/automations (pages of 10), and reads
+// GET /v1/automations/{id} from four paced clients (and GET /v1/runs/{id} of a finished run, which asks
+// Temporal nothing, from two), first quiet, then for a minute from the first fire of all 1,000
+// schedules. Every schedule starts at the same minute boundary some minutes ahead, so no fire runs
 // during the creation rounds; all are deleted at the end.
 //
-// SVC_BENCH_AUTOMATION_LEAD (default 3m) sets how far ahead of the start the first fire is (rounded up
-// to a minute boundary); SVC_BENCH_AUTOMATION_WINDOW (default 60s) how long the reads are measured
-// while the schedules fire.
+// SVC_BENCH_AUTOMATION_LEAD (default 100s) sets how far ahead of the start the first fire at least is
+// (rounded up to a minute boundary); SVC_BENCH_AUTOMATION_WINDOW (default 60s) how long the reads are
+// measured while the schedules fire.
 func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 	app.TuneGC(os.Getenv)
-	lead := envDuration(b, "SVC_BENCH_AUTOMATION_LEAD", 3*time.Minute)
+	lead := envDuration(b, "SVC_BENCH_AUTOMATION_LEAD", 100*time.Second)
 	window := envDuration(b, "SVC_BENCH_AUTOMATION_WINDOW", time.Minute)
 	env := apptest.New(b)
 	ctx := context.Background()
 	accounts := clubAccounts(b, env, autoAccounts+1) // the last one only for the warm-up
 	warm, accounts := accounts[autoAccounts], accounts[:autoAccounts]
+	runURL := env.URL + "/v1/runs/" + finishedRun(b, env, warm.key)
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: autoClients, MaxConnsPerHost: autoClients}, Timeout: time.Minute}
 	sched := env.Temporal.ScheduleClient()
 
 	for b.Loop() {
 		// The first fire of every schedule, both sides: a minute boundary at least lead ahead. The spec
 		// starts 30 s before it, so the boundary itself is the first fire.
-		firstFire := time.Now().UTC().Add(lead).Truncate(time.Minute).Add(time.Minute)
+		firstFire := time.Now().UTC().Add(lead + time.Minute - time.Nanosecond).Truncate(time.Minute)
 		startAt := firstFire.Add(-30 * time.Second)
 		b.Logf("first fire at %s", firstFire.Format(time.RFC3339))
 
@@ -102,6 +105,19 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 		sdkCreate := func(i int, acc benchAccount) error {
 			return createSchedule(ctx, sched, fmt.Sprintf("auto_sdk%d", i), acc.id, startAt)
 		}
+		// The SDK's create followed by a Describe, as the API's answer (next fire times) needs.
+		sdkDescribe := func(i int, acc benchAccount) error {
+			id := fmt.Sprintf("auto_sdkd%d", i)
+			if err := createSchedule(ctx, sched, id, acc.id, startAt); err != nil {
+				return err
+			}
+			dctx, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			if _, err := sched.GetHandle(dctx, workflows.AutomationScheduleID(id)).Describe(dctx); err != nil {
+				return fmt.Errorf("describe schedule %s: %w", id, err)
+			}
+			return nil
+		}
 
 		// Warm-up: connections, caches and the server's first schedules, on both sides.
 		require.NoError(b, createMany(autoWarmUp, 0, func(i int) error { return apiCreate(-1-i, warm) }))
@@ -110,25 +126,29 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 		deleteSchedules(b, sched, sdkIDs(1_000_000, autoWarmUp))
 		apiMade = nil
 
-		var apiTime, sdkTime time.Duration
+		var apiTime, sdkTime, descTime time.Duration
 		per := autoTotal / autoRounds
 		for r := range autoRounds {
-			t0 := time.Now()
-			require.NoError(b, createMany(per, r*per, func(i int) error { return apiCreate(i, accounts[i%autoAccounts]) }))
-			apiTime += time.Since(t0)
-			t0 = time.Now()
-			require.NoError(b, createMany(per, r*per, func(i int) error { return sdkCreate(i, accounts[i%autoAccounts]) }))
-			sdkTime += time.Since(t0)
+			a := timed(b, per, r*per, func(i int) error { return apiCreate(i, accounts[i%autoAccounts]) })
+			s := timed(b, per, r*per, func(i int) error { return sdkCreate(i, accounts[i%autoAccounts]) })
 			deleteSchedules(b, sched, sdkIDs(r*per, per)) // outside the clock: only the API's keep firing
+			d := timed(b, per, r*per, func(i int) error { return sdkDescribe(i, accounts[i%autoAccounts]) })
+			deleteSchedules(b, sched, prefixed("auto_sdkd", r*per, per))
+			apiTime, sdkTime, descTime = apiTime+a, sdkTime+s, descTime+d
+			b.Logf("round %d: api %v, sdk %v, sdk create+describe %v (%d each)", r, a.Round(time.Millisecond), s.Round(time.Millisecond),
+				d.Round(time.Millisecond), per)
 		}
 		created := time.Now()
 		require.Len(b, apiMade, autoTotal)
-		apiRate, sdkRate := autoTotal/apiTime.Seconds(), autoTotal/sdkTime.Seconds()
+		apiRate, sdkRate, descRate := autoTotal/apiTime.Seconds(), autoTotal/sdkTime.Seconds(), autoTotal/descTime.Seconds()
 		b.ReportMetric(apiRate, "api-creates/s")
 		b.ReportMetric(sdkRate, "sdk-creates/s")
 		b.ReportMetric(apiRate/sdkRate, "create-ratio")
-		b.Logf("create: api %.1f/s (%v), sdk %.1f/s (%v), ratio %.2f", apiRate, apiTime.Round(time.Millisecond),
-			sdkRate, sdkTime.Round(time.Millisecond), apiRate/sdkRate)
+		b.ReportMetric(descRate, "sdk-create-describes/s")
+		b.ReportMetric(apiRate/descRate, "create-describe-ratio")
+		b.Logf("create: api %.1f/s (%v), sdk %.1f/s (%v), ratio %.2f; sdk create+describe %.1f/s (%v), api/that %.2f",
+			apiRate, apiTime.Round(time.Millisecond), sdkRate, sdkTime.Round(time.Millisecond), apiRate/sdkRate,
+			descRate, descTime.Round(time.Millisecond), apiRate/descRate)
 
 		listTime, listed, pages := listAll(b, hc, env.URL, accounts)
 		require.Equal(b, autoTotal, listed)
@@ -137,21 +157,18 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 
 		if until := time.Until(firstFire); until > autoQuiet+time.Second {
 			time.Sleep(until - autoQuiet - time.Second) // waiting for the first fire, not synchronisation
-			quiet := readAutomations(ctx, hc, env.URL, apiMade, autoQuiet)
-			require.Zero(b, quiet.Errors, "reads failed")
-			b.ReportMetric(ms(quiet.P50), "quiet-get-p50-ms")
-			b.ReportMetric(ms(quiet.P99), "quiet-get-p99-ms")
-			b.Logf("GET quiet: %d reads, p50 %v, p99 %v", quiet.Requests, quiet.P50, quiet.P99)
+			quietAuto, quietRun := readBoth(ctx, hc, env.URL, apiMade, runURL, warm.key, autoQuiet)
+			require.Zero(b, quietAuto.Errors+quietRun.Errors, "reads failed: %s%s", quietAuto.FirstError, quietRun.FirstError)
+			reportReads(b, "quiet-get", quietAuto)
+			reportReads(b, "quiet-run", quietRun)
 		} else {
 			b.Logf("creating and listing ended %v before the first fire: no quiet reads (raise SVC_BENCH_AUTOMATION_LEAD)", until.Round(time.Second))
 		}
 		b.Logf("created and listed %v before the first fire", firstFire.Sub(created).Round(time.Second))
 		time.Sleep(time.Until(firstFire)) // the first fire is a clock time
-		firing := readAutomations(ctx, hc, env.URL, apiMade, window)
-		require.Zero(b, firing.Errors, "reads failed")
-		b.ReportMetric(ms(firing.P50), "get-p50-ms")
-		b.ReportMetric(ms(firing.P99), "get-p99-ms")
-		b.Logf("GET while firing (%v from the first fire): %d reads, p50 %v, p99 %v", window, firing.Requests, firing.P50, firing.P99)
+		firingAuto, firingRun := readBoth(ctx, hc, env.URL, apiMade, runURL, warm.key, window)
+		reportReads(b, "get", firingAuto)
+		reportReads(b, "run", firingRun)
 		reportFires(b, env.DB, firstFire)
 
 		deleteSchedules(b, sched, scheduleIDs(apiMade))
@@ -265,10 +282,13 @@ func scheduleIDs(made []benchAutomation) []string {
 	return out
 }
 
-func sdkIDs(first, n int) []string {
+func sdkIDs(first, n int) []string { return prefixed("auto_sdk", first, n) }
+
+// prefixed are the ids prefix<first>..prefix<first+n-1>.
+func prefixed(prefix string, first, n int) []string {
 	out := make([]string, n)
 	for i := range out {
-		out[i] = fmt.Sprintf("auto_sdk%d", first+i)
+		out[i] = fmt.Sprintf("%s%d", prefix, first+i)
 	}
 	return out
 }
@@ -356,16 +376,44 @@ func listPage(hc *http.Client, base, key, cursor string) (int, string, error) {
 	return len(out.Automations), *out.NextCursor, nil
 }
 
-// readAutomations reads GET /v1/automations/{id} of random automations for d from autoReaders clients,
-// each sending one request per autoReadEvery (or at once after a slower answer), and measures latency.
-func readAutomations(ctx context.Context, hc *http.Client, base string, made []benchAutomation, d time.Duration) LoadResult {
+// readBoth reads, for d, GET /v1/automations/{id} of random automations of made from autoReaders clients
+// and GET runURL (a finished run's, no Temporal call) from two more, each client sending one request per
+// autoReadEvery (or at once after a slower answer).
+func readBoth(ctx context.Context, hc *http.Client, base string, made []benchAutomation, runURL, runKey string, d time.Duration) (LoadResult, LoadResult) {
+	var autos, runs LoadResult
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		autos = readPaced(ctx, hc, autoReaders, d, func() (string, string) {
+			a := made[rand.IntN(len(made))]
+			return base + "/v1/automations/" + a.id, a.key
+		})
+	}()
+	go func() {
+		defer wg.Done()
+		runs = readPaced(ctx, hc, 2, d, func() (string, string) { return runURL, runKey })
+	}()
+	wg.Wait()
+	return autos, runs
+}
+
+// readPaced sends GET requests to the URLs target answers (with their keys) from clients goroutines for d,
+// each one request per autoReadEvery, and measures the latency of every answer, failures (not 200)
+// included, which it also counts.
+func readPaced(ctx context.Context, hc *http.Client, clients int, d time.Duration, target func() (url, key string)) LoadResult {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	var total, errs atomic.Int64
-	lat := make([][]time.Duration, autoReaders)
+	var firstErr atomic.Value
+	fail := func(msg string) {
+		errs.Add(1)
+		firstErr.CompareAndSwap(nil, msg)
+	}
+	lat := make([][]time.Duration, clients)
 	var wg sync.WaitGroup
 	start := time.Now()
-	for c := range autoReaders {
+	for c := range clients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -377,25 +425,23 @@ func readAutomations(ctx context.Context, hc *http.Client, base string, made []b
 					return
 				case <-tick.C:
 				}
-				a := made[rand.IntN(len(made))]
-				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/v1/automations/"+a.id, nil)
-				req.Header.Set("Authorization", "Bearer "+a.key)
+				u, key := target()
+				// A request started in the window is waited for, however long it takes.
+				req, _ := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodGet, u, nil)
+				req.Header.Set("Authorization", "Bearer "+key)
 				t0 := time.Now()
 				resp, err := hc.Do(req)
 				if err != nil {
-					if ctx.Err() == nil {
-						errs.Add(1)
-					}
+					fail(err.Error())
 					continue
 				}
-				_, _ = io.Copy(io.Discard, resp.Body)
+				raw, _ := io.ReadAll(resp.Body)
 				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK {
-					errs.Add(1)
-					continue
-				}
 				lat[c] = append(lat[c], time.Since(t0))
 				total.Add(1)
+				if resp.StatusCode != http.StatusOK {
+					fail(fmt.Sprintf("%d %s", resp.StatusCode, raw))
+				}
 			}
 		}()
 	}
@@ -404,7 +450,37 @@ func readAutomations(ctx context.Context, hc *http.Client, base string, made []b
 	for _, l := range lat {
 		all = append(all, l...)
 	}
-	return LoadResult{Requests: total.Load(), Errors: errs.Load(), Duration: time.Since(start), latencies: all}.withPercentiles()
+	out := LoadResult{Requests: total.Load(), Errors: errs.Load(), Duration: time.Since(start), latencies: all}.withPercentiles()
+	if msg, ok := firstErr.Load().(string); ok {
+		out.FirstError = msg
+	}
+	return out
+}
+
+// reportReads reports a read measurement's p50, p99 and failures as name-….
+func reportReads(b *testing.B, name string, r LoadResult) {
+	b.ReportMetric(ms(r.P50), name+"-p50-ms")
+	b.ReportMetric(ms(r.P99), name+"-p99-ms")
+	b.ReportMetric(float64(r.Errors), name+"-errors")
+	b.Logf("%s: %d reads, p50 %v, p99 %v, max %v, %d not 200 (first: %s)", name, r.Requests, r.P50, r.P99, r.max(), r.Errors, r.FirstError)
+}
+
+// timed creates n (from first) as createMany does and answers how long it took.
+func timed(b *testing.B, n, first int, create func(i int) error) time.Duration {
+	t0 := time.Now()
+	require.NoError(b, createMany(n, first, create))
+	return time.Since(t0)
+}
+
+// finishedRun makes an echo run with key and waits until it has succeeded.
+func finishedRun(b *testing.B, env *apptest.Env, key string) string {
+	resp := env.Do(b, apptest.Req{Method: http.MethodPost, Path: "/v1/runs", Key: key,
+		Body:    map[string]any{"serviceId": "managed-workflows", "operationId": "echo", "input": map[string]any{"n": 1}},
+		Headers: map[string]string{"Idempotency-Key": "bench-run"}})
+	require.Equal(b, http.StatusCreated, resp.Status, "%s", resp.Raw)
+	id := resp.Body["run"].(map[string]any)["id"].(string)
+	waitSucceeded(b, env, key, id)
+	return id
 }
 
 // reportFires reports the runs the first fire started (and how many succeeded) and how long after it

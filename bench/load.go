@@ -17,6 +17,8 @@ type LoadResult struct {
 	Errors   int64
 	Duration time.Duration
 	P50, P99 time.Duration
+	// FirstError describes the first failed request, when one failed (readPaced only).
+	FirstError string
 	// latencies of every successful request, sorted.
 	latencies []time.Duration
 }
@@ -34,6 +36,14 @@ func (r LoadResult) withPercentiles() LoadResult {
 		r.P50, r.P99 = r.latencies[n/2], r.latencies[n*99/100]
 	}
 	return r
+}
+
+// max is the slowest request's latency.
+func (r LoadResult) max() time.Duration {
+	if len(r.latencies) == 0 {
+		return 0
+	}
+	return r.latencies[len(r.latencies)-1]
 }
 
 // RPS is completed requests per second.
