@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -47,6 +48,12 @@ const (
 	// autoCron is every automation's schedule: every minute.
 	autoCron = "* * * * *"
 )
+
+// autoTries is how many times a create (the API's, answered 503) or a Describe (the SDK side's) is tried.
+const autoTries = 5
+
+// errRetry marks an answer the API asks to retry (503).
+var errRetry = errors.New("retry")
 
 // benchAccount is one account of the benchmark and its key.
 type benchAccount struct {
@@ -93,8 +100,14 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 
 		var apiMade []benchAutomation
 		var mu sync.Mutex
+		var apiRetries, descRetries atomic.Int64
 		apiCreate := func(i int, acc benchAccount) error {
 			id, err := createAutomation(ctx, hc, env.URL, acc.key, fmt.Sprintf("a-%d", i), startAt)
+			// A 503 is retried with the same Idempotency-Key, as the API asks.
+			for try := 1; errors.Is(err, errRetry) && try < autoTries; try++ {
+				apiRetries.Add(1)
+				id, err = createAutomation(ctx, hc, env.URL, acc.key, fmt.Sprintf("a-%d", i), startAt)
+			}
 			if err == nil {
 				mu.Lock()
 				apiMade = append(apiMade, benchAutomation{id: id, key: acc.key})
@@ -111,12 +124,16 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 			if err := createSchedule(ctx, sched, id, acc.id, startAt); err != nil {
 				return err
 			}
-			dctx, cancel := context.WithTimeout(ctx, time.Minute)
-			defer cancel()
-			if _, err := sched.GetHandle(dctx, workflows.AutomationScheduleID(id)).Describe(dctx); err != nil {
-				return fmt.Errorf("describe schedule %s: %w", id, err)
+			var err error
+			for try := range autoTries {
+				if try > 0 {
+					descRetries.Add(1)
+				}
+				if _, err = sched.GetHandle(ctx, workflows.AutomationScheduleID(id)).Describe(ctx); err == nil {
+					return nil
+				}
 			}
-			return nil
+			return fmt.Errorf("describe schedule %s: %w", id, err)
 		}
 
 		// Warm-up: connections, caches and the server's first schedules, on both sides.
@@ -146,9 +163,11 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 		b.ReportMetric(apiRate/sdkRate, "create-ratio")
 		b.ReportMetric(descRate, "sdk-create-describes/s")
 		b.ReportMetric(apiRate/descRate, "create-describe-ratio")
-		b.Logf("create: api %.1f/s (%v), sdk %.1f/s (%v), ratio %.2f; sdk create+describe %.1f/s (%v), api/that %.2f",
+		b.ReportMetric(float64(apiRetries.Load()), "api-retries")
+		b.ReportMetric(float64(descRetries.Load()), "describe-retries")
+		b.Logf("create: api %.1f/s (%v), sdk %.1f/s (%v), ratio %.2f; sdk create+describe %.1f/s (%v), api/that %.2f; retries: api %d, describe %d",
 			apiRate, apiTime.Round(time.Millisecond), sdkRate, sdkTime.Round(time.Millisecond), apiRate/sdkRate,
-			descRate, descTime.Round(time.Millisecond), apiRate/descRate)
+			descRate, descTime.Round(time.Millisecond), apiRate/descRate, apiRetries.Load(), descRetries.Load())
 
 		listTime, listed, pages := listAll(b, hc, env.URL, accounts)
 		require.Equal(b, autoTotal, listed)
@@ -236,6 +255,9 @@ func createAutomation(ctx context.Context, hc *http.Client, base, key, name stri
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		return "", fmt.Errorf("create %s: %w: %s", name, errRetry, raw)
+	}
 	if resp.StatusCode != http.StatusCreated {
 		return "", fmt.Errorf("create %s: %d %s", name, resp.StatusCode, raw)
 	}
