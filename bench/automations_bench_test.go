@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -96,7 +97,6 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 		// starts 30 s before it, so the boundary itself is the first fire.
 		firstFire := time.Now().UTC().Add(lead + time.Minute - time.Nanosecond).Truncate(time.Minute)
 		startAt := firstFire.Add(-30 * time.Second)
-		b.Logf("first fire at %s", firstFire.Format(time.RFC3339))
 
 		var apiMade []benchAutomation
 		var mu sync.Mutex
@@ -144,6 +144,7 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 		apiMade = nil
 
 		var apiTime, sdkTime, descTime time.Duration
+		var rounds []string // api/sdk/sdk+describe seconds of each round
 		per := autoTotal / autoRounds
 		for r := range autoRounds {
 			a := timed(b, per, r*per, func(i int) error { return apiCreate(i, accounts[i%autoAccounts]) })
@@ -152,10 +153,10 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 			d := timed(b, per, r*per, func(i int) error { return sdkDescribe(i, accounts[i%autoAccounts]) })
 			deleteSchedules(b, sched, prefixed("auto_sdkd", r*per, per))
 			apiTime, sdkTime, descTime = apiTime+a, sdkTime+s, descTime+d
-			b.Logf("round %d: api %v, sdk %v, sdk create+describe %v (%d each)", r, a.Round(time.Millisecond), s.Round(time.Millisecond),
-				d.Round(time.Millisecond), per)
+			rounds = append(rounds, fmt.Sprintf("%.1f/%.1f/%.1f s", a.Seconds(), s.Seconds(), d.Seconds()))
 		}
 		created := time.Now()
+		b.Logf("rounds of %d (api/sdk/sdk+describe): %s", per, strings.Join(rounds, ", "))
 		require.Len(b, apiMade, autoTotal)
 		apiRate, sdkRate, descRate := autoTotal/apiTime.Seconds(), autoTotal/sdkTime.Seconds(), autoTotal/descTime.Seconds()
 		b.ReportMetric(apiRate, "api-creates/s")
@@ -183,7 +184,7 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 		} else {
 			b.Logf("creating and listing ended %v before the first fire: no quiet reads (raise SVC_BENCH_AUTOMATION_LEAD)", until.Round(time.Second))
 		}
-		b.Logf("created and listed %v before the first fire", firstFire.Sub(created).Round(time.Second))
+		b.Logf("created and listed %v before the first fire (%s)", firstFire.Sub(created).Round(time.Second), firstFire.Format(time.RFC3339))
 		time.Sleep(time.Until(firstFire)) // the first fire is a clock time
 		firingAuto, firingRun := readBoth(ctx, hc, env.URL, apiMade, runURL, warm.key, window)
 		reportReads(b, "get", firingAuto)
