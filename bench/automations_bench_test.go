@@ -50,8 +50,9 @@ const (
 	autoCron = "* * * * *"
 )
 
-// autoTries is how many times a create (the API's, answered 503) or a Describe (the SDK side's) is tried.
-const autoTries = 5
+// autoTries is how many times a create (the API's, answered 503) or a Describe (the SDK side's, each
+// bounded by the SDK's 10-second RPC timeout) is tried.
+const autoTries = 3
 
 // errRetry marks an answer the API asks to retry (503).
 var errRetry = errors.New("retry")
@@ -100,7 +101,7 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 
 		var apiMade []benchAutomation
 		var mu sync.Mutex
-		var apiRetries, descRetries atomic.Int64
+		var apiRetries, descRetries, descFailed atomic.Int64
 		apiCreate := func(i int, acc benchAccount) error {
 			id, err := createAutomation(ctx, hc, env.URL, acc.key, fmt.Sprintf("a-%d", i), startAt)
 			// A 503 is retried with the same Idempotency-Key, as the API asks.
@@ -124,16 +125,16 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 			if err := createSchedule(ctx, sched, id, acc.id, startAt); err != nil {
 				return err
 			}
-			var err error
 			for try := range autoTries {
 				if try > 0 {
 					descRetries.Add(1)
 				}
-				if _, err = sched.GetHandle(ctx, workflows.AutomationScheduleID(id)).Describe(ctx); err == nil {
+				if _, err := sched.GetHandle(ctx, workflows.AutomationScheduleID(id)).Describe(ctx); err == nil {
 					return nil
 				}
 			}
-			return fmt.Errorf("describe schedule %s: %w", id, err)
+			descFailed.Add(1) // the reference side goes on: its rate then counts the time it waited
+			return nil
 		}
 
 		// Warm-up: connections, caches and the server's first schedules, on both sides.
@@ -166,9 +167,10 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 		b.ReportMetric(apiRate/descRate, "create-describe-ratio")
 		b.ReportMetric(float64(apiRetries.Load()), "api-retries")
 		b.ReportMetric(float64(descRetries.Load()), "describe-retries")
-		b.Logf("create: api %.1f/s (%v), sdk %.1f/s (%v), ratio %.2f; sdk create+describe %.1f/s (%v), api/that %.2f; retries: api %d, describe %d",
+		b.ReportMetric(float64(descFailed.Load()), "describe-failures")
+		b.Logf("create: api %.1f/s (%v), sdk %.1f/s (%v), ratio %.2f; sdk create+describe %.1f/s (%v), api/that %.2f; retries: api %d, describe %d (%d never answered)",
 			apiRate, apiTime.Round(time.Millisecond), sdkRate, sdkTime.Round(time.Millisecond), apiRate/sdkRate,
-			descRate, descTime.Round(time.Millisecond), apiRate/descRate, apiRetries.Load(), descRetries.Load())
+			descRate, descTime.Round(time.Millisecond), apiRate/descRate, apiRetries.Load(), descRetries.Load(), descFailed.Load())
 
 		listTime, listed, pages := listAll(b, hc, env.URL, accounts)
 		require.Equal(b, autoTotal, listed)
