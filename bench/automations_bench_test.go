@@ -78,12 +78,12 @@ type benchAutomation struct {
 // schedules. Every schedule starts at the same minute boundary some minutes ahead, so no fire runs
 // during the creation rounds; all are deleted at the end.
 //
-// SVC_BENCH_AUTOMATION_LEAD (default 100s) sets how far ahead of the start the first fire at least is
+// SVC_BENCH_AUTOMATION_LEAD (default 150s) sets how far ahead of the start the first fire at least is
 // (rounded up to a minute boundary); SVC_BENCH_AUTOMATION_WINDOW (default 60s) how long the reads are
 // measured while the schedules fire.
 func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 	app.TuneGC(os.Getenv)
-	lead := envDuration(b, "SVC_BENCH_AUTOMATION_LEAD", 100*time.Second)
+	lead := envDuration(b, "SVC_BENCH_AUTOMATION_LEAD", 150*time.Second)
 	window := envDuration(b, "SVC_BENCH_AUTOMATION_WINDOW", time.Minute)
 	env := apptest.New(b)
 	ctx := context.Background()
