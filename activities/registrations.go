@@ -13,6 +13,7 @@ type Set struct {
 	Databases   *Databases
 	Transfers   *Transfers
 	Automations *Automations
+	Wallets     *Wallets
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -45,5 +46,9 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityFinishTransfer, Func: s.Transfers.FinishTransfer},
 		{Name: workflows.ActivityPrepareAutomationFire, Func: s.Automations.PrepareAutomationFire},
 		{Name: workflows.ActivityPauseAutomationSchedule, Func: s.Automations.PauseAutomationSchedule},
+		{Name: workflows.ActivitySignWalletTx, Func: s.Wallets.SignWalletTx},
+		{Name: workflows.ActivityBroadcastWalletTx, Func: s.Wallets.BroadcastWalletTx},
+		{Name: workflows.ActivityWaitWalletTxReceipt, Func: s.Wallets.WaitWalletTxReceipt},
+		{Name: workflows.ActivityFinishWalletTx, Func: s.Wallets.FinishWalletTx},
 	}
 }

@@ -66,7 +66,11 @@ func (aa *automationsAPI) listAutomations(ctx context.Context, in *listAutomatio
 	if err != nil {
 		return nil, err
 	}
-	list, next, err := aa.automations.List(ctx, principalFrom(ctx).Scope, in.Status, pg)
+	var statuses []string
+	if in.Status != "" {
+		statuses = []string{in.Status}
+	}
+	list, next, err := aa.automations.List(ctx, principalFrom(ctx).Scope, statuses, pg)
 	if err != nil {
 		return nil, err
 	}
@@ -80,17 +84,11 @@ func (aa *automationsAPI) listActiveAutomations(ctx context.Context, in *PageQue
 	if err != nil {
 		return nil, err
 	}
-	list, next, err := aa.automations.List(ctx, principalFrom(ctx).Scope, "", pg)
+	list, next, err := aa.automations.List(ctx, principalFrom(ctx).Scope, []string{client.AutomationActive, client.AutomationPaused}, pg)
 	if err != nil {
 		return nil, err
 	}
-	out := client.AutomationList{OK: true, Automations: []client.Automation{}, NextCursor: next}
-	for _, a := range list {
-		if a.Status == client.AutomationActive || a.Status == client.AutomationPaused {
-			out.Automations = append(out.Automations, a)
-		}
-	}
-	return reply(out)
+	return reply(client.AutomationList{OK: true, Automations: list, NextCursor: next})
 }
 
 func (aa *automationsAPI) getAutomation(ctx context.Context, in *automationIDInput) (*Out[client.AutomationEnvelope], error) {

@@ -222,6 +222,7 @@ func TestAutomationFireLimits(t *testing.T) {
 	_, err := env.DB.ExecContext(ctx, "UPDATE automations SET day = (now() AT TIME ZONE 'UTC')::date, day_runs = 24 WHERE id = ?", id)
 	require.NoError(t, err)
 	require.True(t, c.TriggerAutomation(ctx, id).OK)
+	firstTrigger := time.Now().Unix() // the fire's second is at most this one
 	require.Eventually(t, func() bool { return countEvents(t, env, tenant.id, outbox.AutomationLimitReached) == 1 },
 		30*time.Second, 50*time.Millisecond)
 	require.Empty(t, automationRuns(t, c, id), "the day's runs were used up")
@@ -231,6 +232,9 @@ func TestAutomationFireLimits(t *testing.T) {
 
 	_, err = env.DB.ExecContext(ctx, "UPDATE automations SET day_runs = 0, executions = 99 WHERE id = ?", id)
 	require.NoError(t, err)
+	// Temporal names a fire by its second: a trigger in the first one's second would be the same fire.
+	// Waiting for the clock to pass it is the point here.
+	require.Eventually(t, func() bool { return time.Now().Unix() > firstTrigger }, 2*time.Second, 10*time.Millisecond)
 	require.True(t, c.TriggerAutomation(ctx, id).OK)
 	require.Eventually(t, func() bool {
 		runs := automationRuns(t, c, id)
@@ -245,4 +249,67 @@ func TestAutomationFireLimits(t *testing.T) {
 	require.Equal(t, 2, countEvents(t, env, tenant.id, outbox.AutomationLimitReached))
 	require.Equal(t, 1, countEvents(t, env, tenant.id, outbox.AutomationRunStarted))
 	require.Equal(t, 1, countEvents(t, env, tenant.id, outbox.AutomationPaused))
+}
+
+// TestAutomationListsAndSeed002Paths: list entries carry next fire times and counts; seed 002's
+// /user/automation paths (with X-API-Key) list active and paused automations, pause, resume, cancel and
+// delete them.
+func TestAutomationListsAndSeed002Paths(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	a := c.CreateAutomation(ctx, echoAutomation("listed")).Body.Automation
+	b := c.CreateAutomation(ctx, echoAutomation("cancelled")).Body.Automation
+	require.True(t, c.CancelAutomation(ctx, b.ID).OK)
+
+	list := c.ListAutomations(ctx, client.ListAutomationsParams{})
+	require.True(t, list.OK, "%v", list.Error)
+	require.Len(t, list.Body.Automations, 2)
+	require.Equal(t, b.ID, list.Body.Automations[0].ID)
+	require.Empty(t, list.Body.Automations[0].NextFireTimes)
+	require.Len(t, list.Body.Automations[1].NextFireTimes, 5)
+	only := c.ListAutomations(ctx, client.ListAutomationsParams{Status: client.AutomationCancelled})
+	require.Len(t, only.Body.Automations, 1)
+
+	user := func(method, path string) *apptest.Response {
+		return env.Do(t, apptest.Req{Method: method, Path: path, Headers: map[string]string{"X-API-Key": tenant.key,
+			"Idempotency-Key": client.NewIdempotencyKey()}})
+	}
+	live := user(http.MethodGet, "/user/automation")
+	require.Equal(t, http.StatusOK, live.Status, "%s", live.Raw)
+	require.Len(t, live.Body["automations"], 1, "only active and paused ones")
+	require.Equal(t, "paused", user(http.MethodPost, "/user/automation/"+a.ID+"/pause").Body["automation"].(map[string]any)["status"])
+	require.Equal(t, "active", user(http.MethodPost, "/user/automation/"+a.ID+"/resume").Body["automation"].(map[string]any)["status"])
+	require.Equal(t, "cancelled", user(http.MethodPost, "/user/automation/"+a.ID+"/cancel").Body["automation"].(map[string]any)["status"])
+	require.Equal(t, http.StatusOK, user(http.MethodDelete, "/user/automation/"+a.ID).Status)
+	require.Equal(t, http.StatusNotFound, user(http.MethodPost, "/user/automation/"+a.ID+"/pause").Status)
+	require.Empty(t, user(http.MethodGet, "/user/automation").Body["automations"])
+}
+
+// TestAutomationFiresObeyTheKeysLimits: the runs.create limit of the key that created an automation
+// applies to its fires: a key allowed one run a minute starts one, and the other fires are skipped
+// with automation.limit_reached.
+func TestAutomationFiresObeyTheKeysLimits(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{AutomationInterval: time.Second})
+	tenant := newDatabaseAccount(t, env)
+	child := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: tenant.key,
+		Body:    map[string]any{"limits": []map[string]any{{"operation": "runs.create", "requestsPerMinute": 1}}},
+		Headers: map[string]string{"Idempotency-Key": "limited"}})
+	require.Equal(t, http.StatusCreated, child.Status, "%s", child.Raw)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(child.Body["apiKey"].(map[string]any)["secret"].(string)))
+	ctx := context.Background()
+	created := c.CreateAutomation(ctx, echoAutomation("limited by its key"))
+	require.True(t, created.OK, "%v", created.Error)
+	id := created.Body.Automation.ID
+	require.Eventually(t, func() bool {
+		return c.GetAutomation(ctx, id).Body.Automation.Counts.RunsSkipped >= 2
+	}, 30*time.Second, 100*time.Millisecond, "later fires are refused by the key's limit")
+	require.True(t, c.CancelAutomation(ctx, id).OK)
+	got := c.GetAutomation(ctx, id).Body.Automation
+	require.EqualValues(t, 1, got.Counts.RunsStarted, "one run in the minute")
+	require.Len(t, automationRuns(t, c, id), 1)
+	require.GreaterOrEqual(t, countEvents(t, env, tenant.id, outbox.AutomationLimitReached), 2)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/topup"
+	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/webhook"
 	"github.com/uptrace/bun"
 	sdkclient "go.temporal.io/sdk/client"
@@ -81,6 +82,12 @@ type Deps struct {
 	DatabaseConn accountdb.Connector
 	// DatabaseLimits bound each query, records page and action (zero fields: accountdb's defaults).
 	DatabaseLimits accountdb.Limits
+	// Wallets are the managed wallets; nil answers their routes 503.
+	Wallets *wallet.Store
+	// WalletChain reads wallets' balances; nil answers balances 503.
+	WalletChain *wallet.Chain
+	// WalletPrices turn amounts into USD for wallets' policies.
+	WalletPrices wallet.Prices
 	// Automations are the cron-driven runs on Temporal Schedules.
 	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
@@ -96,6 +103,14 @@ func archiveKey(t *dbtransfer.Service) string {
 		return ""
 	}
 	return t.PublicKey
+}
+
+// walletEngineOf is the engine of wallet sends (nil without Temporal).
+func walletEngineOf(c sdkclient.Client) walletEngine {
+	if c == nil {
+		return nil
+	}
+	return c
 }
 
 // routeTable is the route table: every capability's route list, in order. It drives Huma (and so the
@@ -123,6 +138,7 @@ func routeTable(d Deps) [][]Route {
 		(&databasesAPI{databases: d.Databases}).routes(),
 		(&databaseTransfersAPI{transfers: d.Transfers, log: d.Logger}).routes(),
 		(&automationsAPI{automations: d.Automations}).routes(),
+		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, engine: walletEngineOf(d.Temporal)}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"sort"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -104,6 +105,8 @@ func humaConfig(version string) huma.Config {
 		"apiKeyHeader": {Type: "apiKey", In: "header", Name: "X-API-Key", Description: "The same API key in X-API-Key (seed 002's header); send one of the two."},
 		"creditToken":  {Type: "apiKey", In: "header", Name: "X-Svc-Credit-Token", Description: "First-key credit token (JWT) from `svcd accounts create`."},
 	}
+	// A NullableUSD is a number (or null) on the wire; its Go type only remembers that it was sent.
+	cfg.Components.Schemas.RegisterTypeAlias(reflect.TypeOf(client.NullableUSD{}), reflect.TypeOf(float64(0)))
 	return cfg
 }
 

@@ -60,8 +60,14 @@ type APIDeps struct {
 	Transfers dbtransfer.Options
 	// Automations tunes automations (a test-only fire interval).
 	Automations automation.Options
-	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured).
+	// X402 is what x402 top-ups are paid in and to; nil answers top-ups 503 (not configured). Its
+	// network and token are also the chain and USDC of managed wallets.
 	X402 *x402.Config
+	// ChainRPCURL is the chain's JSON-RPC endpoint, read for wallets' balances ("" answers them 503).
+	ChainRPCURL string
+	// NativeUSDPrice is the native asset's USD price for wallets' policies (0: unknown, so a send of it
+	// is refused while a USD limit is on).
+	NativeUSDPrice float64
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).
 	TopUpWait time.Duration
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the

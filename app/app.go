@@ -274,6 +274,14 @@ func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode, st stores) (WorkerDeps,
 	return d, nil
 }
 
+// nativePrice is the native asset's USD price: SVC_NATIVE_USD_PRICE, or the dev price in dev mode.
+func nativePrice(cfg Config, keyMode KeyMode) float64 {
+	if cfg.NativeUSDPrice == 0 && keyMode == KeyFileOrCreate {
+		return DevNativeUSDPrice
+	}
+	return cfg.NativeUSDPrice
+}
+
 func namespaceOf(cfg Config) string {
 	if cfg.Temporal.Namespace == "" {
 		return svctemporal.DefaultNamespace
@@ -300,8 +308,10 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	}
 	proc, err := NewAPI(APIDeps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
-		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, DevFaucet: devFaucet(cfg, keyMode),
-		Databases: st.databases})
+		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, ChainRPCURL: cfg.Chain.RPCURL,
+		NativeUSDPrice: nativePrice(cfg, keyMode),
+		DevFaucet:      devFaucet(cfg, keyMode),
+		Databases:      st.databases})
 	if err != nil {
 		return err
 	}

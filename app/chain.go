@@ -47,7 +47,8 @@ type ChainConfig struct {
 	MaxTimeoutSeconds int
 	// DevAddr is where svcd dev's chain serves JSON-RPC (SVC_DEV_CHAIN_ADDR, default 127.0.0.1:8545).
 	DevAddr string
-	// Fault injects a test fault into settlement (SVC_TEST_FAULT); never set it in production.
+	// Fault injects a test fault into settlement or wallet sends (SVC_TEST_FAULT); never set it in
+	// production.
 	Fault string
 }
 

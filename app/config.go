@@ -83,6 +83,10 @@ type Config struct {
 	Databases accountdb.Options
 	// Chain is where x402 top-ups are paid (SVC_CHAIN_RPC_URL and friends; see ChainConfig).
 	Chain ChainConfig
+	// NativeUSDPrice is the chain's native asset in USD, for wallets' USD limits (SVC_NATIVE_USD_PRICE,
+	// a decimal; svcd dev defaults it to DevNativeUSDPrice; otherwise unknown, and sends of the native
+	// asset are refused while a USD limit is on).
+	NativeUSDPrice float64
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
 	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
 	DevRecord string
@@ -144,8 +148,16 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if cfg.Databases, err = databaseOptions(getenv); err != nil {
 		return Config{}, err
 	}
+	if v := getenv("SVC_NATIVE_USD_PRICE"); v != "" {
+		if cfg.NativeUSDPrice, err = strconv.ParseFloat(v, 64); err != nil || cfg.NativeUSDPrice <= 0 || cfg.NativeUSDPrice > 1e9 {
+			return Config{}, fmt.Errorf("SVC_NATIVE_USD_PRICE must be a positive decimal USD price, got %q", v)
+		}
+	}
 	return cfg, nil
 }
+
+// DevNativeUSDPrice is the dev chain's native asset in USD unless SVC_NATIVE_USD_PRICE says otherwise.
+const DevNativeUSDPrice = 3000
 
 // databaseOptions read the managed databases' settings (see Config.Databases).
 func databaseOptions(getenv func(string) string) (accountdb.Options, error) {

@@ -4,10 +4,13 @@ import (
 	"cmp"
 	"crypto/ed25519"
 	"fmt"
+	"math"
 	"time"
 
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/svcplatform/svc/activities"
 	"github.com/svcplatform/svc/api"
+	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/apikey"
@@ -30,6 +33,7 @@ import (
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/topup"
+	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/webhook"
 )
 
@@ -89,6 +93,9 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Databases:    databaseService(d),
 		Transfers:    transferService(d),
 		Automations:  automationService(d, cat),
+		Wallets:      walletStore(d),
+		WalletChain:  walletChain(d),
+		WalletPrices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))},
 		DatabaseConn: databaseConn(d),
 	}, nil
 }
@@ -130,6 +137,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Files:     &activities.Files{Purger: filePurger(d)},
 		Databases: databaseActivities(d),
 		Transfers: transferActivities(d),
+		Wallets:   walletActivities(d),
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.
@@ -201,6 +209,42 @@ func automationService(d APIDeps, cat *catalog.Catalog) *automation.Service {
 		s.Schedules = d.Temporal.ScheduleClient()
 	}
 	return s
+}
+
+// walletActivities send wallet transactions on the worker's chain (failing, retried, without one or
+// without the key's box).
+func walletActivities(d WorkerDeps) *activities.Wallets {
+	if d.Chain == nil || d.Box == nil {
+		return &activities.Wallets{}
+	}
+	return &activities.Wallets{Sender: &wallet.Sender{DB: d.DB, Box: d.Box, RPC: d.Chain.Client(), ChainID: d.Chain.ChainID()},
+		Fault: d.Fault}
+}
+
+// walletStore keeps managed wallets on the configured chain (the dev chain by default); nil without the
+// encryption key's box.
+func walletStore(d APIDeps) *wallet.Store {
+	if d.Box == nil {
+		return nil
+	}
+	chain := client.ChainDev
+	if d.X402 != nil {
+		chain = d.X402.Network
+	}
+	return wallet.NewStore(d.DB, d.Box, chain)
+}
+
+// walletChain reads wallets' balances from ChainRPCURL; nil without a chain.
+func walletChain(d APIDeps) *wallet.Chain {
+	if d.ChainRPCURL == "" || d.X402 == nil {
+		return nil
+	}
+	rpc, err := ethclient.Dial(d.ChainRPCURL) // an HTTP endpoint: nothing is sent until the first call
+	if err != nil {
+		d.Logger.Warn("wallets: cannot use the chain's RPC; balances answer 503", "err", err)
+		return nil
+	}
+	return &wallet.Chain{RPC: rpc, USDC: d.X402.Asset}
 }
 
 // TransferPrefix is the part of the blob store that holds database transfers' parts and archives.

@@ -54,8 +54,8 @@ type WorkerDeps struct {
 	// Databases is the cluster of the accounts' managed databases; nil fails their provisioning and
 	// deprovisioning saying so (retried until a worker has one).
 	Databases *accountdb.Cluster
-	// Fault injects a test fault into top-up settlement (activities.FaultStallAfterSettle); never in
-	// production.
+	// Fault injects a test fault into top-up settlement (activities.FaultStallAfterSettle) or wallet
+	// sends (activities.FaultStallAfterSign, activities.FaultStallAfterBroadcast); never in production.
 	Fault string
 	// Schedules pauses automations' schedules; NewWorker sets it to its client's when nil.
 	Schedules sdkclient.ScheduleClient

@@ -180,7 +180,7 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 		if until := time.Until(firstFire); until > autoQuiet+time.Second {
 			time.Sleep(until - autoQuiet - time.Second) // waiting for the first fire, not synchronisation
 			quietAuto, quietRun := readBoth(ctx, hc, env.URL, apiMade, runURL, warm.key, autoQuiet)
-			require.Zero(b, quietAuto.Errors+quietRun.Errors, "reads failed: %s%s", quietAuto.FirstError, quietRun.FirstError)
+			require.Zero(b, quietAuto.Errors+quietRun.Errors, "reads failed: %v %v", quietAuto.FirstErr, quietRun.FirstErr)
 			reportReads(b, "quiet-get", quietAuto)
 			reportReads(b, "quiet-run", quietRun)
 		} else {
@@ -433,7 +433,7 @@ func readPaced(ctx context.Context, hc *http.Client, clients int, d time.Duratio
 	var firstErr atomic.Value
 	fail := func(msg string) {
 		errs.Add(1)
-		firstErr.CompareAndSwap(nil, msg)
+		firstErr.CompareAndSwap(nil, errors.New(msg))
 	}
 	lat := make([][]time.Duration, clients)
 	var wg sync.WaitGroup
@@ -476,8 +476,8 @@ func readPaced(ctx context.Context, hc *http.Client, clients int, d time.Duratio
 		all = append(all, l...)
 	}
 	out := LoadResult{Requests: total.Load(), Errors: errs.Load(), Duration: time.Since(start), latencies: all}.withPercentiles()
-	if msg, ok := firstErr.Load().(string); ok {
-		out.FirstError = msg
+	if err, ok := firstErr.Load().(error); ok {
+		out.FirstErr = err
 	}
 	return out
 }
@@ -487,7 +487,7 @@ func reportReads(b *testing.B, name string, r LoadResult) {
 	b.ReportMetric(ms(r.P50), name+"-p50-ms")
 	b.ReportMetric(ms(r.P99), name+"-p99-ms")
 	b.ReportMetric(float64(r.Errors), name+"-errors")
-	b.Logf("%s: %d reads, p50 %v, p99 %v, max %v, %d not 200 (first: %s)", name, r.Requests, r.P50, r.P99, r.max(), r.Errors, r.FirstError)
+	b.Logf("%s: %d reads, p50 %v, p99 %v, max %v, %d not 200 (first: %v)", name, r.Requests, r.P50, r.P99, r.max(), r.Errors, r.FirstErr)
 }
 
 // timed creates n (from first) as createMany does and answers how long it took.

@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -17,8 +19,8 @@ type LoadResult struct {
 	Errors   int64
 	Duration time.Duration
 	P50, P99 time.Duration
-	// FirstError describes the first failed request, when one failed (readPaced only).
-	FirstError string
+	// FirstErr is the first error counted in Errors (nil when there were none).
+	FirstErr error
 	// latencies of every successful request, sorted.
 	latencies []time.Duration
 }
@@ -26,7 +28,7 @@ type LoadResult struct {
 // Merge adds another run's measurements (alternating short runs spreads machine noise over both sides).
 func (r LoadResult) Merge(o LoadResult) LoadResult {
 	out := LoadResult{Requests: r.Requests + o.Requests, Errors: r.Errors + o.Errors, Duration: r.Duration + o.Duration,
-		latencies: append(append([]time.Duration(nil), r.latencies...), o.latencies...)}
+		FirstErr: cmp.Or(r.FirstErr, o.FirstErr), latencies: append(append([]time.Duration(nil), r.latencies...), o.latencies...)}
 	return out.withPercentiles()
 }
 
@@ -56,9 +58,29 @@ func Load(ctx context.Context, conns int, d time.Duration, newReq func() *http.R
 		DialContext: (&net.Dialer{Timeout: 5 * time.Second}).DialContext}
 	defer transport.CloseIdleConnections()
 	hc := &http.Client{Transport: transport, Timeout: 10 * time.Second}
+	return LoadFunc(ctx, conns, d, func(ctx context.Context) error {
+		resp, err := hc.Do(newReq().WithContext(ctx))
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+			return fmt.Errorf("status %d: %s", resp.StatusCode, body)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return nil
+	})
+}
+
+// LoadFunc calls op from conns goroutines, each one call after another, for d and measures throughput
+// and latency. A call that fails before d has passed counts as an error.
+func LoadFunc(ctx context.Context, conns int, d time.Duration, op func(ctx context.Context) error) LoadResult {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
+	end, _ := ctx.Deadline()
 	var total, errs atomic.Int64
+	var firstErr atomic.Pointer[error]
 	lat := make([][]time.Duration, conns)
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -68,17 +90,13 @@ func Load(ctx context.Context, conns int, d time.Duration, newReq func() *http.R
 			defer wg.Done()
 			for ctx.Err() == nil {
 				t0 := time.Now()
-				resp, err := hc.Do(newReq().WithContext(ctx))
-				if err != nil {
-					if ctx.Err() == nil {
+				if err := op(ctx); err != nil {
+					// A call cut by the end of the run is no error; a socket deadline set from ctx may
+					// expire a moment before ctx reports it, so the clock decides.
+					if ctx.Err() == nil && time.Now().Before(end) {
 						errs.Add(1)
+						firstErr.CompareAndSwap(nil, &err)
 					}
-					continue
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK {
-					errs.Add(1)
 					continue
 				}
 				lat[i] = append(lat[i], time.Since(t0))
@@ -92,5 +110,9 @@ func Load(ctx context.Context, conns int, d time.Duration, newReq func() *http.R
 	for _, l := range lat {
 		all = append(all, l...)
 	}
-	return LoadResult{Requests: total.Load(), Errors: errs.Load(), Duration: elapsed, latencies: all}.withPercentiles()
+	out := LoadResult{Requests: total.Load(), Errors: errs.Load(), Duration: elapsed, latencies: all}
+	if e := firstErr.Load(); e != nil {
+		out.FirstErr = *e
+	}
+	return out.withPercentiles()
 }

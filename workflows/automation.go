@@ -46,9 +46,11 @@ func AutomationFireWorkflowID(automationID string) string { return "automation-f
 // scheduled time (the trigger's time for a triggered fire).
 var scheduledStartTime = temporal.NewSearchAttributeKeyTime("TemporalScheduledStartTime")
 
-// fireBookkeeping retries the fire's short, idempotent steps until they succeed.
+// fireBookkeeping retries the fire's short, idempotent steps until they succeed. Each is one short
+// transaction or Temporal call, so an attempt lost with its worker (killed mid-step) is retried within
+// seconds: while the fire waits, the schedule's skip policy skips the fires that come due.
 var fireBookkeeping = workflow.ActivityOptions{
-	StartToCloseTimeout: time.Minute,
+	StartToCloseTimeout: 10 * time.Second,
 	RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute},
 }
 

@@ -28,6 +28,8 @@ const (
 	// AutomationFireWorkflowName performs one fire of an automation's schedule (workflow id
 	// automation-fire/<automationId>-<scheduled time>).
 	AutomationFireWorkflowName = "AutomationFireWorkflow"
+	// WalletTxWorkflowName sends one outbound wallet transaction (workflow id wallettx/<transactionId>).
+	WalletTxWorkflowName = "WalletTxWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -41,6 +43,7 @@ var Registrations = []Registration{
 	{Name: DatabaseWorkflowName, Func: DatabaseWorkflow},
 	{Name: DatabaseTransferWorkflowName, Func: DatabaseTransferWorkflow},
 	{Name: AutomationFireWorkflowName, Func: AutomationFireWorkflow},
+	{Name: WalletTxWorkflowName, Func: WalletTxWorkflow},
 }
 
 // Signal names.
@@ -111,6 +114,15 @@ const (
 	ActivityPrepareAutomationFire = "PrepareAutomationFire"
 	// ActivityPauseAutomationSchedule pauses an automation's schedule with a note (idempotent).
 	ActivityPauseAutomationSchedule = "PauseAutomationSchedule"
+	// ActivitySignWalletTx re-checks the wallet's pause, takes a nonce and stores the signed transaction
+	// (idempotent: a transaction signed before answers its hash).
+	ActivitySignWalletTx = "SignWalletTx"
+	// ActivityBroadcastWalletTx sends a wallet transaction's stored bytes to the chain (idempotent).
+	ActivityBroadcastWalletTx = "BroadcastWalletTx"
+	// ActivityWaitWalletTxReceipt waits for a broadcast transaction's receipt; true when it succeeded.
+	ActivityWaitWalletTxReceipt = "WaitWalletTxReceipt"
+	// ActivityFinishWalletTx records a wallet transaction's end with its event (idempotent).
+	ActivityFinishWalletTx = "FinishWalletTx"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

@@ -184,12 +184,20 @@ func NewWith(t testing.TB, opts Options) *Env {
 		Blobs:         blobs, BlobDir: blobDir, Artifacts: artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		Databases: databases,
 		deps: app.APIDeps{Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
-			Artifacts: artifacts, Blobs: blobs, X402: xc, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
+			Artifacts: artifacts, Blobs: blobs, X402: xc, ChainRPCURL: chainURL(chain), NativeUSDPrice: app.DevNativeUSDPrice, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
 			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval}}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e
+}
+
+// chainURL is the dev chain's RPC URL, "" without one.
+func chainURL(c *devchain.Chain) string {
+	if c == nil {
+		return ""
+	}
+	return c.RPCURL()
 }
 
 // midnightClock is a running clock that reads the UTC midnight of today when it is made: limit windows

@@ -174,8 +174,8 @@ var runStatuses = []string{client.RunQueued, client.RunRunning, client.RunAwaiti
 	client.RunSucceeded, client.RunFailed, client.RunCancelled}
 
 // runsListHelp is the help of "svc runs list".
-const runsListHelp = `Usage: svc runs list [--status S] [--service ID] [--operation ID] [--from TIME] [--to TIME]
-                     [--limit N] [--cursor C] [--all]
+const runsListHelp = `Usage: svc runs list [--status S] [--service ID] [--operation ID] [--automation ID] [--from TIME]
+                     [--to TIME] [--limit N] [--cursor C] [--all]
 
 Lists runs, newest first (scope runs:read). With a project selected only that project's runs are shown,
 without one only the runs made outside any project; runs of services the key may not use are left out.
@@ -184,6 +184,7 @@ without one only the runs made outside any project; runs of services the key may
                    cancelled
   --service ID     only runs of this service, e.g. managed-workflows
   --operation ID   only runs of this operation, e.g. sleep
+  --automation ID  only runs the automation ID started (auto_...)
   --from TIME      runs created at or after TIME: RFC 3339 in whole seconds (2026-01-02T15:04:05Z), or a
                    day (2026-01-02, midnight UTC)
   --to TIME        runs created before TIME (exclusive), same forms as --from
@@ -198,13 +199,14 @@ func (a *app) runsList(args []string) int {
 	const cmd = "runs list"
 	fs := a.commandFlags(cmd, nil)
 	var (
-		pf                         pageFlags
-		status, service, operation string
-		fromS, toS                 string
+		pf                                     pageFlags
+		status, service, operation, automation string
+		fromS, toS                             string
 	)
 	fs.StringVar(&status, "status", "", "only runs in this status")
 	fs.StringVar(&service, "service", "", "only runs of this service id")
 	fs.StringVar(&operation, "operation", "", "only runs of this operation id")
+	fs.StringVar(&automation, "automation", "", "only runs this automation started")
 	fs.StringVar(&fromS, "from", "", "runs created at or after this RFC 3339 time")
 	fs.StringVar(&toS, "to", "", "runs created before this RFC 3339 time")
 	if code, ok := a.parsePaged(cmd, fs, &pf, args); !ok {
@@ -220,7 +222,7 @@ func (a *app) runsList(args []string) int {
 	runs, next, code, done := collectPages(a, pf,
 		func(c *client.Client, p client.ListParams) client.Response[client.RunList] {
 			return c.ListRuns(a.ctx, client.ListRunsParams{ListParams: p, Status: status, ServiceID: service,
-				OperationID: operation, From: from, To: to})
+				OperationID: operation, AutomationID: automation, From: from, To: to})
 		},
 		func(l client.RunList) ([]client.Run, *string) { return l.Runs, l.NextCursor })
 	if done {
@@ -238,7 +240,8 @@ func (a *app) runsList(args []string) int {
 	_ = tw.Flush()
 	var filters []string
 	for _, f := range []struct{ flag, val string }{
-		{"--status", status}, {"--service", service}, {"--operation", operation}, {"--from", fromS}, {"--to", toS},
+		{"--status", status}, {"--service", service}, {"--operation", operation},
+		{"--automation", automation}, {"--from", fromS}, {"--to", toS},
 	} {
 		if f.val != "" {
 			filters = append(filters, f.flag, shellQuote(f.val))
@@ -413,6 +416,9 @@ func (a *app) printRun(r client.Run, replayed bool) {
 	fmt.Fprintf(tw, "Status:\t%s\n", r.Status)
 	if r.ApprovalID != nil {
 		fmt.Fprintf(tw, "Approval:\t%s\n", *r.ApprovalID)
+	}
+	if r.AutomationID != nil {
+		fmt.Fprintf(tw, "Automation:\t%s\n", *r.AutomationID)
 	}
 	fmt.Fprintf(tw, "Created:\t%s\n", r.CreatedAt.UTC().Format(time.RFC3339))
 	if r.CompletedAt != nil {

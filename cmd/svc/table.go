@@ -19,9 +19,9 @@ type command struct {
 // commands is the command table, in the order of the overview: the resource files' entries one after
 // the other (the overview lists a group's commands together, where the table first names the group).
 func commands() []command {
-	return slices.Concat(authCommands(), keysCommands(), runsCommands(), projectsCommands(), usageCommands(),
+	return slices.Concat(authCommands(), keysCommands(), runsCommands(), automationsCommands(), projectsCommands(), usageCommands(),
 		auditCommands(), creditsCommands(), topUpCommands(), connectionsCommands(), catalogCommands(),
-		gatewayCommands(), artifactsCommands(), filesCommands(), dbCommands(), approvalsCommands(), webhooksCommands(), webhooksListenCommands(),
+		gatewayCommands(), artifactsCommands(), filesCommands(), dbCommands(), walletsCommands(), approvalsCommands(), webhooksCommands(), webhooksListenCommands(),
 		webhooksDeliveriesCommands(), helpCommands())
 }
 

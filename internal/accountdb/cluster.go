@@ -65,9 +65,11 @@ type Cluster struct {
 	box      *secretbox.Box
 	opts     Options
 
-	mu     sync.Mutex
-	admin  *bun.DB
-	pools  map[poolKey]*pool
+	mu    sync.Mutex
+	admin *bun.DB
+	pools map[poolKey]*pool
+	// rows are the accounts' ready rows Open read last (readyRow).
+	rows   map[string]cachedRow
 	closed bool
 }
 
@@ -101,7 +103,7 @@ func NewCluster(meta *bun.DB, adminURL string, box *secretbox.Box, opts Options)
 	q := u.Query()
 	q.Del("search_path")
 	u.RawQuery = q.Encode()
-	return &Cluster{meta: meta, adminURL: u, box: box, opts: opts, pools: map[poolKey]*pool{}}, nil
+	return &Cluster{meta: meta, adminURL: u, box: box, opts: opts, pools: map[poolKey]*pool{}, rows: map[string]cachedRow{}}, nil
 }
 
 // NamePrefix is the prefix that begins the names of the databases and roles the cluster provisions
@@ -111,6 +113,9 @@ func (c *Cluster) NamePrefix() string { return c.opts.NamePrefix }
 
 // errClosed is what a closed cluster answers.
 var errClosed = errors.New("accountdb: the cluster is closed")
+
+// adminReadTimeout bounds the wait for an answer on the admin connection.
+const adminReadTimeout = 2 * time.Minute
 
 // adminDB is the admin pool, opened on first use.
 func (c *Cluster) adminDB(ctx context.Context) (*bun.DB, error) {
@@ -122,7 +127,8 @@ func (c *Cluster) adminDB(ctx context.Context) (*bun.DB, error) {
 	if c.admin != nil {
 		return c.admin, nil
 	}
-	db, err := pg.Open(ctx, c.adminURL.String(), pg.Options{MaxOpenConns: 4})
+	// CREATE DATABASE and DROP DATABASE copy and remove files: on a busy server they outlast 5 s.
+	db, err := pg.Open(ctx, c.adminURL.String(), pg.Options{MaxOpenConns: 4, ReadTimeout: adminReadTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("connect to the database cluster: %w", err)
 	}

@@ -369,3 +369,41 @@ func TestCompleteDeprovisionActsOnlyWhenAsked(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, schema.DatabaseDeleted, r.Status)
 }
+
+// TestOpenCachesTheReadyRowBriefly: Open trusts an account's ready row for RowTTL, so another process's
+// deprovision is noticed within it, and this process's own at once.
+func TestOpenCachesTheReadyRowBriefly(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, meta := testCluster(t)
+	// Another process: a cluster of its own on the same rows.
+	other, err := NewCluster(meta, testdb.URL(), c.box, Options{NamePrefix: c.opts.NamePrefix, PoolSize: 1})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = other.Close() })
+	account := newAccount(t, meta)
+	provision := func() {
+		_, err := c.RequestProvision(ctx, account)
+		require.NoError(t, err)
+		_, err = c.Provision(ctx, account)
+		require.NoError(t, err)
+		reader, err := c.Open(ctx, account, Reader)
+		require.NoError(t, err)
+		require.NoError(t, reader.PingContext(ctx))
+	}
+	provision()
+	_, err = other.RequestDeprovision(ctx, account)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		_, err := c.Open(ctx, account, Reader)
+		return svcerr.Is(err, svcerr.NotFound)
+	}, 5*RowTTL, 10*time.Millisecond, "another process's deprovision is noticed within the TTL")
+	_, err = other.CompleteDeprovision(ctx, account)
+	require.NoError(t, err)
+
+	provision()
+	_, err = c.RequestDeprovision(ctx, account)
+	require.NoError(t, err)
+	_, err = c.Open(ctx, account, Reader)
+	require.True(t, svcerr.Is(err, svcerr.NotFound), "this process's own deprovision is noticed at once: %v", err)
+}

@@ -18,8 +18,11 @@ import (
 // ready database as role, connecting with the role's own password. A pool of an earlier generation of
 // the database (deprovisioned and provisioned again, perhaps by another process) is closed and replaced.
 // An account without a ready database is an svcerr NotFound.
+//
+// The account's ready row is cached for RowTTL (readyRow), so a deprovision by another process is
+// noticed within it; meanwhile the old database's connections fail, its roles and sessions dropped.
 func (c *Cluster) Open(ctx context.Context, accountID string, role Role) (*bun.DB, error) {
-	r, err := c.row(ctx, c.meta, accountID)
+	r, err := c.readyRow(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}
@@ -40,6 +43,46 @@ func (c *Cluster) Open(ctx context.Context, accountID string, role Role) (*bun.D
 		return nil, fmt.Errorf("connect to the database of account %s as its %s: %w", accountID, role, err)
 	}
 	return c.keep(key, r.Generation, db)
+}
+
+// RowTTL is how long Open trusts an account's ready row read before.
+const RowTTL = time.Second
+
+// cachedRow is an account's ready row and when it was read.
+type cachedRow struct {
+	row  *schema.AccountDatabase
+	read time.Time
+}
+
+// readyRow is the account's row, from the cache when a ready one was read less than RowTTL ago. Only
+// ready rows are cached: an account whose database is not ready yet is read again every time.
+func (c *Cluster) readyRow(ctx context.Context, accountID string) (*schema.AccountDatabase, error) {
+	c.mu.Lock()
+	cr, ok := c.rows[accountID]
+	c.mu.Unlock()
+	if ok && time.Since(cr.read) < RowTTL {
+		return cr.row, nil
+	}
+	read := time.Now()
+	r, err := c.row(ctx, c.meta, accountID)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r != nil && r.Status == schema.DatabaseReady {
+		c.rows[accountID] = cachedRow{row: r, read: read}
+	} else {
+		delete(c.rows, accountID)
+	}
+	return r, nil
+}
+
+// forgetRow drops the account's cached row, so the next Open reads it.
+func (c *Cluster) forgetRow(accountID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.rows, accountID)
 }
 
 // cached is the pool of key's generation, if this process has one; a pool of another generation is
@@ -79,10 +122,11 @@ func (c *Cluster) keep(key poolKey, generation int, db *bun.DB) (*bun.DB, error)
 	return db, nil
 }
 
-// closePools closes this process's pools of the account.
+// closePools closes this process's pools of the account and forgets its row.
 func (c *Cluster) closePools(accountID string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	delete(c.rows, accountID)
 	for _, role := range []Role{Owner, Reader} {
 		key := poolKey{accountID: accountID, role: role}
 		if p := c.pools[key]; p != nil {

@@ -310,6 +310,7 @@ func (c *Cluster) RequestDeprovision(ctx context.Context, accountID string) (*sc
 	if err != nil {
 		return nil, fmt.Errorf("mark the database of account %s deprovisioning: %w", accountID, err)
 	}
+	c.forgetRow(accountID)
 	return c.row(ctx, c.meta, accountID)
 }
 

@@ -54,6 +54,9 @@ func checkReadSQL(src string) error {
 	if len(src) > MaxSQLBytes {
 		return svcerr.Invalid("sql", "sql is longer than %d bytes", MaxSQLBytes)
 	}
+	if strings.IndexByte(src, 0) >= 0 {
+		return svcerr.Invalid("sql", "sql holds a NUL byte")
+	}
 	stmts, err := splitStatements(src)
 	if err != nil {
 		return svcerr.Invalid("sql", "sql: %v", err)
@@ -71,8 +74,9 @@ func checkReadSQL(src string) error {
 }
 
 // Query runs one read-only statement of the caller's as the reader role, in a READ ONLY transaction
-// that is always rolled back, under limits' deadline (the backend is cancelled when it passes). Rows
-// stream into the answer until maxRows or the byte cap, then the result is truncated and the statement
+// that is always rolled back, under limits' deadline (the backend is cancelled when it passes), in one
+// round trip on a pooled connection (pipeline.go). At most maxRows rows are answered (one more is
+// fetched to tell a truncated result); past the byte cap the result is truncated and the statement
 // cancelled. Parameters bind positionally to $1, $2, ... by the extended protocol, which also refuses a
 // second statement.
 func Query(ctx context.Context, reader *bun.DB, req client.DatabaseQueryRequest, limits Limits) (*client.DatabaseQueryResult, error) {
@@ -90,12 +94,8 @@ func Query(ctx context.Context, reader *bun.DB, req client.DatabaseQueryRequest,
 	limits = limits.withDefaults()
 	var out *client.DatabaseQueryResult
 	err = withSession(ctx, reader, limits.Timeout, func(ctx context.Context, s *session) error {
-		c := &collector{maxRows: maxRows, maxBytes: limits.MaxBytes}
-		err := s.readOnly(ctx, func(ctx context.Context) error {
-			res, err := s.collect(ctx, req.SQL, args, c)
-			out = res
-			return err
-		})
+		res, err := s.query(ctx, req.SQL, args, &collector{maxRows: maxRows, maxBytes: limits.MaxBytes})
+		out = res
 		return sqlError(ctx, s, err, "sql", limits.Timeout)
 	})
 	if err != nil {

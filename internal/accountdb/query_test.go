@@ -103,7 +103,65 @@ func TestQuerySessionChangesDoNotPersist(t *testing.T) {
 	res, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{
 		SQL: "SELECT current_setting('statement_timeout'), (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()), (SELECT count(*) FROM pg_prepared_statements)"})
 	require.NoError(t, err)
-	require.JSONEq(t, `["45s", 0, 1]`, string(res.Rows[0]), "the setting, the lock and the first statement are gone")
+	require.JSONEq(t, `["45s", 0, 0]`, string(res.Rows[0]), "the setting and the lock are gone, and no statement is kept (queries use the unnamed one)")
+}
+
+func TestQueryKeepsTheConnectionAfterErrorsAndRowCaps(t *testing.T) {
+	t.Parallel()
+	// One connection: each query below runs on the same backend unless one discarded it.
+	d := accountdbtest.New(t, accountdbtest.Options{MaxConns: 1})
+	mustExec(t, d.OwnerDB, `CREATE FUNCTION noisy() RETURNS int LANGUAGE plpgsql AS $$
+		BEGIN RAISE NOTICE 'a notice'; PERFORM set_config('application_name', 'changed', false); RETURN 1; END $$`)
+	pid := func() string {
+		res, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT pg_backend_pid(), current_setting('transaction_read_only'), current_setting('application_name')"})
+		require.NoError(t, err)
+		var row []any
+		require.NoError(t, json.Unmarshal(res.Rows[0], &row))
+		require.Equal(t, "on", row[1], "queries run READ ONLY")
+		require.NotEqual(t, "changed", row[2])
+		return fmt.Sprint(row[0])
+	}
+	first := pid()
+	// A row cap truncates at the limit without cancelling.
+	res, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT g FROM generate_series(1, 100000) g", MaxRows: 3})
+	require.NoError(t, err)
+	require.True(t, res.Truncated)
+	require.Equal(t, 3, res.RowCount)
+	require.Equal(t, first, pid())
+	// PostgreSQL's errors at Parse, at Bind (a parameter's text) and at Execute are the caller's 400.
+	for q, params := range map[string][]json.RawMessage{
+		"SELECT nope":         nil,
+		"SELECT $1::int AS n": raws(`"x"`),
+		"SELECT 1 / (g - 2) FROM generate_series(1, 3) g": nil,
+	} {
+		_, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: q, Params: params})
+		requireInvalid(t, err, "sql")
+		se, _ := svcerr.As(err)
+		require.NotEmpty(t, se.Details["sqlstate"], q)
+		require.Equal(t, first, pid(), q)
+	}
+	// Notices and parameter statuses between the answers are skipped; the function's setting is undone.
+	res, err = query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT noisy() AS n"})
+	require.NoError(t, err)
+	require.JSONEq(t, `[1]`, string(res.Rows[0]))
+	require.Equal(t, first, pid())
+	// A statement without rows (an empty result) has its columns.
+	res, err = query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT 1 AS a WHERE false"})
+	require.NoError(t, err)
+	require.Equal(t, []client.DatabaseColumn{{Name: "a", Type: "integer"}}, res.Columns)
+	require.Empty(t, res.Rows)
+	require.False(t, res.Truncated)
+}
+
+func TestQueryRefusesANulByte(t *testing.T) {
+	t.Parallel()
+	d := accountdbtest.New(t, accountdbtest.Options{})
+	_, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT 1 AS a\x00"})
+	requireInvalid(t, err, "sql")
+	require.Contains(t, err.Error(), "NUL")
+	// In a parameter, PostgreSQL refuses it.
+	_, err = query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT $1::text", Params: raws(`"a\u0000b"`)})
+	requireInvalid(t, err, "sql")
 }
 
 func TestQueryDeadlineCancelsTheBackend(t *testing.T) {

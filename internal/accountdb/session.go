@@ -27,13 +27,18 @@ import (
 // connection needed) and closes the socket, and the connection is never reused (a late cancel could
 // otherwise hit the next request's statement).
 //
-// The cancel key and the column type OIDs are fields pgdriver does not export; they are read with
+// A query (pipeline.go) goes further: it writes its messages on the connection's socket and reads the
+// answers itself, in one round trip, leaving the connection idle for pgdriver as it found it.
+//
+// The cancel key, the read timeout and the column type OIDs are fields pgdriver does not export; they are read with
 // reflect (read-only), and TestDriverInternals fails if a pgdriver upgrade moves them.
 type session struct {
 	cn *pgdriver.Conn
 	// pid and secret are the backend's cancel key.
 	pid, secret int32
 	addr        net.Addr
+	// readTimeout is pgdriver's read timeout of the connection (0: none), which the pipeline applies too.
+	readTimeout time.Duration
 
 	mu        sync.Mutex
 	cancelled bool
@@ -83,6 +88,7 @@ func withSession(ctx context.Context, db *bun.DB, timeout time.Duration, f func(
 func newSession(cn *pgdriver.Conn) *session {
 	s := &session{cn: cn, addr: cn.Conn().RemoteAddr(), stop: make(chan struct{})}
 	s.pid, s.secret = cancelKey(cn)
+	s.readTimeout = readTimeout(cn)
 	return s
 }
 
@@ -236,6 +242,20 @@ func cancelKey(cn *pgdriver.Conn) (int32, int32) {
 		return 0, 0
 	}
 	return int32(pid.Int()), int32(key.Int())
+}
+
+// readTimeout reads the connection's read timeout from pgdriver's unexported configuration (0 when
+// unknown: then only the request's deadline bounds a read).
+func readTimeout(cn *pgdriver.Conn) time.Duration {
+	conf := reflect.ValueOf(cn).Elem().FieldByName("conf")
+	if !conf.IsValid() || conf.Kind() != reflect.Pointer || conf.IsNil() {
+		return 0
+	}
+	d := conf.Elem().FieldByName("ReadTimeout")
+	if !d.IsValid() || d.Type() != reflect.TypeOf(time.Duration(0)) {
+		return 0
+	}
+	return time.Duration(d.Int())
 }
 
 // columnOIDs reads the type OIDs of a result's columns from pgdriver's statement, described when it was

@@ -2,8 +2,10 @@ package accountdb
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun/driver/pgdriver"
@@ -37,6 +39,17 @@ func TestDriverInternals(t *testing.T) {
 		require.NoError(t, err)
 		defer st.close()
 		require.Equal(t, []uint32{oidInt8, 25, oidTimestamptz}, st.oids())
+		return nil
+	}))
+
+	// The read timeout, which the pipeline applies to its own reads.
+	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(testdb.URL()), pgdriver.WithReadTimeout(1234*time.Millisecond)))
+	defer func() { _ = sqldb.Close() }()
+	conn2, err := sqldb.Conn(context.Background())
+	require.NoError(t, err)
+	defer func() { _ = conn2.Close() }()
+	require.NoError(t, conn2.Raw(func(dc any) error {
+		require.Equal(t, 1234*time.Millisecond, readTimeout(dc.(*pgdriver.Conn)))
 		return nil
 	}))
 }

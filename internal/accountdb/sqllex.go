@@ -38,7 +38,7 @@ func splitStatements(src string) ([]statement, error) {
 		switch {
 		case tok == ";":
 			if cur.keyword != "" {
-				cur.text = strings.TrimSpace(src[start:i])
+				cur.text = strings.Trim(src[start:i], spaces)
 				out = append(out, cur)
 			}
 			start, cur, words = next, statement{}, 0
@@ -46,15 +46,15 @@ func splitStatements(src string) ([]statement, error) {
 			words++
 			switch words {
 			case 1:
-				cur.keyword = strings.ToUpper(tok)
+				cur.keyword = upperASCII(tok)
 			case 2:
-				cur.second = strings.ToUpper(tok)
+				cur.second = upperASCII(tok)
 			}
 		}
 		i = next
 	}
 	if cur.keyword != "" {
-		cur.text = strings.TrimSpace(src[start:])
+		cur.text = strings.Trim(src[start:], spaces)
 		out = append(out, cur)
 	}
 	return out, nil
@@ -67,7 +67,9 @@ func skipToken(src string, i int) (int, string, error) {
 	c := src[i]
 	switch {
 	case c == '-' && strings.HasPrefix(src[i:], "--"):
-		if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
+		// PostgreSQL ends a -- comment at \n or \r: a comment that ran on past a lone \r would hide
+		// what PostgreSQL runs (a ";" and a second statement, or a statement's real first keyword).
+		if j := strings.IndexAny(src[i:], "\n\r"); j >= 0 {
 			return i + j + 1, "", nil
 		}
 		return len(src), "", nil
@@ -87,7 +89,7 @@ func skipToken(src string, i int) (int, string, error) {
 		return skipDollar(src, i)
 	case isIdentStart(c):
 		return skipWord(src, i)
-	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+	case strings.IndexByte(spaces, c) >= 0:
 		return i + 1, "", nil
 	}
 	return i + 1, string(c), nil
@@ -102,7 +104,7 @@ func skipWord(src string, i int) (int, string, error) {
 	}
 	word := src[i:j]
 	if j < len(src) && src[j] == '\'' {
-		switch strings.ToUpper(word) {
+		switch upperASCII(word) {
 		case "E":
 			k, err := skipQuoted(src, j, '\'', true)
 			return k, "", err
@@ -172,6 +174,25 @@ func skipDollar(src string, i int) (int, string, error) {
 		return len(src), "", errUnterminatedDollar
 	}
 	return j + 1 + end + len(tag), "", nil
+}
+
+// spaces are the bytes the lexer skips between tokens. A statement's text is trimmed of these only: any
+// other character (a no-break space, say) is part of a token to PostgreSQL, so trimming it would make the
+// text run differ from the text checked ("\u00a0SET ROLE x" is a word "\u00a0SET" to PostgreSQL, and
+// would run as SET ROLE if trimmed).
+const spaces = " \t\n\r\f\v"
+
+// upperASCII upper-cases a word's ASCII letters only, as PostgreSQL folds keywords: strings.ToUpper would
+// make "ſet" (long s) the keyword SET, which PostgreSQL does not take for one, and an invalid UTF-8 byte a
+// U+FFFD.
+func upperASCII(w string) string {
+	b := []byte(w)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
 }
 
 func isIdentStart(c byte) bool {

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/uptrace/bun/driver/pgdriver"
-
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
@@ -26,12 +24,14 @@ const (
 	oidInt8        = 20
 	oidInt2        = 21
 	oidInt4        = 23
+	oidText        = 25
 	oidOID         = 26
 	oidJSON        = 114
 	oidFloat4      = 700
 	oidFloat8      = 701
 	oidDate        = 1082
 	oidTimestamp   = 1114
+	oidVarchar     = 1043
 	oidTimestamptz = 1184
 	oidNumeric     = 1700
 	oidJSONB       = 3802
@@ -153,12 +153,12 @@ func sqlError(ctx context.Context, s *session, err error, param string, timeout 
 	if errors.As(err, &named) {
 		param = named.param
 	}
-	var pe pgdriver.Error
+	var pe interface{ Field(k byte) string } // pgdriver.Error, or the pipeline's serverError
 	switch {
 	case s != nil && s.wasTimedOut():
 		return svcerr.New(svcerr.UpstreamTimeout,
 			"the statement ran past its deadline of %s and was cancelled", timeout).WithDetails("timeoutMs", timeout.Milliseconds())
-	case errors.As(err, &pe) && pe.StatementTimeout():
+	case errors.As(err, &pe) && pe.Field('C') == "57014": // query_canceled: statement_timeout
 		return svcerr.New(svcerr.UpstreamTimeout, "the statement ran past the database's statement_timeout and was cancelled")
 	case isTimeout(err):
 		return svcerr.New(svcerr.UpstreamTimeout, "the database sent nothing for longer than the connection's read timeout; the statement was cancelled")

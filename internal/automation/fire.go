@@ -80,7 +80,9 @@ func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at 
 	runID := RunID(a.ID, at)
 	existing := new(schema.Run)
 	if err := tx.NewSelect().Model(existing).Where("id = ?", runID).Scan(ctx); err == nil {
+		// A retry after the run was recorded: the same run, and the same pause if that fire paused it.
 		fire.RunID, fire.Run = runID, f.params(existing)
+		fire.Pause, fire.Note = a.Status == schema.AutomationPaused, a.Note
 		return fire, nil
 	} else if !errors.Is(err, sql.ErrNoRows) {
 		return fire, fmt.Errorf("read run %s: %w", runID, err)

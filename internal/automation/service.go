@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
@@ -239,22 +240,38 @@ func (s *Service) sync(ctx context.Context, a *schema.Automation) ([]time.Time, 
 	return out, nil
 }
 
-// List answers the scope's automations (of status, when not ""), newest first.
-func (s *Service) List(ctx context.Context, scope tenant.Scope, status string, p page.Params) ([]client.Automation, *string, error) {
-	rows, next, err := s.Store.List(ctx, scope, status, p)
+// List answers the scope's automations (of these statuses, when any), newest first, each with its counts and
+// (when active) its next fire times, read from the schedules a few at a time.
+func (s *Service) List(ctx context.Context, scope tenant.Scope, statuses []string, p page.Params) ([]client.Automation, *string, error) {
+	rows, next, err := s.Store.List(ctx, scope, statuses, p)
 	if err != nil {
 		return nil, nil, err
 	}
-	tier, err := s.Store.tier(ctx, scope.AccountID)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := make([]client.Automation, 0, len(rows))
+	out := make([]client.Automation, len(rows))
+	errs := make([]error, len(rows))
+	sem := make(chan struct{}, listConcurrency)
+	var wg sync.WaitGroup
 	for i := range rows {
-		out = append(out, ToWire(&rows[i], limitsOf(tier), Extra{}))
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			a, err := s.answer(ctx, &rows[i], false)
+			if err == nil {
+				out[i] = *a
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
 	}
 	return out, next, nil
 }
+
+// listConcurrency bounds the schedules a list reads at once.
+const listConcurrency = 8
 
 // live reads the scope's automation id and refuses one that is cancelled or completed.
 func (s *Service) live(ctx context.Context, scope tenant.Scope, id, verb string) (*schema.Automation, error) {

@@ -113,12 +113,12 @@ func (s *Store) Get(ctx context.Context, scope tenant.Scope, id string) (*schema
 	return a, nil
 }
 
-// List answers the scope's automations (of status, when not ""), newest first, a page at a time.
-func (s *Store) List(ctx context.Context, scope tenant.Scope, status string, p page.Params) ([]schema.Automation, *string, error) {
+// List answers the scope's automations (of these statuses, when any), newest first, a page at a time.
+func (s *Store) List(ctx context.Context, scope tenant.Scope, statuses []string, p page.Params) ([]schema.Automation, *string, error) {
 	out := []schema.Automation{}
 	q := scope.Where(s.db.NewSelect().Model(&out)).Where("deleted_at IS NULL")
-	if status != "" {
-		q = q.Where("status = ?", status)
+	if len(statuses) > 0 {
+		q = q.Where("status IN (?)", bun.List(statuses))
 	}
 	if p.After != nil {
 		q = q.Where("(created_at, id) < (?, ?)", p.After.CreatedAt, p.After.ID)

@@ -62,6 +62,9 @@ func Dial(ctx context.Context, url string, chainID *big.Int, token common.Addres
 // Close closes the connection.
 func (c *Chain) Close() { c.rpc.Close() }
 
+// ChainID is the chain's id.
+func (c *Chain) ChainID() *big.Int { return new(big.Int).Set(c.chainID) }
+
 // Client is the underlying JSON-RPC client.
 func (c *Chain) Client() *ethclient.Client { return c.rpc }
 

@@ -28,6 +28,12 @@ const (
 	DatabaseTransfer = "xfer"
 	// Automation names a cron-driven series of runs.
 	Automation = "auto"
+	// Wallet names a managed wallet.
+	Wallet = "wal"
+	// Quote names a quoted send or signature of a wallet.
+	Quote = "quo"
+	// WalletTransaction names an outbound transaction of a wallet.
+	WalletTransaction = "tx"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

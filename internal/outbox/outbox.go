@@ -48,11 +48,17 @@ const (
 	// AutomationLimitReached: a fire started no run because a limit refused it (its data names the
 	// limit and the automation).
 	AutomationLimitReached = "automation.limit_reached"
+	// WalletTransactionConfirmed: a wallet's outbound transaction was mined and succeeded.
+	WalletTransactionConfirmed = "wallet.transaction.confirmed"
+	// WalletTransactionFailed: a wallet's outbound transaction failed (refused before signing, or
+	// reverted); its reserved spend is released.
+	WalletTransactionFailed = "wallet.transaction.failed"
 )
 
 // Types lists every event type, in documentation order.
 var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted, DatabaseReady,
-	DatabaseTransferCompleted, DatabaseTransferFailed, AutomationRunStarted, AutomationPaused, AutomationLimitReached}
+	DatabaseTransferCompleted, DatabaseTransferFailed, AutomationRunStarted, AutomationPaused, AutomationLimitReached,
+	WalletTransactionConfirmed, WalletTransactionFailed}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {

@@ -17,6 +17,9 @@ type Options struct {
 	MaxOpenConns int
 	// SearchPath, when set, is the schema every connection uses (tests isolate themselves this way).
 	SearchPath string
+	// ReadTimeout, when set, replaces the 5 s bound on waiting for an answer (for slow statements such as
+	// CREATE DATABASE and DROP DATABASE on a busy server).
+	ReadTimeout time.Duration
 }
 
 // Open connects to url and checks the connection with a ping.
@@ -24,6 +27,9 @@ func Open(ctx context.Context, url string, opts Options) (*bun.DB, error) {
 	connOpts := []pgdriver.Option{pgdriver.WithDSN(url), pgdriver.WithTimeout(5 * time.Second)}
 	if opts.SearchPath != "" {
 		connOpts = append(connOpts, pgdriver.WithConnParams(map[string]any{"search_path": opts.SearchPath}))
+	}
+	if opts.ReadTimeout > 0 {
+		connOpts = append(connOpts, pgdriver.WithReadTimeout(opts.ReadTimeout))
 	}
 	sqldb := sql.OpenDB(pgdriver.NewConnector(connOpts...))
 	maxOpen := opts.MaxOpenConns

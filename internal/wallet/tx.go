@@ -1,0 +1,222 @@
+package wallet
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/tenant"
+	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
+)
+
+// NewTransaction is a send as a request asks for it.
+type NewTransaction struct {
+	Scope    tenant.Scope
+	KeyID    string
+	WalletID string
+	ID       string
+	Req      client.CreateTransactionRequest
+}
+
+// CreateTransaction judges a send under the wallet's row lock (the policy again, with the rolling
+// 24-hour spend), reserves its USD value against the daily limit and records it queued, for the workflow
+// wallettx/<id> to sign and broadcast. A refusal names its rule and stores nothing. A replay (the same
+// id) answers the transaction recorded.
+func (s *Store) CreateTransaction(ctx context.Context, c *Chain, prices Prices, n NewTransaction, now time.Time) (*schema.WalletTransaction, error) {
+	w, err := s.Get(ctx, n.Scope, n.WalletID)
+	if err != nil {
+		return nil, err
+	}
+	if existing, err := s.transaction(ctx, s.db, w.ID, n.ID, ""); err == nil {
+		return existing, nil
+	}
+	if c == nil {
+		return nil, svcerr.New(svcerr.Unavailable, "this server reads no chain (SVC_CHAIN_RPC_URL)")
+	}
+	snd, quoteID, err := s.sendOf(ctx, c, prices, w, n.Req, now)
+	if err != nil {
+		return nil, err
+	}
+	var t *schema.WalletTransaction
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		locked, err := s.get(ctx, tx, n.Scope, w.ID, "UPDATE")
+		if err != nil {
+			return err
+		}
+		v, err := judge(ctx, tx, locked, snd, now)
+		if err != nil {
+			return err
+		}
+		t = newTransaction(n, locked, snd, quoteID, v)
+		if _, err := tx.NewInsert().Model(t).Returning("created_at, updated_at").Exec(ctx); err != nil {
+			return fmt.Errorf("record transaction: %w", err)
+		}
+		_, err = tx.NewRaw("INSERT INTO wallet_spends (wallet_id, transaction_id, cents) VALUES (?, ?, ?)",
+			w.ID, t.ID, deref64(snd.usdCents)).Exec(ctx)
+		return err
+	})
+	return t, err
+}
+
+// judge evaluates the wallet's policy for snd with the spend of the last 24 hours; a refusal (or, for now,
+// a send that needs an approval) is a 403 naming the rule.
+func judge(ctx context.Context, tx bun.Tx, w *schema.Wallet, snd *send, now time.Time) (Verdict, error) {
+	p, err := PolicyOf(w)
+	if err != nil {
+		return Verdict{}, err
+	}
+	spent, err := Spent(ctx, tx, w.ID, now)
+	if err != nil {
+		return Verdict{}, err
+	}
+	v := p.Evaluate(Outbound{From: Address(w), To: snd.to, USDCents: snd.usdCents, ContractCall: snd.contractCall, SpentCents: spent}, now)
+	switch v.Decision {
+	case Refused:
+		return v, svcerr.New(svcerr.Forbidden, "the wallet's policy refuses this send (%s): %s", v.Rule, v.Message).
+			WithDetails("rule", v.Rule).WithDetails("decision", v.Decision)
+	case NeedsApproval:
+		return v, svcerr.New(svcerr.Forbidden, "this send needs an approval (%s): %s; sends that wait for an approval are not served yet",
+			v.Rule, v.Message).WithDetails("rule", v.Rule).WithDetails("decision", v.Decision)
+	}
+	return v, nil
+}
+
+// sendOf resolves the send of a request: its quote (unexpired, of this wallet), or its own fields.
+func (s *Store) sendOf(ctx context.Context, c *Chain, prices Prices, w *schema.Wallet, r client.CreateTransactionRequest, now time.Time) (*send, *string, error) {
+	if r.QuoteID == "" {
+		if r.To == "" || r.Amount == "" || r.Asset == "" {
+			return nil, nil, svcerr.Invalid("quoteId", "a send names a quoteId, or to, amount and asset")
+		}
+		snd, err := c.resolve(ctx, client.TransactionQuoteRequest{To: r.To, Amount: r.Amount, Asset: r.Asset, Data: r.Data}, prices)
+		return snd, nil, err
+	}
+	if r.To != "" || r.Amount != "" || r.Asset != "" || r.Data != "" {
+		return nil, nil, svcerr.Invalid("quoteId", "a send names a quoteId or its own fields, not both")
+	}
+	q := new(schema.WalletQuote)
+	err := s.db.NewSelect().Model(q).Where("id = ? AND wallet_id = ? AND account_id = ?", r.QuoteID, w.ID, w.AccountID).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, svcerr.NotFoundf("quote %s not found for wallet %s", r.QuoteID, w.ID)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read quote %s: %w", r.QuoteID, err)
+	}
+	if !now.Before(q.ExpiresAt) {
+		return nil, nil, svcerr.Invalid("quoteId", "quote %s expired at %s: quote again", q.ID, q.ExpiresAt.UTC().Format(time.RFC3339))
+	}
+	snd, err := c.resolve(ctx, client.TransactionQuoteRequest{To: q.ToAddress, Amount: FormatUnits(mustBig(q.Atomic), q.Decimals),
+		Asset: q.Asset, Data: hexOf(q.Data)}, prices)
+	if err != nil {
+		return nil, nil, err
+	}
+	snd.usdCents = q.USDCents // the quoted value is the one judged and reserved
+	return snd, &q.ID, nil
+}
+
+func newTransaction(n NewTransaction, w *schema.Wallet, snd *send, quoteID *string, v Verdict) *schema.WalletTransaction {
+	verdict, _ := json.Marshal(v)
+	keyID := n.KeyID
+	t := &schema.WalletTransaction{ID: n.ID, WalletID: w.ID, AccountID: w.AccountID, ProjectID: w.ProjectID, KeyID: &keyID,
+		QuoteID: quoteID, Chain: w.Chain, ToAddress: snd.to.Hex(), Asset: snd.asset, Atomic: snd.atomic.String(), Decimals: snd.decimals,
+		USDCents: snd.usdCents, TxTo: snd.txTo.Hex(), Value: snd.value.String(), Data: snd.data, Status: schema.WalletTxQueued,
+		Verdict: verdict}
+	if snd.token != nil {
+		tok := snd.token.Hex()
+		t.Token = &tok
+	}
+	return t
+}
+
+// transaction reads transaction id of wallet walletID.
+func (s *Store) transaction(ctx context.Context, db bun.IDB, walletID, id, lock string) (*schema.WalletTransaction, error) {
+	t := new(schema.WalletTransaction)
+	q := db.NewSelect().Model(t).Where("id = ? AND wallet_id = ?", id, walletID)
+	if lock != "" {
+		q = q.For(lock)
+	}
+	err := q.Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, svcerr.NotFoundf("transaction %s not found", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read transaction %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// Transaction reads transaction id of the scope's wallet walletID.
+func (s *Store) Transaction(ctx context.Context, scope tenant.Scope, walletID, id string) (*schema.WalletTransaction, error) {
+	if _, err := s.Get(ctx, scope, walletID); err != nil {
+		return nil, err
+	}
+	return s.transaction(ctx, s.db, walletID, id, "")
+}
+
+// Transactions lists the scope's wallet's transactions, newest first.
+func (s *Store) Transactions(ctx context.Context, scope tenant.Scope, walletID string, limit int, after *time.Time, afterID string) ([]schema.WalletTransaction, error) {
+	if _, err := s.Get(ctx, scope, walletID); err != nil {
+		return nil, err
+	}
+	out := []schema.WalletTransaction{}
+	q := s.db.NewSelect().Model(&out).Where("wallet_id = ?", walletID)
+	if after != nil {
+		q = q.Where("(created_at, id) < (?, ?)", *after, afterID)
+	}
+	if err := q.OrderExpr("created_at DESC, id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list transactions: %w", err)
+	}
+	return out, nil
+}
+
+// TransactionToWire is the transaction as the API shows it.
+func TransactionToWire(t *schema.WalletTransaction) client.WalletTransaction {
+	out := client.WalletTransaction{ID: t.ID, WalletID: t.WalletID, Status: t.Status, To: t.ToAddress, Asset: t.Asset, Token: t.Token,
+		Amount: FormatUnits(mustBig(t.Atomic), t.Decimals), Atomic: t.Atomic, USDValue: usd(t.USDCents), Hash: t.TxHash, Nonce: t.Nonce,
+		QuoteID: t.QuoteID, WorkflowID: workflows.WalletTxWorkflowID(t.ID), CreatedAt: t.CreatedAt.UTC(), UpdatedAt: t.UpdatedAt.UTC(),
+		Confirmed: t.ConfirmedAt}
+	_ = json.Unmarshal(t.Verdict, &out.Verdict)
+	if t.ErrorCode != nil {
+		out.Error = &client.RunError{Code: *t.ErrorCode, Message: derefStr(t.ErrorMessage)}
+	}
+	return out
+}
+
+func mustBig(s string) *big.Int {
+	v, ok := new(big.Int).SetString(strings.TrimSpace(s), 10)
+	if !ok {
+		return new(big.Int)
+	}
+	return v
+}
+
+func hexOf(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return "0x" + common.Bytes2Hex(b)
+}
+
+func deref64(v *int64) int64 {
+	if v == nil {
+		return 0
+	}
+	return *v
+}
+
+func derefStr(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
