@@ -172,10 +172,12 @@ func BenchmarkAutomationsVersusSchedules(b *testing.B) {
 			apiRate, apiTime.Round(time.Millisecond), sdkRate, sdkTime.Round(time.Millisecond), apiRate/sdkRate,
 			descRate, descTime.Round(time.Millisecond), apiRate/descRate, apiRetries.Load(), descRetries.Load(), descFailed.Load())
 
-		listTime, listed, pages := listAll(b, hc, env.URL, accounts)
+		listTime, listed, pages, listRetries := listAll(b, hc, env.URL, accounts)
 		require.Equal(b, autoTotal, listed)
 		b.ReportMetric(float64(listTime.Microseconds())/1000, "list-all-ms")
-		b.Logf("list: %d automations in %d pages (limit 10, 8 accounts at a time) in %v", listed, pages, listTime.Round(time.Millisecond))
+		b.ReportMetric(float64(listRetries), "list-retries")
+		b.Logf("list: %d automations in %d pages (limit 10, 8 accounts at a time) in %v, %d pages retried after a 503",
+			listed, pages, listTime.Round(time.Millisecond), listRetries)
 
 		if until := time.Until(firstFire); until > autoQuiet+time.Second {
 			time.Sleep(until - autoQuiet - time.Second) // waiting for the first fire, not synchronisation
@@ -331,9 +333,10 @@ func deleteSchedules(b *testing.B, sc sdkclient.ScheduleClient, ids []string) {
 }
 
 // listAll lists every account's automations through GET /v1/automations in pages of 10, eight accounts
-// at a time, and answers the time, the automations and the pages.
-func listAll(b *testing.B, hc *http.Client, base string, accounts []benchAccount) (time.Duration, int, int) {
-	var listed, pages atomic.Int64
+// at a time (a page answered 503 is asked again), and answers the time, the automations, the pages and
+// the retries.
+func listAll(b *testing.B, hc *http.Client, base string, accounts []benchAccount) (time.Duration, int, int, int) {
+	var listed, pages, retries atomic.Int64
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var failed atomic.Value
@@ -346,6 +349,11 @@ func listAll(b *testing.B, hc *http.Client, base string, accounts []benchAccount
 				cursor := ""
 				for {
 					n, c, err := listPage(hc, base, accounts[i].key, cursor)
+					// A 503 is retried, as the API asks.
+					for try := 1; errors.Is(err, errRetry) && try < autoTries; try++ {
+						retries.Add(1)
+						n, c, err = listPage(hc, base, accounts[i].key, cursor)
+					}
 					if err != nil {
 						failed.Store(err)
 						return
@@ -365,7 +373,7 @@ func listAll(b *testing.B, hc *http.Client, base string, accounts []benchAccount
 	if err, ok := failed.Load().(error); ok {
 		require.NoError(b, err)
 	}
-	return d, int(listed.Load()), int(pages.Load())
+	return d, int(listed.Load()), int(pages.Load()), int(retries.Load())
 }
 
 // listPage reads one page of an account's automations.
@@ -390,6 +398,9 @@ func listPage(hc *http.Client, base, key, cursor string) (int, string, error) {
 	}
 	if resp.StatusCode != http.StatusOK {
 		raw, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			return 0, "", fmt.Errorf("list automations: %w: %s", errRetry, raw)
+		}
 		return 0, "", fmt.Errorf("list automations: %d %s", resp.StatusCode, raw)
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
