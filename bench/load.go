@@ -40,6 +40,14 @@ func (r LoadResult) withPercentiles() LoadResult {
 	return r
 }
 
+// max is the slowest request's latency.
+func (r LoadResult) max() time.Duration {
+	if len(r.latencies) == 0 {
+		return 0
+	}
+	return r.latencies[len(r.latencies)-1]
+}
+
 // RPS is completed requests per second.
 func (r LoadResult) RPS() float64 { return float64(r.Requests) / r.Duration.Seconds() }
 
