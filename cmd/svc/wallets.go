@@ -19,8 +19,8 @@ const walletsHelp = `Usage: svc wallets <create|list|get|balances|policy|send|tr
 
 Managed wallets (service managed-wallets): the platform makes each wallet's key and keeps it encrypted;
 it is never shown. Reading needs scope wallets:read, creating wallets:create, changing a policy
-approvals:write, sending wallets:transact. With a project selected (--project) the commands see that project's wallets, without
-one those made outside any project.
+approvals:write, sending wallets:transact. With a project selected (--project) the commands see that
+project's wallets, without one those made outside any project.
 
   wallets create        create a wallet with a fresh key and the default policy
   wallets list          list wallets, newest first
