@@ -413,3 +413,88 @@ func TestWalletsSend(t *testing.T) {
 	require.Regexp(t, `(?m)^Workflow:\s+wallettx/`+txID+`$`, out)
 	require.Regexp(t, `(?m)^Confirmed:\s+\S+Z$`, out)
 }
+
+// fakeTo is the recipient of the fake wallet transaction API.
+const fakeTo = "0x1111111111111111111111111111111111111111"
+
+// fakeWalletTxAPI answers a quote of 5 USDC, a send (queued) and the transaction, which is broadcast
+// at the first read and then has the final status.
+type fakeWalletTxAPI struct {
+	url   string
+	mu    sync.Mutex
+	sent  int
+	reads int
+}
+
+// sends is how many sends the fake API received.
+func (f *fakeWalletTxAPI) sends() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sent
+}
+
+func newFakeWalletTxAPI(t *testing.T, final string) *fakeWalletTxAPI {
+	t.Helper()
+	f := &fakeWalletTxAPI{}
+	tx := func(status, extra string) string {
+		return `{"ok":true,"transaction":{"id":"tx_1","walletId":"wal_1","status":"` + status + `","to":"` + fakeTo +
+			`","asset":"usdc","amount":"5","atomic":"5000000","usdValue":5,"hash":null,"nonce":null,"approvalId":null,
+			"quoteId":"quo_1","verdict":{"decision":"allowed"},"error":null,"workflowId":"wallettx/tx_1",
+			"createdAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:05Z","confirmedAt":null` + extra + `}}`
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		switch r.Method + " " + r.URL.Path {
+		case "POST /v1/wallets/wal_1/transactions/quote":
+			_, _ = io.WriteString(w, `{"ok":true,"quote":{"quoteId":"quo_1","walletId":"wal_1","to":"`+fakeTo+`","asset":"usdc",
+				"amount":"5","atomic":"5000000","decimals":6,"usdValue":5,"contractCall":false,"fee":{"gasLimit":60000,
+				"maxFeePerGasWei":"2","estimateWei":"120000","estimate":"0.00000000000012"},"spentLast24hUsd":0,
+				"verdict":{"decision":"allowed"},"expiresAt":"2026-01-02T03:05:05Z"}}`)
+		case "POST /v1/wallets/wal_1/transactions":
+			f.sent++
+			w.WriteHeader(http.StatusAccepted)
+			_, _ = io.WriteString(w, tx("queued", ""))
+		case "GET /v1/wallets/wal_1/transactions/tx_1":
+			f.reads++
+			if f.reads == 1 {
+				_, _ = io.WriteString(w, tx("broadcast", ""))
+				return
+			}
+			extra := ""
+			if final == client.WalletTxFailed {
+				extra = `,"error":{"code":"reverted","message":"the transaction reverted on chain"}`
+			}
+			_, _ = io.WriteString(w, strings.Replace(tx(final, extra), `"error":null,`, "", 1))
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"ok":false,"error":{"code":"not_found","message":"no route"}}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	f.url = srv.URL
+	return f
+}
+
+// TestWalletsSendFollows: the status changes go to stderr in order; a failed transaction exits 1 with
+// its error code and message.
+func TestWalletsSendFollows(t *testing.T) {
+	t.Parallel()
+	for _, final := range []string{client.WalletTxConfirmed, client.WalletTxFailed} {
+		f := newFakeWalletTxAPI(t, final)
+		vars := testEnv(t, nil)
+		vars["SVC_API_KEY"], vars["SVC_BASE_URL"] = "svc_sk_unused", f.url
+		r := cli(t, vars, "", "wallets", "send", "wal_1", "--to", fakeTo, "--amount", "5", "--asset", "usdc", "--yes", "--interval", "10ms")
+		require.Regexp(t, `^tx_1  queued\ntx_1  broadcast  \(\S+\)\ntx_1  `+final+`  \(\S+\)\n`, r.stderr)
+		require.Regexp(t, `(?m)^Status:\s+`+final+`$`, r.stdout)
+		require.Equal(t, 1, f.sends())
+		if final == client.WalletTxConfirmed {
+			require.Equal(t, exitOK, r.code, r.stderr)
+			continue
+		}
+		require.Equal(t, exitAPI, r.code, r.stderr)
+		require.Regexp(t, `(?m)^Error:\s+reverted: the transaction reverted on chain$`, r.stdout)
+		require.Contains(t, r.stderr, "error: transaction tx_1 failed: reverted: the transaction reverted on chain\n")
+	}
+}
