@@ -479,8 +479,9 @@ sent. Otherwise it asks on the terminal, e.g. "Send 5 USDC (5.00 USD) to 0x...? 
 is given; without a terminal (or with --not-interactive) --yes is required (exit 2 before anything is
 sent). Then it sends the quote and follows the transaction, printing each status change (queued,
 broadcast, confirmed) on stderr, and prints the final transaction: id, status, hash and nonce. A failed
-transaction exits 1 with its error. One that needs an approval is shown with the approval to decide
-("svc approvals approve ID"), without waiting.
+transaction exits 1 with its error. A send whose verdict is "needs approval" is sent too and the
+server decides: for now it refuses it (403 naming the rule, exit 1); a transaction that waits for an
+approval is shown with the approval to decide ("svc approvals approve ID"), without waiting.
 
   --to ADDR             the recipient (0x and 40 hex digits)
   --amount N            the amount in whole units of the asset, e.g. 5 or 12.5

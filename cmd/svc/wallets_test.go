@@ -399,6 +399,13 @@ func TestWalletsSend(t *testing.T) {
 	require.Eventually(t, func() bool { return usdc(to.ID) == "7.5" }, 60*time.Second, 50*time.Millisecond)
 	require.Equal(t, "992.5", usdc(from.ID))
 
+	// A send that needs an approval shows the verdict; the server refuses it naming the rule.
+	ok(svc("wallets", "policy", from.ID, "--approval-above", "1"))
+	r = svc(append(send, "--amount", "3", "--yes")...)
+	require.Equal(t, exitAPI, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	require.Regexp(t, `(?m)^  Policy:\s+needs approval: approvalAboveUsd \(.+\)$`, r.stdout)
+	require.Regexp(t, `(?m)^error: forbidden: .*approvalAboveUsd`, r.stderr)
+
 	// The list shows both sends, newest first; the transaction shows the whole hash.
 	out = ok(svc("wallets", "transactions", from.ID))
 	require.Regexp(t, `(?m)^ID\s+STATUS\s+TO\s+AMOUNT\s+ASSET\s+HASH\s+CREATED$`, out)
