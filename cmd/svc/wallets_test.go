@@ -504,4 +504,15 @@ func TestWalletsSendFollows(t *testing.T) {
 		require.Regexp(t, `(?m)^Error:\s+reverted: the transaction reverted on chain$`, r.stdout)
 		require.Contains(t, r.stderr, "error: transaction tx_1 failed: reverted: the transaction reverted on chain\n")
 	}
+
+	// --json: stdout holds only the final transaction's envelope; the quote goes to stderr.
+	f := newFakeWalletTxAPI(t, client.WalletTxConfirmed)
+	vars := testEnv(t, nil)
+	vars["SVC_API_KEY"], vars["SVC_BASE_URL"] = "svc_sk_unused", f.url
+	r := cli(t, vars, "", "--json", "wallets", "send", "wal_1", "--to", fakeTo, "--amount", "5", "--asset", "usdc", "--yes", "--interval", "10ms")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var tx client.WalletTransactionEnvelope
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &tx), r.stdout)
+	require.Equal(t, client.WalletTxConfirmed, tx.Transaction.Status)
+	require.Regexp(t, `(?m)^  Policy:\s+allowed$`, r.stderr)
 }
