@@ -1,30 +1,35 @@
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/svcplatform/svc/client"
 )
 
 // walletsHelp is the help of "svc wallets".
-const walletsHelp = `Usage: svc wallets <create|list|get|balances|policy> [flags]
+const walletsHelp = `Usage: svc wallets <create|list|get|balances|policy|send|transactions|transaction> [flags]
 
 Managed wallets (service managed-wallets): the platform makes each wallet's key and keeps it encrypted;
 it is never shown. Reading needs scope wallets:read, creating wallets:create, changing a policy
-approvals:write. With a project selected (--project) the commands see that project's wallets, without
-one those made outside any project.
+approvals:write, sending wallets:transact. With a project selected (--project) the commands see that
+project's wallets, without one those made outside any project.
 
-  wallets create     create a wallet with a fresh key and the default policy
-  wallets list       list wallets, newest first
-  wallets get        show a wallet and its policy
-  wallets balances   show a wallet's ETH and USDC balances, read from the chain
-  wallets policy     change a wallet's policy: limits, pause, contract calls, recipients
+  wallets create        create a wallet with a fresh key and the default policy
+  wallets list          list wallets, newest first
+  wallets get           show a wallet and its policy
+  wallets balances      show a wallet's ETH and USDC balances, read from the chain
+  wallets policy        change a wallet's policy: limits, pause, contract calls, recipients
+  wallets send          quote a send, show the policy's verdict, confirm, send and follow it
+  wallets transactions  list a wallet's transactions, newest first
+  wallets transaction   show one transaction of a wallet
 
 Run "svc wallets <command> --help" for details.`
 
@@ -42,6 +47,12 @@ func walletsCommands() []command {
 			brief: "show a wallet's balances, read from the chain"},
 		{name: "wallets policy", run: (*app).walletsPolicy, help: walletsPolicyHelp,
 			brief: "change a wallet's limits, pause, contract calls and recipients"},
+		{name: "wallets send", run: (*app).walletsSend, help: walletsSendHelp,
+			brief: "send USDC or ETH from a wallet: quote, confirm, send, follow it"},
+		{name: "wallets transactions", run: (*app).walletsTransactions, help: walletsTransactionsHelp,
+			brief: "list a wallet's transactions, newest first"},
+		{name: "wallets transaction", run: (*app).walletsTransaction, help: walletsTransactionHelp,
+			brief: "show one transaction of a wallet"},
 	}
 }
 
@@ -455,4 +466,400 @@ func formatUSD(v float64) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+// walletsSendHelp is the help of "svc wallets send".
+const walletsSendHelp = `Usage: svc wallets send ID --to ADDR --amount N --asset usdc|native [--data 0x...] [--yes]
+                        [--no-wait] [--interval D] [--idempotency-key K]
+
+Sends from a wallet (scope wallets:transact). First it quotes the send, which moves nothing, and
+prints the quote: the amount, its USD value, the fee estimate and the policy's verdict (allowed, needs
+approval, or refused, with the rule and why). A refused send exits 1 naming the rule, and nothing is
+sent. Otherwise it asks on the terminal, e.g. "Send 5 USDC (5.00 USD) to 0x...? [y/N]", unless --yes
+is given; without a terminal (or with --not-interactive) --yes is required (exit 2 before anything is
+sent). Then it sends the quote and follows the transaction, printing each status change (queued,
+broadcast, confirmed) on stderr, and prints the final transaction: id, status, hash and nonce. A failed
+transaction exits 1 with its error. A send whose verdict is "needs approval" is sent too and the
+server decides: for now it refuses it (403 naming the rule, exit 1); a transaction that waits for an
+approval is shown with the approval to decide ("svc approvals approve ID"), without waiting.
+
+  --to ADDR             the recipient (0x and 40 hex digits)
+  --amount N            the amount in whole units of the asset, e.g. 5 or 12.5
+  --asset A             usdc, or native (ETH on the dev chain)
+  --data 0x...          call data: the send is then a contract call (only with --asset native)
+  --yes                 send without asking
+  --no-wait             print the transaction as sent (queued) and do not follow it
+  --interval D          poll interval while following (default 500ms)
+  --idempotency-key K   Idempotency-Key of the send (default: random); reuse it to retry safely
+
+` + globalFlagsHelp
+
+// hexData is the syntax of --data: 0x and an even number of hex digits.
+var hexData = regexp.MustCompile(`^0[xX]([0-9a-fA-F]{2})*$`)
+
+// walletsSend quotes a send, shows the quote, confirms, sends it and follows it to its end.
+func (a *app) walletsSend(args []string) int {
+	const cmd = "wallets send"
+	var (
+		req         client.TransactionQuoteRequest
+		idemKey     string
+		yes, noWait bool
+		interval    time.Duration
+	)
+	fs := a.commandFlags(cmd, &idemKey)
+	fs.StringVar(&req.To, "to", "", "the recipient's address")
+	fs.StringVar(&req.Amount, "amount", "", "the amount in whole units")
+	fs.StringVar(&req.Asset, "asset", "", "usdc or native")
+	fs.StringVar(&req.Data, "data", "", "hex call data (0x...)")
+	fs.BoolVar(&yes, "yes", false, "send without asking")
+	fs.BoolVar(&noWait, "no-wait", false, "do not follow the transaction")
+	fs.DurationVar(&interval, "interval", 500*time.Millisecond, "poll interval while following")
+	id, code, ok := a.parseID(idSpec{cmd: cmd, what: "wallet"}, fs, args)
+	if !ok {
+		return code
+	}
+	if msg := sendFlagsCheck(req, interval); msg != "" {
+		return a.usageError(cmd, "%s", msg)
+	}
+	if !yes && !a.interactive() {
+		return a.usageError(cmd, "no terminal to confirm on (or --not-interactive): add --yes to send without asking")
+	}
+	c, _, code, ok := a.authedClient()
+	if !ok {
+		return code
+	}
+	qr := c.QuoteTransaction(a.ctx, id, req)
+	if !qr.OK {
+		return apiFailure(a, qr)
+	}
+	q := qr.Body.Quote
+	a.printQuote(q)
+	if q.Verdict.Decision == client.VerdictRefused {
+		return a.localError("policy_refused", fmt.Sprintf("%s: %s; nothing was sent", q.Verdict.Rule, q.Verdict.Message))
+	}
+	if !yes {
+		sure, err := a.confirm(fmt.Sprintf("Send %s%s to %s?", assetAmount(q.Amount, q.Asset), usdSuffix(q.USDValue), q.To))
+		if err != nil {
+			return a.localError("prompt_failed", err.Error())
+		}
+		if !sure {
+			fmt.Fprintln(a.stderr, "Not sent.")
+			return exitAPI
+		}
+	}
+	sent := c.SendTransaction(a.ctx, id, client.CreateTransactionRequest{QuoteID: q.ID}, idemOpts(idemKey)...)
+	if !sent.OK {
+		return apiFailure(a, sent)
+	}
+	tx := sent.Body.Transaction
+	if noWait || tx.Status == client.WalletTxPendingApproval || tx.Done() {
+		return a.finishTx(sent)
+	}
+	return a.finishTx(a.followTx(c, sent, interval))
+}
+
+// sendFlagsCheck checks the flags of a send; it returns a usage message naming the flag at fault, or "".
+func sendFlagsCheck(req client.TransactionQuoteRequest, interval time.Duration) string {
+	switch {
+	case req.To == "":
+		return "--to is required: the recipient's address"
+	case !addressSyntax.MatchString(req.To):
+		return fmt.Sprintf("--to %q is not an address (0x and 40 hex digits)", req.To)
+	case strings.TrimSpace(req.Amount) == "":
+		return "--amount is required: the amount in whole units, e.g. 5 or 12.5"
+	case req.Asset == "":
+		return "--asset is required: usdc or native"
+	case req.Asset != client.AssetUSDC && req.Asset != client.AssetNative:
+		return fmt.Sprintf("--asset must be usdc or native, not %q", req.Asset)
+	case req.Data != "" && !hexData.MatchString(req.Data):
+		return fmt.Sprintf("--data must be hex call data (0x and pairs of hex digits), not %q", oneLine(req.Data, 20))
+	case req.Data != "" && req.Asset != client.AssetNative:
+		return "--data makes a contract call, which sends the native asset: use --asset native"
+	case interval <= 0:
+		return "--interval must be positive"
+	}
+	return ""
+}
+
+// confirm asks question on the terminal and reports whether the answer is y or yes.
+func (a *app) confirm(question string) (bool, error) {
+	fmt.Fprint(a.stderr, question+" [y/N] ")
+	line, err := bufio.NewReader(a.stdin).ReadString('\n')
+	if err != nil && line == "" {
+		fmt.Fprintln(a.stderr)
+		return false, fmt.Errorf("read the answer from the terminal: %w", err)
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, nil
+	}
+	return false, nil
+}
+
+// followTx polls a sent transaction until it is done (or waits for an approval), printing each status
+// change on stderr; it returns the last answer.
+func (a *app) followTx(c *client.Client, first client.Response[client.WalletTransactionEnvelope],
+	interval time.Duration) client.Response[client.WalletTransactionEnvelope] {
+	tx := first.Body.Transaction
+	start := time.Now()
+	fmt.Fprintf(a.stderr, "%s  %s\n", tx.ID, tx.Status)
+	status, last := tx.Status, first
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-a.ctx.Done():
+			return last
+		case <-tick.C:
+		}
+		r := c.GetWalletTransaction(a.ctx, tx.WalletID, tx.ID)
+		if !r.OK {
+			if a.ctx.Err() != nil {
+				return last
+			}
+			return r
+		}
+		last = r
+		t := r.Body.Transaction
+		if t.Status != status {
+			status = t.Status
+			fmt.Fprintf(a.stderr, "%s  %s  (%s)\n", t.ID, status, time.Since(start).Round(100*time.Millisecond))
+		}
+		if t.Done() || t.Status == client.WalletTxPendingApproval {
+			return last
+		}
+	}
+}
+
+// finishTx prints a transaction answer (raw with --json) and returns its exit code: 1 for a failed or
+// rejected transaction, with its error on stderr.
+func (a *app) finishTx(r client.Response[client.WalletTransactionEnvelope]) int {
+	if !r.OK {
+		return apiFailure(a, r)
+	}
+	tx := r.Body.Transaction
+	if a.g.json {
+		a.printRaw(r.Raw)
+	} else {
+		fmt.Fprintln(a.stdout)
+		a.printWalletTx(tx, r.Replayed)
+	}
+	switch tx.Status {
+	case client.WalletTxFailed, client.WalletTxRejected:
+		msg := "transaction " + tx.ID + " " + tx.Status
+		if tx.Error != nil {
+			msg += ": " + tx.Error.Code + ": " + tx.Error.Message
+		}
+		fmt.Fprintln(a.stderr, "error: "+msg)
+		return exitAPI
+	case client.WalletTxPendingApproval:
+		hint := "The transaction waits for an approval"
+		if tx.ApprovalID != nil {
+			hint += ": svc approvals approve " + *tx.ApprovalID
+		}
+		fmt.Fprintln(a.stderr, hint)
+	}
+	if !tx.Done() && tx.Status != client.WalletTxPendingApproval && !a.g.json {
+		fmt.Fprintf(a.stderr, "Follow it with: svc wallets transaction %s %s\n", tx.WalletID, tx.ID)
+	}
+	return exitOK
+}
+
+// printQuote shows a quote: what would be sent, its USD value and fee, and the policy's verdict; on
+// stderr with --json (stdout keeps the transaction's JSON).
+func (a *app) printQuote(q client.TransactionQuote) {
+	w := a.progress()
+	fmt.Fprintf(w, "Quote %s (valid until %s)\n", q.ID, q.ExpiresAt.UTC().Format(time.RFC3339))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  To:\t%s\n", q.To)
+	amount := assetAmount(q.Amount, q.Asset)
+	if q.ContractCall {
+		amount += " (contract call)"
+	}
+	fmt.Fprintf(tw, "  Amount:\t%s\n", amount)
+	usd := "unknown (no price)"
+	if q.USDValue != nil {
+		usd = usdText(*q.USDValue)
+	}
+	fmt.Fprintf(tw, "  USD value:\t%s\n", usd)
+	fee := "unknown"
+	if q.Fee != nil {
+		fee = fmt.Sprintf("at most %s ETH (gas limit %d)", q.Fee.Estimate, q.Fee.GasLimit)
+	} else if q.FeeError != "" {
+		fee += ": " + oneLine(q.FeeError, 0)
+	}
+	fmt.Fprintf(tw, "  Fee:\t%s\n", fee)
+	fmt.Fprintf(tw, "  Sent in 24 hours:\t%s\n", usdText(q.SpentLast24hUSD))
+	fmt.Fprintf(tw, "  Policy:\t%s\n", verdictText(q.Verdict))
+	_ = tw.Flush()
+}
+
+// verdictText shows a policy verdict: allowed, or the decision with its rule and message.
+func verdictText(v client.PolicyVerdict) string {
+	var s string
+	switch v.Decision {
+	case client.VerdictAllowed:
+		return "allowed"
+	case client.VerdictNeedsApproval:
+		s = "needs approval"
+	case client.VerdictRefused:
+		s = "refused"
+	default:
+		s = orDash(v.Decision)
+	}
+	if v.Rule != "" {
+		s += ": " + v.Rule
+	}
+	if v.Message != "" {
+		s += " (" + oneLine(v.Message, 0) + ")"
+	}
+	return s
+}
+
+// assetSymbols are the symbols of the assets a wallet sends.
+var assetSymbols = map[string]string{client.AssetUSDC: "USDC", client.AssetNative: "ETH"}
+
+// assetAmount shows an amount with its asset's symbol (the asset itself when it has none known).
+func assetAmount(amount, asset string) string {
+	if sym, ok := assetSymbols[asset]; ok {
+		asset = sym
+	}
+	return amount + " " + asset
+}
+
+// usdText shows a USD value with cents: 5.00 USD.
+func usdText(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + " USD" }
+
+// usdSuffix is " (5.00 USD)", or "" when the value is unknown.
+func usdSuffix(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return " (" + usdText(*v) + ")"
+}
+
+// walletsTransactionsHelp is the help of "svc wallets transactions".
+const walletsTransactionsHelp = `Usage: svc wallets transactions ID [--limit N] [--cursor C] [--all]
+
+Lists a wallet's transactions, newest first (scope wallets:read): id, status, recipient, amount, asset,
+the transaction hash (shortened; "svc wallets transaction" shows it whole) and when each was created
+(UTC).
+
+  --limit N    page size 1..200 (default 50)
+  --cursor C   the nextCursor of the previous page
+  --all        follow nextCursor through every page
+
+` + globalFlagsHelp
+
+// walletsTransactions lists a wallet's transactions as a table.
+func (a *app) walletsTransactions(args []string) int {
+	const cmd = "wallets transactions"
+	fs := a.commandFlags(cmd, nil)
+	var pf pageFlags
+	pf.register(fs)
+	id, code, ok := a.parseID(idSpec{cmd: cmd, what: "wallet"}, fs, args)
+	if !ok {
+		return code
+	}
+	if msg := pf.check(); msg != "" {
+		return a.usageError(cmd, "%s", msg)
+	}
+	txs, next, code, done := collectPages(a, pf,
+		func(c *client.Client, p client.ListParams) client.Response[client.WalletTransactionList] {
+			return c.ListWalletTransactions(a.ctx, id, p)
+		},
+		func(l client.WalletTransactionList) ([]client.WalletTransaction, *string) {
+			return l.Transactions, l.NextCursor
+		})
+	if done {
+		return code
+	}
+	if a.listShown(client.WalletTransactionList{OK: true, Transactions: orEmpty(txs), NextCursor: next}, len(txs), "No transactions.") {
+		return exitOK
+	}
+	tw := a.table()
+	fmt.Fprintln(tw, "ID\tSTATUS\tTO\tAMOUNT\tASSET\tHASH\tCREATED")
+	for _, t := range txs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Status, t.To, t.Amount, t.Asset,
+			orDash(shortHash(deref(t.Hash))), t.CreatedAt.UTC().Format(time.RFC3339))
+	}
+	_ = tw.Flush()
+	filters := []string{shellQuote(id)}
+	if pf.limit != 0 {
+		filters = append(filters, "--limit", strconv.Itoa(pf.limit))
+	}
+	a.moreHint("transactions", cmd, filters, next)
+	return exitOK
+}
+
+// shortHash shortens a transaction hash to its first 10 and last 4 characters.
+func shortHash(h string) string {
+	if len(h) <= 16 {
+		return h
+	}
+	return h[:10] + "..." + h[len(h)-4:]
+}
+
+// walletsTransactionHelp is the help of "svc wallets transaction".
+const walletsTransactionHelp = `Usage: svc wallets transaction ID TXID
+
+Shows one transaction of a wallet (scope wallets:read): status, recipient, amount and USD value, hash
+and nonce once signed, the policy's verdict, the approval that decides it (if any), its error (if it
+failed) and the workflow that runs it.
+
+` + globalFlagsHelp
+
+// walletsTransaction shows one transaction of a wallet.
+func (a *app) walletsTransaction(args []string) int {
+	const cmd = "wallets transaction"
+	fs := a.commandFlags(cmd, nil)
+	pos, code, ok := a.parse(cmd, fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 2 || strings.TrimSpace(pos[0]) == "" || strings.TrimSpace(pos[1]) == "" {
+		return a.usageError(cmd, "%s takes a wallet id and a transaction id", cmd)
+	}
+	c, _, code, ok := a.authedClient()
+	if !ok {
+		return code
+	}
+	return answer(a, c.GetWalletTransaction(a.ctx, pos[0], pos[1]), func(r client.Response[client.WalletTransactionEnvelope]) {
+		a.printWalletTx(r.Body.Transaction, false)
+	})
+}
+
+// printWalletTx shows a wallet transaction as aligned lines.
+func (a *app) printWalletTx(t client.WalletTransaction, replayed bool) {
+	tw := a.table()
+	id := t.ID
+	if replayed {
+		id += "  [replayed answer]"
+	}
+	fmt.Fprintf(tw, "Transaction:\t%s\n", id)
+	fmt.Fprintf(tw, "Wallet:\t%s\n", t.WalletID)
+	fmt.Fprintf(tw, "Status:\t%s\n", t.Status)
+	fmt.Fprintf(tw, "To:\t%s\n", t.To)
+	fmt.Fprintf(tw, "Amount:\t%s%s\n", assetAmount(t.Amount, t.Asset), usdSuffix(t.USDValue))
+	fmt.Fprintf(tw, "Hash:\t%s\n", orDash(deref(t.Hash)))
+	nonce := "-"
+	if t.Nonce != nil {
+		nonce = strconv.FormatInt(*t.Nonce, 10)
+	}
+	fmt.Fprintf(tw, "Nonce:\t%s\n", nonce)
+	if t.Verdict.Decision != "" && t.Verdict.Decision != client.VerdictAllowed {
+		fmt.Fprintf(tw, "Policy:\t%s\n", verdictText(t.Verdict))
+	}
+	if t.ApprovalID != nil {
+		fmt.Fprintf(tw, "Approval:\t%s\n", *t.ApprovalID)
+	}
+	if t.Error != nil {
+		fmt.Fprintf(tw, "Error:\t%s: %s\n", t.Error.Code, oneLine(t.Error.Message, 0))
+	}
+	fmt.Fprintf(tw, "Workflow:\t%s\n", t.WorkflowID)
+	fmt.Fprintf(tw, "Created:\t%s\n", t.CreatedAt.UTC().Format(time.RFC3339))
+	if t.Confirmed != nil {
+		fmt.Fprintf(tw, "Confirmed:\t%s\n", t.Confirmed.UTC().Format(time.RFC3339))
+	}
+	_ = tw.Flush()
 }

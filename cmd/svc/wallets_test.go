@@ -205,6 +205,7 @@ func TestWalletsUsage(t *testing.T) {
 	vars := testEnv(t, nil)
 	vars["SVC_API_KEY"] = "svc_sk_unused"
 	vars["SVC_BASE_URL"] = "http://127.0.0.1:1" // nothing may be sent
+	const a0 = "0x1111111111111111111111111111111111111111"
 	for _, c := range []struct {
 		args []string
 		want string
@@ -234,6 +235,19 @@ func TestWalletsUsage(t *testing.T) {
 		{[]string{"wallets", "policy", "wal_1", "--add-recipient", "0x12"}, `--add-recipient "0x12" is not an address`},
 		{[]string{"wallets", "policy", "wal_1", "--remove-recipient", ","}, `--remove-recipient must not be empty`},
 		{[]string{"wallets", "policy", "wal_1", "--daily-limt", "5"}, `did you mean --daily-limit?`},
+		{[]string{"wallets", "send", "--to", a0, "--amount", "1", "--asset", "usdc"}, "wallets send takes exactly one wallet id"},
+		{[]string{"wallets", "send", "wal_1", "--amount", "1", "--asset", "usdc"}, "--to is required"},
+		{[]string{"wallets", "send", "wal_1", "--to", "0x12", "--amount", "1", "--asset", "usdc"}, `--to "0x12" is not an address`},
+		{[]string{"wallets", "send", "wal_1", "--to", a0, "--asset", "usdc"}, "--amount is required"},
+		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1"}, "--asset is required: usdc or native"},
+		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "doge"}, `--asset must be usdc or native, not "doge"`},
+		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "native", "--data", "0x1"}, "--data must be hex call data"},
+		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "usdc", "--data", "0x00"}, "use --asset native"},
+		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "usdc", "--interval", "0s"}, "--interval must be positive"},
+		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "usdc"}, "add --yes to send without asking"},
+		{[]string{"wallets", "transactions"}, "wallets transactions takes exactly one wallet id"},
+		{[]string{"wallets", "transactions", "wal_1", "--limit", "201"}, "--limit must be between 1 and 200"},
+		{[]string{"wallets", "transaction", "wal_1"}, "wallets transaction takes a wallet id and a transaction id"},
 	} {
 		r := cli(t, vars, "", c.args...)
 		require.Equal(t, exitUsage, r.code, "%v: %s", c.args, r.stderr)
@@ -241,7 +255,8 @@ func TestWalletsUsage(t *testing.T) {
 		require.Empty(t, r.stdout, c.args)
 	}
 	for _, args := range [][]string{{"wallets", "--help"}, {"wallets", "policy", "--help"}, {"help", "wallets", "balances"},
-		{"wallets", "create", "-h"}, {"help", "wallets", "list"}, {"help", "wallets", "get"}} {
+		{"wallets", "create", "-h"}, {"help", "wallets", "list"}, {"help", "wallets", "get"},
+		{"wallets", "send", "--help"}, {"help", "wallets", "transactions"}, {"help", "wallets", "transaction"}} {
 		r := cli(t, vars, "", args...)
 		require.Equal(t, exitOK, r.code, args)
 		require.Contains(t, r.stdout, "Usage: svc wallets", args)
@@ -295,4 +310,210 @@ func TestWalletsPolicySendsOnlyFlagsGiven(t *testing.T) {
 		require.JSONEq(t, c.want, "{"+body, c.args)
 		require.Equal(t, "k1", key)
 	}
+}
+
+// TestWalletsSend sends through the CLI against the real API and dev chain: without --yes and without a
+// terminal the send fails fast naming --yes; one over the per-transaction limit shows the refusal, exits
+// 1 naming perTransactionLimitUsd and sends nothing; a USDC send with --yes shows the quote, follows the
+// transaction to confirmed (status changes on stderr) and moves the balances; the transactions list and
+// the transaction show it.
+func TestWalletsSend(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true, NoDatabases: true})
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
+		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
+	svc := func(args ...string) result {
+		t.Helper()
+		return cli(t, vars, "", args...)
+	}
+	ok := func(r result) string {
+		t.Helper()
+		require.Equal(t, exitOK, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+		return r.stdout
+	}
+	wallet := func(name string) client.Wallet {
+		t.Helper()
+		var w client.WalletEnvelope
+		out := ok(svc("--json", "wallets", "create", "--name", name))
+		require.NoError(t, json.Unmarshal([]byte(out), &w), out)
+		return w.Wallet
+	}
+	usdc := func(id string) string {
+		t.Helper()
+		var b client.WalletBalances
+		out := ok(svc("--json", "wallets", "balances", id))
+		require.NoError(t, json.Unmarshal([]byte(out), &b), out)
+		return b.Balances[1].Amount
+	}
+	from, to := wallet("payer"), wallet("payee")
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": from.Address, "usdc": 1000, "eth": 1}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+	require.Eventually(t, func() bool { return usdc(from.ID) == "1000" }, 30*time.Second, 50*time.Millisecond)
+	send := []string{"wallets", "send", from.ID, "--to", to.Address, "--asset", "usdc", "--interval", "50ms"}
+
+	// Without --yes and without a terminal: exit 2 naming --yes, before anything is sent (also with
+	// --not-interactive alone).
+	r := svc(append(send, "--amount", "5")...)
+	require.Equal(t, exitUsage, r.code, r.stderr)
+	require.Contains(t, r.stderr, "--yes")
+	require.Empty(t, r.stdout)
+	quiet := map[string]string{}
+	for k, v := range vars {
+		quiet[k] = v
+	}
+	delete(quiet, "SVC_NOT_INTERACTIVE")
+	r = cli(t, quiet, "", append(send, "--amount", "5", "--not-interactive")...)
+	require.Equal(t, exitUsage, r.code, r.stderr)
+	require.Contains(t, r.stderr, "add --yes")
+
+	// Over the per-transaction limit: the quote shows the refusal; exit 1 naming the rule; nothing sent.
+	r = svc(append(send, "--amount", "600", "--yes")...)
+	require.Equal(t, exitAPI, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	require.Regexp(t, `(?m)^  Policy:\s+refused: perTransactionLimitUsd \(\$600\.00 is above the per-transaction limit of \$500\.00\)$`, r.stdout)
+	require.Regexp(t, `(?m)^error: policy_refused: perTransactionLimitUsd: \$600\.00 is above the per-transaction limit of \$500\.00; nothing was sent$`, r.stderr)
+	require.NotContains(t, r.stdout, "Transaction:")
+	require.Equal(t, "No transactions.\n", ok(svc("wallets", "transactions", from.ID)), "nothing was sent")
+
+	// Within the limits, with --yes: quote, status changes on stderr, the confirmed transaction.
+	out := ok(svc(append(send, "--amount", "5", "--yes")...))
+	require.Regexp(t, `(?m)^Quote quo_\S+ \(valid until \S+Z\)$`, out)
+	require.Regexp(t, `(?m)^  To:\s+`+to.Address+`$`, out)
+	require.Regexp(t, `(?m)^  Amount:\s+5 USDC$`, out)
+	require.Regexp(t, `(?m)^  USD value:\s+5\.00 USD$`, out)
+	require.Regexp(t, `(?m)^  Fee:\s+at most [0-9.]+ ETH \(gas limit [1-9]\d*\)$`, out)
+	require.Regexp(t, `(?m)^  Policy:\s+allowed$`, out)
+	m := regexp.MustCompile(`(?m)^Transaction:\s+(tx_\S+)$`).FindStringSubmatch(out)
+	require.NotNil(t, m, out)
+	txID := m[1]
+	require.Regexp(t, `(?m)^Status:\s+confirmed$`, out)
+	require.Regexp(t, `(?m)^Amount:\s+5 USDC \(5\.00 USD\)$`, out)
+	hash := regexp.MustCompile(`(?m)^Hash:\s+(0x[0-9a-f]{64})$`).FindStringSubmatch(out)
+	require.NotNil(t, hash, out)
+	require.Regexp(t, `(?m)^Nonce:\s+0$`, out)
+	require.Equal(t, "5", usdc(to.ID), "confirmed: the balances moved")
+	require.Equal(t, "995", usdc(from.ID))
+	r = svc(append(send, "--amount", "2.5", "--yes", "--no-wait")...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Regexp(t, `(?m)^Status:\s+(queued|broadcast|confirmed)$`, r.stdout, "--no-wait prints the transaction as sent")
+	second := regexp.MustCompile(`(?m)^Transaction:\s+(tx_\S+)$`).FindStringSubmatch(r.stdout)
+	require.NotNil(t, second, r.stdout)
+	require.Eventually(t, func() bool { return usdc(to.ID) == "7.5" }, 60*time.Second, 50*time.Millisecond)
+	require.Equal(t, "992.5", usdc(from.ID))
+
+	// A send that needs an approval shows the verdict; the server refuses it naming the rule.
+	ok(svc("wallets", "policy", from.ID, "--approval-above", "1"))
+	r = svc(append(send, "--amount", "3", "--yes")...)
+	require.Equal(t, exitAPI, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	require.Regexp(t, `(?m)^  Policy:\s+needs approval: approvalAboveUsd \(.+\)$`, r.stdout)
+	require.Regexp(t, `(?m)^error: forbidden: .*approvalAboveUsd`, r.stderr)
+
+	// The list shows both sends, newest first; the transaction shows the whole hash.
+	out = ok(svc("wallets", "transactions", from.ID))
+	require.Regexp(t, `(?m)^ID\s+STATUS\s+TO\s+AMOUNT\s+ASSET\s+HASH\s+CREATED$`, out)
+	require.Regexp(t, `(?m)^`+txID+`\s+confirmed\s+`+to.Address+`\s+5\s+usdc\s+`+regexp.QuoteMeta(hash[1][:10]+"..."+hash[1][62:])+`\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`, out)
+	require.Less(t, strings.Index(out, second[1]), strings.Index(out, txID), "newest first")
+	out = ok(svc("wallets", "transactions", from.ID, "--limit", "1"))
+	require.Contains(t, out, "More transactions: svc wallets transactions "+from.ID+" --limit 1 --cursor ")
+	require.NotContains(t, out, txID)
+	out = ok(svc("wallets", "transaction", from.ID, txID))
+	require.Regexp(t, `(?m)^Transaction:\s+`+txID+`$`, out)
+	require.Regexp(t, `(?m)^Hash:\s+`+hash[1]+`$`, out)
+	require.Regexp(t, `(?m)^Workflow:\s+wallettx/`+txID+`$`, out)
+	require.Regexp(t, `(?m)^Confirmed:\s+\S+Z$`, out)
+}
+
+// fakeTo is the recipient of the fake wallet transaction API.
+const fakeTo = "0x1111111111111111111111111111111111111111"
+
+// fakeWalletTxAPI answers a quote of 5 USDC, a send (queued) and the transaction, which is broadcast
+// at the first read and then has the final status.
+type fakeWalletTxAPI struct {
+	url   string
+	mu    sync.Mutex
+	sent  int
+	reads int
+}
+
+// sends is how many sends the fake API received.
+func (f *fakeWalletTxAPI) sends() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sent
+}
+
+func newFakeWalletTxAPI(t *testing.T, final string) *fakeWalletTxAPI {
+	t.Helper()
+	f := &fakeWalletTxAPI{}
+	tx := func(status, extra string) string {
+		return `{"ok":true,"transaction":{"id":"tx_1","walletId":"wal_1","status":"` + status + `","to":"` + fakeTo +
+			`","asset":"usdc","amount":"5","atomic":"5000000","usdValue":5,"hash":null,"nonce":null,"approvalId":null,
+			"quoteId":"quo_1","verdict":{"decision":"allowed"},"error":null,"workflowId":"wallettx/tx_1",
+			"createdAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:05Z","confirmedAt":null` + extra + `}}`
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		switch r.Method + " " + r.URL.Path {
+		case "POST /v1/wallets/wal_1/transactions/quote":
+			_, _ = io.WriteString(w, `{"ok":true,"quote":{"quoteId":"quo_1","walletId":"wal_1","to":"`+fakeTo+`","asset":"usdc",
+				"amount":"5","atomic":"5000000","decimals":6,"usdValue":5,"contractCall":false,"fee":{"gasLimit":60000,
+				"maxFeePerGasWei":"2","estimateWei":"120000","estimate":"0.00000000000012"},"spentLast24hUsd":0,
+				"verdict":{"decision":"allowed"},"expiresAt":"2026-01-02T03:05:05Z"}}`)
+		case "POST /v1/wallets/wal_1/transactions":
+			f.sent++
+			w.WriteHeader(http.StatusAccepted)
+			_, _ = io.WriteString(w, tx("queued", ""))
+		case "GET /v1/wallets/wal_1/transactions/tx_1":
+			f.reads++
+			if f.reads == 1 {
+				_, _ = io.WriteString(w, tx("broadcast", ""))
+				return
+			}
+			extra := ""
+			if final == client.WalletTxFailed {
+				extra = `,"error":{"code":"reverted","message":"the transaction reverted on chain"}`
+			}
+			_, _ = io.WriteString(w, strings.Replace(tx(final, extra), `"error":null,`, "", 1))
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"ok":false,"error":{"code":"not_found","message":"no route"}}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	f.url = srv.URL
+	return f
+}
+
+// TestWalletsSendFollows: the status changes go to stderr in order; a failed transaction exits 1 with
+// its error code and message.
+func TestWalletsSendFollows(t *testing.T) {
+	t.Parallel()
+	for _, final := range []string{client.WalletTxConfirmed, client.WalletTxFailed} {
+		f := newFakeWalletTxAPI(t, final)
+		vars := testEnv(t, nil)
+		vars["SVC_API_KEY"], vars["SVC_BASE_URL"] = "svc_sk_unused", f.url
+		r := cli(t, vars, "", "wallets", "send", "wal_1", "--to", fakeTo, "--amount", "5", "--asset", "usdc", "--yes", "--interval", "10ms")
+		require.Regexp(t, `^tx_1  queued\ntx_1  broadcast  \(\S+\)\ntx_1  `+final+`  \(\S+\)\n`, r.stderr)
+		require.Regexp(t, `(?m)^Status:\s+`+final+`$`, r.stdout)
+		require.Equal(t, 1, f.sends())
+		if final == client.WalletTxConfirmed {
+			require.Equal(t, exitOK, r.code, r.stderr)
+			continue
+		}
+		require.Equal(t, exitAPI, r.code, r.stderr)
+		require.Regexp(t, `(?m)^Error:\s+reverted: the transaction reverted on chain$`, r.stdout)
+		require.Contains(t, r.stderr, "error: transaction tx_1 failed: reverted: the transaction reverted on chain\n")
+	}
+
+	// --json: stdout holds only the final transaction's envelope; the quote goes to stderr.
+	f := newFakeWalletTxAPI(t, client.WalletTxConfirmed)
+	vars := testEnv(t, nil)
+	vars["SVC_API_KEY"], vars["SVC_BASE_URL"] = "svc_sk_unused", f.url
+	r := cli(t, vars, "", "--json", "wallets", "send", "wal_1", "--to", fakeTo, "--amount", "5", "--asset", "usdc", "--yes", "--interval", "10ms")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var tx client.WalletTransactionEnvelope
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &tx), r.stdout)
+	require.Equal(t, client.WalletTxConfirmed, tx.Transaction.Status)
+	require.Regexp(t, `(?m)^  Policy:\s+allowed$`, r.stderr)
 }
