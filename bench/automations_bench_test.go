@@ -211,7 +211,7 @@ func clubAccounts(b *testing.B, env *apptest.Env, n int) []benchAccount {
 		out[i] = benchAccount{id: id, key: resp.Body["apiKey"].(map[string]any)["secret"].(string)}
 		ids[i] = id
 	}
-	_, err := env.DB.NewUpdate().Model((*schema.Account)(nil)).Set("tier = ?", schema.TierClub).Where("id IN (?)", bun.In(ids)).
+	_, err := env.DB.NewUpdate().Model((*schema.Account)(nil)).Set("tier = ?", schema.TierClub).Where("id IN (?)", bun.List(ids)).
 		Exec(context.Background())
 	require.NoError(b, err)
 	return out
