@@ -203,25 +203,16 @@ func (s *Service) answer(ctx context.Context, a *schema.Automation, recent bool)
 	return &out, nil
 }
 
-// describeTimeout bounds a read of a schedule for an answer: past it the answer carries the row's state
-// without next fire times rather than waiting on a busy engine.
-const describeTimeout = 2 * time.Second
-
 // sync reads a's schedule: its next fire times (up to five, when active), and a pause, resume or end
 // the row does not know yet.
 func (s *Service) sync(ctx context.Context, a *schema.Automation) ([]time.Time, error) {
 	if s.Schedules == nil {
 		return nil, nil
 	}
-	dctx, cancel := context.WithTimeout(ctx, describeTimeout)
-	defer cancel()
-	d, err := s.Schedules.GetHandle(dctx, workflows.AutomationScheduleID(a.ID)).Describe(dctx)
+	d, err := s.Schedules.GetHandle(ctx, workflows.AutomationScheduleID(a.ID)).Describe(ctx)
 	var notFound *serviceerror.NotFound
 	if errors.As(err, &notFound) {
 		return nil, nil
-	}
-	if err != nil && dctx.Err() != nil && ctx.Err() == nil {
-		return []time.Time{}, nil // the engine is slow (thousands of schedules firing): the row answers alone
 	}
 	if err != nil {
 		return nil, svcerr.New(svcerr.Unavailable, "the workflow engine did not describe the automation's schedule; retry")
