@@ -290,31 +290,34 @@ func (s *Service) live(ctx context.Context, scope tenant.Scope, id, verb string)
 
 // Pause pauses the automation's schedule with note.
 func (s *Service) Pause(ctx context.Context, scope tenant.Scope, id, note string) (*client.Automation, error) {
-	a, err := s.live(ctx, scope, id, "paused")
-	if err != nil {
-		return nil, err
-	}
-	note = or(note, "paused through the API")
-	if err := s.Schedules.GetHandle(ctx, workflows.AutomationScheduleID(id)).Pause(ctx, sdkclient.SchedulePauseOptions{Note: note}); err != nil {
-		return nil, engineError(err)
-	}
-	if err := s.Store.SetStatus(ctx, a, schema.AutomationPaused, note); err != nil {
-		return nil, err
-	}
-	return s.answer(ctx, a, false)
+	return s.setPaused(ctx, scope, id, or(note, "paused through the API"), true)
 }
 
 // Resume resumes a paused automation's schedule with note.
 func (s *Service) Resume(ctx context.Context, scope tenant.Scope, id, note string) (*client.Automation, error) {
-	a, err := s.live(ctx, scope, id, "resumed")
+	return s.setPaused(ctx, scope, id, or(note, "resumed through the API"), false)
+}
+
+// setPaused pauses or resumes the schedule, then the row, with note.
+func (s *Service) setPaused(ctx context.Context, scope tenant.Scope, id, note string, paused bool) (*client.Automation, error) {
+	verb, status := "resumed", schema.AutomationActive
+	if paused {
+		verb, status = "paused", schema.AutomationPaused
+	}
+	a, err := s.live(ctx, scope, id, verb)
 	if err != nil {
 		return nil, err
 	}
-	note = or(note, "resumed through the API")
-	if err := s.Schedules.GetHandle(ctx, workflows.AutomationScheduleID(id)).Unpause(ctx, sdkclient.ScheduleUnpauseOptions{Note: note}); err != nil {
+	h := s.Schedules.GetHandle(ctx, workflows.AutomationScheduleID(id))
+	if paused {
+		err = h.Pause(ctx, sdkclient.SchedulePauseOptions{Note: note})
+	} else {
+		err = h.Unpause(ctx, sdkclient.ScheduleUnpauseOptions{Note: note})
+	}
+	if err != nil {
 		return nil, engineError(err)
 	}
-	if err := s.Store.SetStatus(ctx, a, schema.AutomationActive, note); err != nil {
+	if err := s.Store.SetStatus(ctx, a, status, note); err != nil {
 		return nil, err
 	}
 	return s.answer(ctx, a, false)
