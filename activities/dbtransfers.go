@@ -75,7 +75,7 @@ func (t *Transfers) RunTransfer(ctx context.Context, transferID string) error {
 			_ = t.Signaler.SignalWorkflow(ctx, info.WorkflowExecution.ID, "", workflows.SignalTransferProgress, p)
 		}
 	}
-	stop := heartbeatWith(ctx, func() any {
+	stop := heartbeat(ctx, heartbeatEvery, func() any {
 		mu.Lock()
 		defer mu.Unlock()
 		return latest
@@ -93,32 +93,6 @@ func (t *Transfers) RunTransfer(ctx context.Context, transferID string) error {
 		return temporal.NewNonRetryableApplicationError(refused.Message, workflows.ErrorTypeTransferUnretryable+refused.Code, nil)
 	}
 	return err
-}
-
-// heartbeatWith records a heartbeat with details() every heartbeatEvery until the returned stop is called.
-func heartbeatWith(ctx context.Context, details func() any) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(heartbeatEvery)
-		defer tick.Stop()
-		for {
-			activity.RecordHeartbeat(ctx, details())
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		wg.Wait()
-	}
 }
 
 // FinishTransfer records the transfer's end with its event and deletes the blobs it no longer needs.

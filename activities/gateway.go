@@ -9,9 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"time"
 
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/svcplatform/svc/internal/artifact"
@@ -63,7 +61,7 @@ func (a *Invocations) InvokeService(ctx context.Context, runID string) (workflow
 	if err != nil || done {
 		return recorded(r), err
 	}
-	stop := heartbeat(ctx, workflows.InvokeHeartbeatTimeout/5)
+	stop := heartbeat(ctx, workflows.InvokeHeartbeatTimeout/5, nil)
 	res, err := a.Invoker.Invoke(ctx, gateway.InvokeRequest{Service: svc, Operation: op, Input: r.Input, Credential: cred,
 		RequestID: runID, IdempotencyKey: runID})
 	stop()
@@ -92,26 +90,6 @@ func (a *Invocations) InvokeService(ctx context.Context, runID string) (workflow
 		return workflows.InvokeOutcome{}, err
 	}
 	return out, nil
-}
-
-// heartbeat records activity heartbeats every interval until the returned stop is called.
-func heartbeat(ctx context.Context, every time.Duration) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				activity.RecordHeartbeat(ctx)
-			}
-		}
-	}()
-	return func() { close(done) }
 }
 
 func (a *Invocations) operation(r *schema.Run) (gateway.Service, gateway.Operation, error) {

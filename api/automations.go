@@ -51,14 +51,15 @@ func automationReply(a *client.Automation, err error) (*Out[client.AutomationEnv
 // createAutomation records an automation and its schedule; the key must be allowed the action's service.
 func (aa *automationsAPI) createAutomation(ctx context.Context, in *createAutomationInput) (*Out[client.AutomationEnvelope], error) {
 	p := principalFrom(ctx)
-	if _, err := aa.automations.Validate(&in.Body); err != nil {
+	input, err := aa.automations.Validate(&in.Body)
+	if err != nil {
 		return nil, err
 	}
 	if err := serviceAccess(apikey.GrantsOf(p.Key), in.Body.Action.ServiceID); err != nil {
 		return nil, err
 	}
 	return automationReply(aa.automations.Create(ctx, automation.NewAutomation{ID: newID(ctx, ids.Automation), Scope: p.Scope,
-		KeyID: p.Key.ID, Req: in.Body}))
+		KeyID: p.Key.ID, Req: in.Body, Input: input}))
 }
 
 func (aa *automationsAPI) listAutomations(ctx context.Context, in *listAutomationsInput) (*Out[client.AutomationList], error) {

@@ -91,9 +91,9 @@ func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at 
 		fire.Skipped = SkipInactive
 		return fire, nil
 	}
-	var tier string
-	if err := tx.NewSelect().Model((*schema.Account)(nil)).Column("tier").Where("id = ?", a.AccountID).Scan(ctx, &tier); err != nil {
-		return fire, fmt.Errorf("read the tier of %s: %w", a.AccountID, err)
+	tier, err := tierOf(ctx, tx, a.AccountID)
+	if err != nil {
+		return fire, err
 	}
 	l := limitsOf(tier)
 	day := at.UTC().Truncate(24 * time.Hour)
@@ -102,14 +102,14 @@ func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at 
 	}
 	switch {
 	case a.Executions >= l.Executions:
-		return f.refuse(ctx, tx, a, at, SkipExecutions, fmt.Sprintf("the %s tier allows %d runs per automation, and this one has started them all", tier, l.Executions), true)
+		return f.refuse(ctx, tx, a, l, at, SkipExecutions, fmt.Sprintf("the %s tier allows %d runs per automation, and this one has started them all", tier, l.Executions), true)
 	case int64(a.DayRuns) >= l.PerDay:
-		return f.refuse(ctx, tx, a, at, SkipPerDay, fmt.Sprintf("the %s tier allows %d runs per automation a day (UTC), and this one has started them today", tier, l.PerDay), false)
+		return f.refuse(ctx, tx, a, l, at, SkipPerDay, fmt.Sprintf("the %s tier allows %d runs per automation a day (UTC), and this one has started them today", tier, l.PerDay), false)
 	}
 	r, skip, why, err := f.newRun(ctx, a, runID, at)
 	if err != nil || skip != "" {
 		if err == nil {
-			return f.refuse(ctx, tx, a, at, skip, why, skip == SkipKeyRevoked || skip == SkipInvalid)
+			return f.refuse(ctx, tx, a, l, at, skip, why, skip == SkipKeyRevoked || skip == SkipInvalid)
 		}
 		return fire, err
 	}
@@ -194,7 +194,7 @@ func (f *Firer) record(ctx context.Context, tx bun.Tx, a *schema.Automation, r *
 		fire.Pause, fire.Note = true, fmt.Sprintf("paused: it has started all %d runs its tier allows", l.Executions)
 		a.Status, a.Note = schema.AutomationPaused, fire.Note
 		cols = append(cols, "status", "note")
-		events = append(events, limitEvent(a, SkipExecutions, fire.Note, r.ScheduledAt.UTC()), pausedEvent(a))
+		events = append(events, limitEvent(a, SkipExecutions, fire.Note, r.ScheduledAt.UTC()), pausedEvent(a, l))
 	}
 	if _, err := tx.NewUpdate().Model(a).Column(cols...).WherePK().Exec(ctx); err != nil {
 		return fire, fmt.Errorf("count the fire of automation %s: %w", a.ID, err)
@@ -204,7 +204,7 @@ func (f *Firer) record(ctx context.Context, tx bun.Tx, a *schema.Automation, r *
 
 // refuse counts a fire that starts no run, records automation.limit_reached, and pauses the automation
 // when pause is set.
-func (f *Firer) refuse(ctx context.Context, tx bun.Tx, a *schema.Automation, at time.Time, reason, why string, pause bool) (workflows.AutomationFire, error) {
+func (f *Firer) refuse(ctx context.Context, tx bun.Tx, a *schema.Automation, l Limits, at time.Time, reason, why string, pause bool) (workflows.AutomationFire, error) {
 	fire := workflows.AutomationFire{AccountID: a.AccountID, ProjectID: a.ProjectID, Skipped: reason}
 	now := time.Now().UTC()
 	a.Skipped++
@@ -215,7 +215,7 @@ func (f *Firer) refuse(ctx context.Context, tx bun.Tx, a *schema.Automation, at 
 		fire.Pause, fire.Note = true, "paused: "+why
 		a.Status, a.Note = schema.AutomationPaused, fire.Note
 		cols = append(cols, "status", "note")
-		events = append(events, pausedEvent(a))
+		events = append(events, pausedEvent(a, l))
 	}
 	if _, err := tx.NewUpdate().Model(a).Column(cols...).WherePK().Exec(ctx); err != nil {
 		return fire, fmt.Errorf("count the refused fire of automation %s: %w", a.ID, err)

@@ -48,12 +48,14 @@ var overlaps = map[string]enums.ScheduleOverlapPolicy{
 	client.OverlapAllowAll:  enums.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL,
 }
 
-// NewAutomation is a create request with the caller's identity.
+// NewAutomation is a create request with the caller's identity, as Validate left it (defaults filled in),
+// with the action's input Validate answered.
 type NewAutomation struct {
 	ID    string
 	Scope tenant.Scope
 	KeyID string
 	Req   client.CreateAutomationRequest
+	Input json.RawMessage
 }
 
 // Validate checks a create request, naming the field at fault.
@@ -92,16 +94,13 @@ func (s *Service) Validate(r *client.CreateAutomationRequest) (json.RawMessage, 
 	return raw, nil
 }
 
-// Create records an automation and creates its schedule; a replay answers the automation recorded.
+// Create records an automation validated by Validate and creates its schedule; a replay answers the
+// automation recorded.
 func (s *Service) Create(ctx context.Context, n NewAutomation) (*client.Automation, error) {
 	if s.Schedules == nil {
 		return nil, errNoEngine
 	}
-	input, err := s.Validate(&n.Req)
-	if err != nil {
-		return nil, err
-	}
-	r := n.Req
+	r, input := n.Req, n.Input
 	status := schema.AutomationActive
 	if r.Paused {
 		status = schema.AutomationPaused
@@ -181,10 +180,16 @@ func (s *Service) Get(ctx context.Context, scope tenant.Scope, id string) (*clie
 
 // answer makes the API's automation of a, synchronising its status with the schedule.
 func (s *Service) answer(ctx context.Context, a *schema.Automation, recent bool) (*client.Automation, error) {
-	tier, err := s.Store.tier(ctx, a.AccountID)
+	tier, err := tierOf(ctx, s.Store.db, a.AccountID)
 	if err != nil {
 		return nil, err
 	}
+	return s.answerAs(ctx, a, limitsOf(tier), recent)
+}
+
+// answerAs is answer under the tier's limits l (a list reads its account's tier once).
+func (s *Service) answerAs(ctx context.Context, a *schema.Automation, l Limits, recent bool) (*client.Automation, error) {
+	var err error
 	x := Extra{}
 	if a.Status == schema.AutomationActive || a.Status == schema.AutomationPaused {
 		if x.NextFireTimes, err = s.sync(ctx, a); err != nil {
@@ -199,7 +204,7 @@ func (s *Service) answer(ctx context.Context, a *schema.Automation, recent bool)
 			return nil, err
 		}
 	}
-	out := ToWire(a, limitsOf(tier), x)
+	out := ToWire(a, l, x)
 	return &out, nil
 }
 
@@ -247,6 +252,10 @@ func (s *Service) List(ctx context.Context, scope tenant.Scope, statuses []strin
 	if err != nil {
 		return nil, nil, err
 	}
+	tier, err := tierOf(ctx, s.Store.db, scope.AccountID)
+	if err != nil {
+		return nil, nil, err
+	}
 	out := make([]client.Automation, len(rows))
 	errs := make([]error, len(rows))
 	sem := make(chan struct{}, listConcurrency)
@@ -256,7 +265,7 @@ func (s *Service) List(ctx context.Context, scope tenant.Scope, statuses []strin
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			a, err := s.answer(ctx, &rows[i], false)
+			a, err := s.answerAs(ctx, &rows[i], limitsOf(tier), false)
 			if err == nil {
 				out[i] = *a
 			}
@@ -449,7 +458,11 @@ func (s *Service) Delete(ctx context.Context, scope tenant.Scope, id string) (*c
 	if err := s.Store.Save(ctx, a, "deleted_at"); err != nil {
 		return nil, err
 	}
-	out := ToWire(a, limitsOf(""), Extra{})
+	tier, err := tierOf(ctx, s.Store.db, a.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	out := ToWire(a, limitsOf(tier), Extra{Counts: rowCounts(a)})
 	return &out, nil
 }
 

@@ -151,19 +151,29 @@ func (s *Store) SetStatus(ctx context.Context, a *schema.Automation, status, not
 		if status != schema.AutomationPaused || was == schema.AutomationPaused {
 			return nil
 		}
-		return outbox.Emit(ctx, tx, pausedEvent(a))
+		tier, err := tierOf(ctx, tx, a.AccountID)
+		if err != nil {
+			return err
+		}
+		return outbox.Emit(ctx, tx, pausedEvent(a, limitsOf(tier)))
 	})
 }
 
-// pausedEvent is automation.paused for a pause of a: one per pause (its subject names the time).
-func pausedEvent(a *schema.Automation) outbox.Event {
+// pausedEvent is automation.paused for a pause of a (under the tier's limits l): one per pause (its
+// subject names the time).
+func pausedEvent(a *schema.Automation, l Limits) outbox.Event {
 	return outbox.Event{AccountID: a.AccountID, ProjectID: a.ProjectID, Type: outbox.AutomationPaused,
-		Subject: a.ID + "@" + a.UpdatedAt.Format(time.RFC3339Nano), Data: ToWire(a, limitsOf(""), Extra{})}
+		Subject: a.ID + "@" + a.UpdatedAt.Format(time.RFC3339Nano), Data: ToWire(a, l, Extra{Counts: rowCounts(a)})}
+}
+
+// rowCounts are the counts the row itself holds (runs started and skipped), without a query.
+func rowCounts(a *schema.Automation) client.AutomationCounts {
+	return client.AutomationCounts{RunsStarted: a.Executions, RunsSkipped: a.Skipped}
 }
 
 // Counts answers the run counts of automation id: runs started, failed, and the runs of today.
 func (s *Store) counts(ctx context.Context, a *schema.Automation) (client.AutomationCounts, error) {
-	c := client.AutomationCounts{RunsStarted: a.Executions, RunsSkipped: a.Skipped}
+	c := rowCounts(a)
 	today := time.Now().UTC().Truncate(24 * time.Hour)
 	if a.Day != nil && a.Day.UTC().Equal(today) {
 		c.RunsToday = int64(a.DayRuns)
@@ -194,10 +204,10 @@ func (s *Store) recentRuns(ctx context.Context, id string, n int) ([]client.Auto
 	return out, nil
 }
 
-// tier answers the account's tier.
-func (s *Store) tier(ctx context.Context, accountID string) (string, error) {
+// tierOf answers the account's tier.
+func tierOf(ctx context.Context, db bun.IDB, accountID string) (string, error) {
 	var tier string
-	if err := s.db.NewSelect().Model((*schema.Account)(nil)).Column("tier").Where("id = ?", accountID).Scan(ctx, &tier); err != nil {
+	if err := db.NewSelect().Model((*schema.Account)(nil)).Column("tier").Where("id = ?", accountID).Scan(ctx, &tier); err != nil {
 		return "", fmt.Errorf("read the tier of %s: %w", accountID, err)
 	}
 	return tier, nil
@@ -221,9 +231,6 @@ func ToWire(a *schema.Automation, l Limits, x Extra) client.Automation {
 	_ = json.Unmarshal(a.Input, &out.Action.Input)
 	if out.NextFireTimes == nil {
 		out.NextFireTimes = []time.Time{}
-	}
-	if x.Counts == (client.AutomationCounts{}) {
-		out.Counts = client.AutomationCounts{RunsStarted: a.Executions, RunsSkipped: a.Skipped}
 	}
 	return out
 }

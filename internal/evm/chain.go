@@ -189,16 +189,24 @@ func (c *Chain) send(ctx context.Context, data []byte, gas uint64) (common.Hash,
 	return tx.Hash(), nil
 }
 
-// fees are the tip and fee cap of a settlement: the node's suggested tip over twice the base fee.
-func (c *Chain) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
-	if tip, err = c.rpc.SuggestGasTipCap(ctx); err != nil {
+// fees are the tip and fee cap of a settlement (Fees).
+func (c *Chain) fees(ctx context.Context) (tip, feeCap *big.Int, err error) { return Fees(ctx, c.rpc) }
+
+// Fees are the tip and fee cap of a dynamic-fee transaction: the node's suggested tip, and the fee cap
+// that tip over twice the current base fee (room for two full blocks of base-fee rise).
+func Fees(ctx context.Context, client *ethclient.Client) (tip, feeCap *big.Int, err error) {
+	if tip, err = client.SuggestGasTipCap(ctx); err != nil {
 		return nil, nil, fmt.Errorf("suggest gas tip: %w", err)
 	}
-	head, err := c.rpc.HeaderByNumber(ctx, nil)
+	head, err := client.HeaderByNumber(ctx, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read head: %w", err)
 	}
-	return tip, new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2))), nil
+	base := head.BaseFee
+	if base == nil {
+		base = new(big.Int)
+	}
+	return tip, new(big.Int).Add(tip, new(big.Int).Mul(base, big.NewInt(2))), nil
 }
 
 // revert turns a failed gas estimate into a *RevertError when the call reverted, decoding the token's

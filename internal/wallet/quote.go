@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/schema"
@@ -122,17 +123,14 @@ func (p Prices) cents(s *send) *int64 {
 	return &v
 }
 
-// parseUnits reads a positive decimal amount with at most decimals digits after the point.
+// parseUnits reads a positive decimal amount with at most decimals digits after the point (evm.ParseUnits),
+// naming field when it cannot.
 func parseUnits(field, s string, decimals int) (*big.Int, error) {
-	whole, frac, _ := strings.Cut(strings.TrimSpace(s), ".")
-	if whole == "" && frac == "" || strings.ContainsFunc(whole+frac, func(r rune) bool { return r < '0' || r > '9' }) {
-		return nil, svcerr.Invalid(field, "%s is a decimal string such as 12.5", field)
+	v, err := evm.ParseUnits(strings.TrimSpace(s), decimals)
+	if err != nil {
+		return nil, svcerr.Invalid(field, "%s: %v (a decimal string such as 12.5, at most %d decimals)", field, err, decimals)
 	}
-	if len(frac) > decimals {
-		return nil, svcerr.Invalid(field, "%s has %d decimals; the asset has %d", field, len(frac), decimals)
-	}
-	v, ok := new(big.Int).SetString(whole+frac+strings.Repeat("0", decimals-len(frac)), 10)
-	if !ok || v.Sign() <= 0 {
+	if v.Sign() <= 0 {
 		return nil, svcerr.Invalid(field, "%s must be more than 0", field)
 	}
 	return v, nil
@@ -153,19 +151,10 @@ func (c *Chain) fee(ctx context.Context, from common.Address, s *send) (*client.
 	if err != nil {
 		return nil, err
 	}
-	head, err := c.RPC.HeaderByNumber(ctx, nil)
+	_, maxFee, err := evm.Fees(ctx, c.RPC)
 	if err != nil {
 		return nil, err
 	}
-	tip, err := c.RPC.SuggestGasTipCap(ctx)
-	if err != nil {
-		return nil, err
-	}
-	base := head.BaseFee
-	if base == nil {
-		base = new(big.Int)
-	}
-	maxFee := new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), tip)
 	total := new(big.Int).Mul(maxFee, new(big.Int).SetUint64(gas))
 	return &client.TransactionFee{GasLimit: gas, MaxFeePerGasWei: maxFee.String(), EstimateWei: total.String(), Estimate: FormatUnits(total, 18)}, nil
 }

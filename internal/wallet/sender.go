@@ -128,20 +128,11 @@ func (s *Sender) shape(ctx context.Context, t *schema.WalletTransaction, w *sche
 		}
 		return types.DynamicFeeTx{}, fmt.Errorf("estimate gas: %w", err)
 	}
-	tip, err := s.RPC.SuggestGasTipCap(ctx)
+	tip, feeCap, err := evm.Fees(ctx, s.RPC)
 	if err != nil {
-		return types.DynamicFeeTx{}, fmt.Errorf("suggest a tip: %w", err)
+		return types.DynamicFeeTx{}, err
 	}
-	head, err := s.RPC.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return types.DynamicFeeTx{}, fmt.Errorf("read the head: %w", err)
-	}
-	base := head.BaseFee
-	if base == nil {
-		base = new(big.Int)
-	}
-	return types.DynamicFeeTx{ChainID: s.ChainID, GasTipCap: tip, GasFeeCap: new(big.Int).Add(tip, new(big.Int).Mul(base, big.NewInt(2))),
-		Gas: gas + gas/5, To: &to, Value: value, Data: t.Data}, nil
+	return types.DynamicFeeTx{ChainID: s.ChainID, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas + gas/5, To: &to, Value: value, Data: t.Data}, nil
 }
 
 // load reads transaction id and its wallet.
