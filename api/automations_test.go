@@ -154,6 +154,12 @@ func TestAutomationBadInput(t *testing.T) {
 		require.Equal(t, 30, local.Minute())
 		require.NotContains(t, []time.Weekday{time.Saturday, time.Sunday}, local.Weekday())
 	}
+	// The create's times come from the spec by the scheduler's code; a GET reads the schedule itself
+	// (Describe): they are the same times.
+	require.Len(t, r.Body.Automation.NextFireTimes, 5)
+	read := c.GetAutomation(ctx, r.Body.Automation.ID)
+	require.True(t, read.OK, "%v", read.Error)
+	require.Equal(t, r.Body.Automation.NextFireTimes, read.Body.Automation.NextFireTimes)
 
 	limited := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: tenant.key,
 		Body: map[string]any{"services": []string{"svc-database"}}, Headers: map[string]string{"Idempotency-Key": "narrow"}})

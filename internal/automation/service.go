@@ -118,7 +118,7 @@ func (s *Service) Create(ctx context.Context, n NewAutomation) (*client.Automati
 			return nil, err
 		}
 	}
-	return s.answer(ctx, row, false)
+	return s.answer(ctx, row)
 }
 
 func utc(t *time.Time) *time.Time {
@@ -175,52 +175,87 @@ func (s *Service) Get(ctx context.Context, scope tenant.Scope, id string) (*clie
 	if err != nil {
 		return nil, err
 	}
-	return s.answer(ctx, a, true)
+	return s.answerAs(ctx, a, nil, answerRead)
 }
 
-// answer makes the API's automation of a, synchronising its status with the schedule.
-func (s *Service) answer(ctx context.Context, a *schema.Automation, recent bool) (*client.Automation, error) {
-	tier, err := tierOf(ctx, s.Store.db, a.AccountID)
-	if err != nil {
-		return nil, err
+// answerKind says how much an answer reads besides the row.
+type answerKind int
+
+const (
+	// answerFromSpec reads only the row: next fire times come from the schedule's spec (after a change
+	// the row records, and for every entry of a list).
+	answerFromSpec answerKind = iota
+	// answerRead is a GET of one automation: it reads the schedule (taking over a pause or resume made
+	// in the Web UI, noticing an end) and its recent runs.
+	answerRead
+)
+
+// answer makes the API's automation of a after a change.
+func (s *Service) answer(ctx context.Context, a *schema.Automation) (*client.Automation, error) {
+	return s.answerAs(ctx, a, nil, answerFromSpec)
+}
+
+// describeWait bounds how long a GET waits for the schedule's Describe. Temporal answers it by querying
+// the schedule's workflow, which a busy engine serves late; past the bound the answer's fire times are
+// computed from the spec instead (the same times), and the takeover of a Web UI pause waits for a later
+// read.
+const describeWait = 3 * time.Second
+
+// answerAs makes the API's automation of a under the tier's limits l (nil: read the account's tier; a
+// list reads it once for all its entries).
+func (s *Service) answerAs(ctx context.Context, a *schema.Automation, l *Limits, kind answerKind) (*client.Automation, error) {
+	if l == nil {
+		tier, err := tierOf(ctx, s.Store.db, a.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		lim := limitsOf(tier)
+		l = &lim
 	}
-	return s.answerAs(ctx, a, limitsOf(tier), recent)
-}
-
-// answerAs is answer under the tier's limits l (a list reads its account's tier once).
-func (s *Service) answerAs(ctx context.Context, a *schema.Automation, l Limits, recent bool) (*client.Automation, error) {
 	var err error
 	x := Extra{}
-	if a.Status == schema.AutomationActive || a.Status == schema.AutomationPaused {
-		if x.NextFireTimes, err = s.sync(ctx, a); err != nil {
+	synced := false
+	if kind == answerRead && (a.Status == schema.AutomationActive || a.Status == schema.AutomationPaused) {
+		if x.NextFireTimes, synced, err = s.sync(ctx, a); err != nil {
+			return nil, err
+		}
+	}
+	if !synced {
+		if x.NextFireTimes, err = s.upcoming(a, time.Now()); err != nil {
 			return nil, err
 		}
 	}
 	if x.Counts, err = s.Store.counts(ctx, a); err != nil {
 		return nil, err
 	}
-	if recent {
+	if kind == answerRead {
 		if x.RecentRuns, err = s.Store.recentRuns(ctx, a.ID, 10); err != nil {
 			return nil, err
 		}
 	}
-	out := ToWire(a, l, x)
+	out := ToWire(a, *l, x)
 	return &out, nil
 }
 
 // sync reads a's schedule: its next fire times (up to five, when active), and a pause, resume or end
-// the row does not know yet.
-func (s *Service) sync(ctx context.Context, a *schema.Automation) ([]time.Time, error) {
+// the row does not know yet. synced is false when the schedule could not be read within describeWait
+// (the caller computes the times from the spec).
+func (s *Service) sync(ctx context.Context, a *schema.Automation) (next []time.Time, synced bool, err error) {
 	if s.Schedules == nil {
-		return nil, nil
+		return nil, false, nil
 	}
-	d, err := s.Schedules.GetHandle(ctx, workflows.AutomationScheduleID(a.ID)).Describe(ctx)
+	dctx, cancel := context.WithTimeout(ctx, describeWait)
+	defer cancel()
+	d, err := s.Schedules.GetHandle(dctx, workflows.AutomationScheduleID(a.ID)).Describe(dctx)
 	var notFound *serviceerror.NotFound
 	if errors.As(err, &notFound) {
-		return nil, nil
+		return []time.Time{}, true, nil
 	}
 	if err != nil {
-		return nil, svcerr.New(svcerr.Unavailable, "the workflow engine did not describe the automation's schedule; retry")
+		if ctx.Err() != nil {
+			return nil, false, ctx.Err()
+		}
+		return nil, false, nil
 	}
 	st := d.Schedule.State
 	switch {
@@ -232,21 +267,21 @@ func (s *Service) sync(ctx context.Context, a *schema.Automation) ([]time.Time, 
 		err = s.Store.SetStatus(ctx, a, schema.AutomationCompleted, "its schedule has no fire left")
 	}
 	if err != nil || a.Status != schema.AutomationActive {
-		return []time.Time{}, err
+		return []time.Time{}, err == nil, err
 	}
-	next := d.Info.NextActionTimes
-	if len(next) > 5 {
-		next = next[:5]
+	times := d.Info.NextActionTimes
+	if len(times) > fireTimesShown {
+		times = times[:fireTimesShown]
 	}
-	out := make([]time.Time, len(next))
-	for i, t := range next {
-		out[i] = t.UTC()
+	next = make([]time.Time, len(times))
+	for i, t := range times {
+		next[i] = t.UTC()
 	}
-	return out, nil
+	return next, true, nil
 }
 
 // List answers the scope's automations (of these statuses, when any), newest first, each with its counts and
-// (when active) its next fire times, read from the schedules a few at a time.
+// (when active) its next fire times computed from its spec, a few at a time.
 func (s *Service) List(ctx context.Context, scope tenant.Scope, statuses []string, p page.Params) ([]client.Automation, *string, error) {
 	rows, next, err := s.Store.List(ctx, scope, statuses, p)
 	if err != nil {
@@ -256,6 +291,7 @@ func (s *Service) List(ctx context.Context, scope tenant.Scope, statuses []strin
 	if err != nil {
 		return nil, nil, err
 	}
+	l := limitsOf(tier)
 	out := make([]client.Automation, len(rows))
 	errs := make([]error, len(rows))
 	sem := make(chan struct{}, listConcurrency)
@@ -265,7 +301,7 @@ func (s *Service) List(ctx context.Context, scope tenant.Scope, statuses []strin
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			a, err := s.answerAs(ctx, &rows[i], limitsOf(tier), false)
+			a, err := s.answerAs(ctx, &rows[i], &l, answerFromSpec)
 			if err == nil {
 				out[i] = *a
 			}
@@ -279,7 +315,7 @@ func (s *Service) List(ctx context.Context, scope tenant.Scope, statuses []strin
 	return out, next, nil
 }
 
-// listConcurrency bounds the schedules a list reads at once.
+// listConcurrency bounds the entries a list answers at once (each counts its runs).
 const listConcurrency = 8
 
 // live reads the scope's automation id and refuses one that is cancelled or completed.
@@ -329,7 +365,7 @@ func (s *Service) setPaused(ctx context.Context, scope tenant.Scope, id, note st
 	if err := s.Store.SetStatus(ctx, a, status, note); err != nil {
 		return nil, err
 	}
-	return s.answer(ctx, a, false)
+	return s.answer(ctx, a)
 }
 
 // Trigger fires the automation once now; the fire is decided like any other.
@@ -346,7 +382,7 @@ func (s *Service) Trigger(ctx context.Context, scope tenant.Scope, id string) (*
 	if err != nil {
 		return nil, engineError(err)
 	}
-	return s.answer(ctx, a, false)
+	return s.answer(ctx, a)
 }
 
 // Update changes the automation's name, input, cron or timezone (the schedule's spec follows).
@@ -360,7 +396,7 @@ func (s *Service) Update(ctx context.Context, scope tenant.Scope, id string, r c
 		if err != nil {
 			return nil, err
 		}
-		return s.answer(ctx, a, false)
+		return s.answer(ctx, a)
 	}
 	if respec {
 		err := s.Schedules.GetHandle(ctx, workflows.AutomationScheduleID(id)).Update(ctx, sdkclient.ScheduleUpdateOptions{
@@ -377,7 +413,7 @@ func (s *Service) Update(ctx context.Context, scope tenant.Scope, id string, r c
 	if err := s.Store.Save(ctx, a, cols...); err != nil {
 		return nil, err
 	}
-	return s.answer(ctx, a, false)
+	return s.answer(ctx, a)
 }
 
 // apply validates r and sets it on a, answering the columns that changed and whether the schedule's
@@ -425,7 +461,7 @@ func (s *Service) Cancel(ctx context.Context, scope tenant.Scope, id string) (*c
 	if err := s.stop(ctx, a); err != nil {
 		return nil, err
 	}
-	return s.answer(ctx, a, false)
+	return s.answer(ctx, a)
 }
 
 // stop deletes a's schedule and marks it cancelled (a completed automation stays completed).
