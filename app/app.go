@@ -309,9 +309,10 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	proc, err := NewAPI(APIDeps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
 		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, ChainRPCURL: cfg.Chain.RPCURL,
-		NativeUSDPrice: nativePrice(cfg, keyMode),
-		DevFaucet:      devFaucet(cfg, keyMode),
-		Databases:      st.databases})
+		NativeUSDPrice:  nativePrice(cfg, keyMode),
+		WalletScreening: cfg.WalletScreening,
+		DevFaucet:       devFaucet(cfg, keyMode),
+		Databases:       st.databases})
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
 	svctemporal "github.com/svcplatform/svc/temporal"
 )
@@ -87,6 +88,11 @@ type Config struct {
 	// a decimal; svcd dev defaults it to DevNativeUSDPrice; otherwise unknown, and sends of the native
 	// asset are refused while a USD limit is on).
 	NativeUSDPrice float64
+	// WalletScreening configures the screening step of wallet sends: SVC_WALLET_DENYLIST (a file of
+	// addresses, read again when it changes), SVC_WALLET_FIRST_RECIPIENT_APPROVAL_USD (whole USD; 0 off;
+	// default 250), SVC_WALLET_BURST_SENDS (0 off; default 100) within SVC_WALLET_BURST_WINDOW (a Go
+	// duration; default 1m). See wallet.ScreeningOptions.
+	WalletScreening wallet.ScreeningOptions
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
 	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
 	DevRecord string
@@ -153,7 +159,34 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("SVC_NATIVE_USD_PRICE must be a positive decimal USD price, got %q", v)
 		}
 	}
+	if cfg.WalletScreening, err = walletScreening(getenv); err != nil {
+		return Config{}, err
+	}
 	return cfg, nil
+}
+
+// walletScreening reads the screening step's settings (see Config.WalletScreening).
+func walletScreening(getenv func(string) string) (wallet.ScreeningOptions, error) {
+	o := wallet.DefaultScreening()
+	o.DenylistPath = getenv("SVC_WALLET_DENYLIST")
+	usd, err := intVar(getenv, "SVC_WALLET_FIRST_RECIPIENT_APPROVAL_USD", int(o.FirstRecipientApprovalCents/100))
+	if err != nil {
+		return o, err
+	}
+	if usd < 0 {
+		return o, fmt.Errorf("SVC_WALLET_FIRST_RECIPIENT_APPROVAL_USD must be 0 or more, got %d", usd)
+	}
+	o.FirstRecipientApprovalCents = int64(usd) * 100
+	if o.BurstSends, err = intVar(getenv, "SVC_WALLET_BURST_SENDS", o.BurstSends); err != nil {
+		return o, err
+	}
+	if o.BurstSends < 0 {
+		return o, fmt.Errorf("SVC_WALLET_BURST_SENDS must be 0 or more, got %d", o.BurstSends)
+	}
+	if o.BurstWindow, err = positiveDuration(getenv, "SVC_WALLET_BURST_WINDOW", o.BurstWindow); err != nil {
+		return o, err
+	}
+	return o, nil
 }
 
 // DevNativeUSDPrice is the dev chain's native asset in USD unless SVC_NATIVE_USD_PRICE says otherwise.

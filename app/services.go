@@ -233,7 +233,11 @@ func walletStore(d APIDeps) *wallet.Store {
 	if d.X402 != nil {
 		chain = d.X402.Network
 	}
-	return wallet.NewStore(d.DB, d.Box, chain)
+	store := wallet.NewStore(d.DB, d.Box, chain)
+	if d.WalletScreening != (wallet.ScreeningOptions{}) {
+		store.WithScreening(d.WalletScreening)
+	}
+	return store
 }
 
 // walletStarts hand wallet sends to their workflows; nil without Temporal or wallets.

@@ -24,23 +24,27 @@ const (
 
 // Approval is a decision awaited before an action runs: a run created with requireApproval (kind
 // "run"), or a service action requested through POST /v1/approvals/service-actions (kind
-// "service_action", which runs as a run once approved). Each is a Temporal workflow approval/<id>.
+// "service_action", which runs as a run once approved), or a wallet send above its policy's approval
+// threshold or flagged by screening (kind "wallet_transaction", whose workflow wallettx/<id> waits for
+// it). Each is a Temporal workflow approval/<id>.
 type Approval struct {
 	ID          string         `json:"id" doc:"Approval id (apr_...)."`
-	Kind        string         `json:"kind" enum:"run,service_action"`
+	Kind        string         `json:"kind" enum:"run,service_action,wallet_transaction"`
 	Status      string         `json:"status" enum:"pending,approved,rejected,expired,cancelled"`
 	ServiceID   string         `json:"serviceId"`
 	OperationID string         `json:"operationId"`
 	Input       map[string]any `json:"input"`
 	Reason      *string        `json:"reason"`
 	RunID       *string        `json:"runId" doc:"The run the approval gates, or the run an approved service action started."`
-	RequestedBy string         `json:"requestedByKeyId" doc:"The key that asked for the action."`
-	DecidedBy   *string        `json:"decidedByKeyId" doc:"The key that approved or rejected it."`
-	Comment     *string        `json:"comment"`
-	ExpiresAt   time.Time      `json:"expiresAt"`
-	DecidedAt   *time.Time     `json:"decidedAt"`
-	CreatedAt   time.Time      `json:"createdAt"`
-	UpdatedAt   time.Time      `json:"updatedAt"`
+	// TransactionID is the wallet transaction a wallet_transaction approval gates.
+	TransactionID *string    `json:"transactionId,omitempty" doc:"The wallet transaction (tx_...) a wallet_transaction approval gates."`
+	RequestedBy   string     `json:"requestedByKeyId" doc:"The key that asked for the action."`
+	DecidedBy     *string    `json:"decidedByKeyId" doc:"The key that approved or rejected it."`
+	Comment       *string    `json:"comment"`
+	ExpiresAt     time.Time  `json:"expiresAt"`
+	DecidedAt     *time.Time `json:"decidedAt"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	UpdatedAt     time.Time  `json:"updatedAt"`
 }
 
 // Decided reports whether the approval reached a final status.

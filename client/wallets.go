@@ -264,7 +264,25 @@ type TransactionQuote struct {
 	// SpentLast24hUSD is what the wallet sent (or holds reserved) in the last 24 hours.
 	SpentLast24hUSD float64       `json:"spentLast24hUsd"`
 	Verdict         PolicyVerdict `json:"verdict"`
-	ExpiresAt       time.Time     `json:"expiresAt"`
+	// Screening is what the screening step says of this send now (a send judges it again).
+	Screening *Screening `json:"screening,omitempty"`
+	ExpiresAt time.Time  `json:"expiresAt"`
+}
+
+// Screening verdicts.
+const (
+	ScreeningAllow         = "allow"
+	ScreeningNeedsApproval = "needs_approval"
+	ScreeningBlock         = "block"
+)
+
+// Screening is the screening step's verdict on a send (seed 002's security layer): a denylisted
+// address, a first-time recipient above the threshold, a burst of sends, or an unlimited token
+// allowance.
+type Screening struct {
+	Verdict string `json:"verdict" enum:"allow,needs_approval,block"`
+	Rule    string `json:"rule,omitempty" doc:"The check that decided: denylist, firstTimeRecipient, burst or unlimitedAllowance."`
+	Reason  string `json:"reason,omitempty" doc:"Why, with the address, the amount and the threshold, or the count and the window."`
 }
 
 // TransactionQuoteEnvelope answers POST …/transactions/quote.
@@ -320,11 +338,13 @@ type WalletTransaction struct {
 	ApprovalID *string       `json:"approvalId"`
 	QuoteID    *string       `json:"quoteId"`
 	Verdict    PolicyVerdict `json:"verdict"`
-	Error      *RunError     `json:"error"`
-	WorkflowID string        `json:"workflowId" doc:"wallettx/<id>, as the Temporal Web UI lists it."`
-	CreatedAt  time.Time     `json:"createdAt"`
-	UpdatedAt  time.Time     `json:"updatedAt"`
-	Confirmed  *time.Time    `json:"confirmedAt"`
+	// Screening is the screening step's verdict, judged when the send was recorded.
+	Screening  *Screening `json:"screening,omitempty"`
+	Error      *RunError  `json:"error"`
+	WorkflowID string     `json:"workflowId" doc:"wallettx/<id>, as the Temporal Web UI lists it."`
+	CreatedAt  time.Time  `json:"createdAt"`
+	UpdatedAt  time.Time  `json:"updatedAt"`
+	Confirmed  *time.Time `json:"confirmedAt"`
 }
 
 // WalletTransactionEnvelope answers the routes of one transaction.

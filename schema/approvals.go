@@ -29,4 +29,6 @@ type Approval struct {
 	DecidedAt      *time.Time      `bun:"decided_at"`
 	CreatedAt      time.Time       `bun:"created_at,nullzero,default:now()"`
 	UpdatedAt      time.Time       `bun:"updated_at,nullzero,default:now()"`
+	// TransactionID is the wallet transaction a wallet_transaction approval gates (migration 0025).
+	TransactionID *string `bun:"transaction_id"`
 }

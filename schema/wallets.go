@@ -86,4 +86,8 @@ type WalletTransaction struct {
 	CreatedAt    time.Time       `bun:"created_at,nullzero,default:now()"`
 	UpdatedAt    time.Time       `bun:"updated_at,nullzero,default:now()"`
 	ConfirmedAt  *time.Time      `bun:"confirmed_at"`
+	// ApprovalID is the approval a send in pending_approval waits for (migration 0025).
+	ApprovalID *string `bun:"approval_id"`
+	// Screening is the screening step's verdict (migration 0025; nil on sends recorded before it).
+	Screening json.RawMessage `bun:"screening,type:jsonb"`
 }

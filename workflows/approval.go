@@ -12,6 +12,7 @@ import (
 const (
 	approvalKindRun           = "run"
 	approvalKindServiceAction = "service_action"
+	approvalKindWalletTx      = "wallet_transaction"
 )
 
 // Approval statuses and decisions (as the client package names them).
@@ -26,7 +27,8 @@ const (
 type ApprovalParams struct {
 	ApprovalID string
 	Kind       string // run or service_action
-	// RunWorkflowID is the run a "run" approval gates; it receives the outcome as SignalApprovalOutcome.
+	// RunWorkflowID is the workflow a "run" approval (its run) or a "wallet_transaction" approval (its
+	// send, wallettx/<id>) gates; it receives the outcome as SignalApprovalOutcome.
 	RunWorkflowID string
 	ExpiresAt     time.Time
 }
@@ -58,7 +60,7 @@ func ApprovalWorkflow(ctx workflow.Context, p ApprovalParams) (ApprovalOutcome, 
 			return ApprovalOutcome{}, fmt.Errorf("cancel approval: %w", err)
 		}
 		upsertStatus(dctx, outcome.Status)
-		if p.Kind == approvalKindRun && p.RunWorkflowID != "" && outcome.Status == ApprovalCancelled {
+		if gates(p) && outcome.Status == ApprovalCancelled {
 			// Cancelled by an operator rather than by its run: the run must not wait for ever. (When the
 			// run cancelled it, the run has ended and the signal finds nobody.)
 			_ = workflow.SignalExternalWorkflow(dctx, p.RunWorkflowID, "", SignalApprovalOutcome, outcome).Get(dctx, nil)
@@ -70,8 +72,8 @@ func ApprovalWorkflow(ctx workflow.Context, p ApprovalParams) (ApprovalOutcome, 
 	}
 	upsertStatus(ctx, outcome.Status)
 	switch {
-	case p.Kind == approvalKindRun && p.RunWorkflowID != "":
-		// The run may be gone (cancelled meanwhile); then nobody waits for the outcome.
+	case gates(p):
+		// The run (or send) may be gone (cancelled meanwhile); then nobody waits for the outcome.
 		_ = workflow.SignalExternalWorkflow(ctx, p.RunWorkflowID, "", SignalApprovalOutcome, outcome).Get(ctx, nil)
 	case p.Kind == approvalKindServiceAction && outcome.Status == ApprovalApproved:
 		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -83,6 +85,12 @@ func ApprovalWorkflow(ctx workflow.Context, p ApprovalParams) (ApprovalOutcome, 
 		}
 	}
 	return outcome, nil
+}
+
+// gates reports whether the approval gates a workflow that waits for its outcome (a run's, a wallet
+// send's).
+func gates(p ApprovalParams) bool {
+	return (p.Kind == approvalKindRun || p.Kind == approvalKindWalletTx) && p.RunWorkflowID != ""
 }
 
 // awaitDecision waits for the first decision or the expiry and settles the row with it.

@@ -204,7 +204,29 @@ func upsertRunStatus(ctx workflow.Context, status string) {
 // and relayed by the approval's workflow, in either order; a cancelled run's pending approval answers
 // its cancellation with the outcome cancelled.
 func awaitApproval(ctx workflow.Context, p RunParams) (outcome RunOutcome, refused bool, late int) {
-	var got ApprovalOutcome
+	deadline := !p.ApprovalExpiresAt.IsZero() && workflow.GetVersion(ctx, "approval-deadline", workflow.DefaultVersion, 1) == 1
+	got, late := awaitApprovalOutcome(ctx, p.ApprovalID, p.ApprovalExpiresAt, deadline)
+	if ctx.Err() != nil {
+		return RunOutcome{}, true, late
+	}
+	switch got.Status {
+	case ApprovalApproved:
+		return RunOutcome{}, false, late
+	case ApprovalRejected:
+		return failed(p.RunID, CodeApprovalRejected, "the approval "+p.ApprovalID+" was rejected"), true, late
+	case ApprovalExpired:
+		return failed(p.RunID, CodeApprovalExpired, "the approval "+p.ApprovalID+" expired before anyone decided"), true, late
+	default:
+		return failed(p.RunID, CodeApprovalCancelled, "the approval "+p.ApprovalID+" was cancelled"), true, late
+	}
+}
+
+// awaitApprovalOutcome waits for the outcome of approval approvalID, signalled to the gated workflow
+// (a run, a wallet send) as SignalApprovalOutcome. With deadline, should no outcome arrive by
+// approvalGrace past expiresAt, it settles the approval from here (expired, unless a decision
+// committed). When the workflow is cancelled meanwhile it cancels the approval's workflow and answers a
+// zero outcome. It also says how many more outcome signals are on their way (see receiveLateOutcomes).
+func awaitApprovalOutcome(ctx workflow.Context, approvalID string, expiresAt time.Time, deadline bool) (got ApprovalOutcome, late int) {
 	sel := workflow.NewSelector(ctx)
 	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalApprovalOutcome), func(c workflow.ReceiveChannel, _ bool) {
 		c.Receive(ctx, &got)
@@ -212,15 +234,15 @@ func awaitApproval(ctx workflow.Context, p RunParams) (outcome RunOutcome, refus
 	sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
 	timerCtx, stopTimer := workflow.WithCancel(ctx)
 	defer stopTimer()
-	if !p.ApprovalExpiresAt.IsZero() && workflow.GetVersion(ctx, "approval-deadline", workflow.DefaultVersion, 1) == 1 {
-		wait := max(p.ApprovalExpiresAt.Add(approvalGrace).Sub(workflow.Now(ctx)), time.Millisecond)
+	if deadline {
+		wait := max(expiresAt.Add(approvalGrace).Sub(workflow.Now(ctx)), time.Millisecond)
 		sel.AddFuture(workflow.NewTimer(timerCtx, wait), func(f workflow.Future) {
 			if f.Get(ctx, nil) != nil {
 				return
 			}
 			// No outcome came: settle the approval from here (expired, unless a decision committed).
-			if err := workflow.ExecuteLocalActivity(ctx, ActivitySettleApproval, p.ApprovalID, (*ApprovalDecision)(nil)).Get(ctx, &got); err != nil {
-				got = ApprovalOutcome{ApprovalID: p.ApprovalID, Status: ApprovalCancelled}
+			if err := workflow.ExecuteLocalActivity(ctx, ActivitySettleApproval, approvalID, (*ApprovalDecision)(nil)).Get(ctx, &got); err != nil {
+				got = ApprovalOutcome{ApprovalID: approvalID, Status: ApprovalCancelled}
 			}
 		})
 	}
@@ -228,19 +250,13 @@ func awaitApproval(ctx workflow.Context, p RunParams) (outcome RunOutcome, refus
 	if ctx.Err() != nil {
 		dctx, _ := workflow.NewDisconnectedContext(ctx)
 		// The approval may have ended already; cancelling a closed workflow is harmless.
-		_ = workflow.RequestCancelExternalWorkflow(dctx, ApprovalWorkflowID(p.ApprovalID), "").Get(dctx, nil)
-		return RunOutcome{}, true, 1
+		_ = workflow.RequestCancelExternalWorkflow(dctx, ApprovalWorkflowID(approvalID), "").Get(dctx, nil)
+		return ApprovalOutcome{}, 1
 	}
-	switch got.Status {
-	case ApprovalApproved:
-		return RunOutcome{}, false, 1
-	case ApprovalRejected:
-		return failed(p.RunID, CodeApprovalRejected, "the approval "+p.ApprovalID+" was rejected"), true, 1
-	case ApprovalExpired:
-		return failed(p.RunID, CodeApprovalExpired, "the approval "+p.ApprovalID+" expired before anyone decided"), true, 0
-	default:
-		return failed(p.RunID, CodeApprovalCancelled, "the approval "+p.ApprovalID+" was cancelled"), true, 0
+	if got.Status == ApprovalApproved || got.Status == ApprovalRejected {
+		return got, 1
 	}
+	return got, 0
 }
 
 // lateOutcomeWait bounds how long a finished run waits for an approval outcome still on its way (one
@@ -256,6 +272,12 @@ func receiveLateOutcomes(ctx workflow.Context, p RunParams, late int) {
 	if p.ApprovalID == "" || workflow.GetVersion(ctx, "late-approval-outcomes", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return
 	}
+	drainLateOutcomes(ctx, late)
+}
+
+// drainLateOutcomes receives the late approval outcomes still on their way, waiting at most
+// lateOutcomeWait for them.
+func drainLateOutcomes(ctx workflow.Context, late int) {
 	ch := workflow.GetSignalChannel(ctx, SignalApprovalOutcome)
 	var ignored ApprovalOutcome
 	for ch.ReceiveAsync(&ignored) {

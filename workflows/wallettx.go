@@ -11,7 +11,18 @@ import (
 // WalletTxParams is the input of WalletTxWorkflow.
 type WalletTxParams struct {
 	TransactionID string
+	// ApprovalID, when set, names the approval (kind wallet_transaction) the send waits for before it is
+	// signed; ApprovalExpiresAt is when it expires.
+	ApprovalID        string
+	ApprovalExpiresAt time.Time
 }
+
+// Codes of sends that end rejected: their approval was not granted.
+const (
+	CodeWalletTxRejected  = "approval_rejected"
+	CodeWalletTxExpired   = "approval_expired"
+	CodeWalletTxCancelled = "approval_cancelled"
+)
 
 // WalletTxSigned is what ActivitySignWalletTx answers: the signed transaction's hash, or why it was not
 // signed (the wallet was paused meanwhile; the chain refuses it).
@@ -49,13 +60,47 @@ var walletTxReceipt = workflow.ActivityOptions{
 }
 
 // WalletTxWorkflow (workflow id wallettx/<transactionId>) sends one outbound transaction of a wallet,
-// exactly once: ActivitySignWalletTx re-checks the pause, takes a nonce and stores the signed bytes and
-// hash in one database transaction; ActivityBroadcastWalletTx sends those bytes (a node that already has
-// them is fine); ActivityWaitWalletTxReceipt waits for the receipt; ActivityFinishWalletTx records
-// confirmed or failed (a failure releases the reserved spend) with its event. A retry, a restart or a
-// second worker re-sends the same bytes, so the same hash confirms once.
+// exactly once. A send recorded pending_approval first waits for its approval's outcome (signalled as
+// SignalApprovalOutcome by the API and by the approval's workflow, like a run's; settled from here
+// should none arrive by a minute past the approval's expiry): rejected, expired or cancelled ends it
+// rejected (ActivityFinishWalletTx releases its reserved spend). Then ActivitySignWalletTx signs only a
+// queued or approved send, re-checks the pause (a wallet paused after the approval blocks it: failed
+// with code paused), takes a nonce and stores the signed bytes and hash in one database transaction;
+// ActivityBroadcastWalletTx sends those bytes (a node that already has them is fine);
+// ActivityWaitWalletTxReceipt waits for the receipt; ActivityFinishWalletTx records confirmed or failed
+// (a failure releases the reserved spend) with its event. A retry, a restart or a second worker re-sends
+// the same bytes, so the same hash confirms once.
 func WalletTxWorkflow(ctx workflow.Context, p WalletTxParams) error {
 	actx := workflow.WithActivityOptions(ctx, walletTxSteps)
+	if p.ApprovalID == "" {
+		return sendWalletTx(ctx, actx, p)
+	}
+	lctx := workflow.WithLocalActivityOptions(ctx, bookkeepingOptions)
+	got, late := awaitApprovalOutcome(lctx, p.ApprovalID, p.ApprovalExpiresAt, !p.ApprovalExpiresAt.IsZero())
+	var err error
+	if got.Status == ApprovalApproved && ctx.Err() == nil {
+		err = sendWalletTx(ctx, actx, p)
+	} else {
+		end := WalletTxEnd{TransactionID: p.TransactionID, Status: "rejected", ErrorCode: CodeWalletTxCancelled,
+			ErrorMessage: "the approval " + p.ApprovalID + " was cancelled"}
+		switch got.Status {
+		case ApprovalRejected:
+			end.ErrorCode, end.ErrorMessage = CodeWalletTxRejected, "the approval "+p.ApprovalID+" was rejected"
+		case ApprovalExpired:
+			end.ErrorCode, end.ErrorMessage = CodeWalletTxExpired, "the approval "+p.ApprovalID+" expired before anyone decided"
+		}
+		if ctx.Err() != nil {
+			ctx, _ = workflow.NewDisconnectedContext(ctx)
+			actx = workflow.WithActivityOptions(ctx, walletTxSteps)
+		}
+		err = finishWalletTx(actx, ctx, end)
+	}
+	drainLateOutcomes(ctx, late)
+	return err
+}
+
+// sendWalletTx signs, broadcasts and confirms the send, and records its end.
+func sendWalletTx(ctx, actx workflow.Context, p WalletTxParams) error {
 	var signed WalletTxSigned
 	if err := workflow.ExecuteActivity(actx, ActivitySignWalletTx, p.TransactionID).Get(ctx, &signed); err != nil {
 		return fmt.Errorf("sign wallet transaction %s: %w", p.TransactionID, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/activity"
@@ -71,4 +72,76 @@ func TestWalletTxReverted(t *testing.T) {
 	require.NoError(t, env.GetWorkflowError())
 	require.Equal(t, "failed", (*ends)[0].Status)
 	require.Equal(t, "reverted", (*ends)[0].ErrorCode)
+}
+
+// registerSettle stands in for the approval's settling local activity: it answers status.
+func registerSettle(env *testsuite.TestWorkflowEnvironment, status string) {
+	env.RegisterActivityWithOptions(func(_ context.Context, id string, _ *workflows.ApprovalDecision) (workflows.ApprovalOutcome, error) {
+		return workflows.ApprovalOutcome{ApprovalID: id, Status: status}, nil
+	}, activity.RegisterOptions{Name: workflows.ActivitySettleApproval})
+}
+
+// TestWalletTxWaitsForApproval: a send pending an approval signs nothing until the approval's outcome
+// arrives; approved, it is signed, broadcast and confirmed once (the second copy of the outcome is
+// received before the workflow closes).
+func TestWalletTxWaitsForApproval(t *testing.T) {
+	env, steps, ends := walletTxEnv(t, workflows.WalletTxSigned{Hash: "0xabc"}, true, 0)
+	registerSettle(env, workflows.ApprovalExpired)
+	outcome := workflows.ApprovalOutcome{ApprovalID: "apr_1", Status: workflows.ApprovalApproved}
+	env.RegisterDelayedCallback(func() {
+		require.Empty(t, *steps, "nothing is signed before the decision")
+		env.SignalWorkflow(workflows.SignalApprovalOutcome, outcome)
+	}, time.Hour)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(workflows.SignalApprovalOutcome, outcome) }, time.Hour+time.Second)
+	env.ExecuteWorkflow(workflows.WalletTxWorkflowName, workflows.WalletTxParams{TransactionID: "tx_1", ApprovalID: "apr_1",
+		ApprovalExpiresAt: env.Now().Add(24 * time.Hour)})
+	require.NoError(t, env.GetWorkflowError())
+	require.Equal(t, []string{"sign", "broadcast", "receipt"}, *steps)
+	require.Equal(t, []workflows.WalletTxEnd{{TransactionID: "tx_1", Status: "confirmed"}}, *ends)
+}
+
+// TestWalletTxRejected: a rejected approval ends the send rejected, naming the approval; nothing is
+// signed.
+func TestWalletTxRejected(t *testing.T) {
+	env, steps, ends := walletTxEnv(t, workflows.WalletTxSigned{Hash: "0xabc"}, true, 0)
+	registerSettle(env, workflows.ApprovalExpired)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(workflows.SignalApprovalOutcome, workflows.ApprovalOutcome{ApprovalID: "apr_1", Status: workflows.ApprovalRejected})
+	}, time.Minute)
+	env.ExecuteWorkflow(workflows.WalletTxWorkflowName, workflows.WalletTxParams{TransactionID: "tx_1", ApprovalID: "apr_1",
+		ApprovalExpiresAt: env.Now().Add(24 * time.Hour)})
+	require.NoError(t, env.GetWorkflowError())
+	require.Empty(t, *steps)
+	require.Equal(t, []workflows.WalletTxEnd{{TransactionID: "tx_1", Status: "rejected", ErrorCode: workflows.CodeWalletTxRejected,
+		ErrorMessage: "the approval apr_1 was rejected"}}, *ends)
+}
+
+// TestWalletTxApprovalExpires: with no outcome by a minute past the approval's expiry, the send
+// settles the approval itself (expired) and ends rejected.
+func TestWalletTxApprovalExpires(t *testing.T) {
+	env, steps, ends := walletTxEnv(t, workflows.WalletTxSigned{Hash: "0xabc"}, true, 0)
+	registerSettle(env, workflows.ApprovalExpired)
+	env.ExecuteWorkflow(workflows.WalletTxWorkflowName, workflows.WalletTxParams{TransactionID: "tx_1", ApprovalID: "apr_1",
+		ApprovalExpiresAt: env.Now().Add(time.Hour)})
+	require.NoError(t, env.GetWorkflowError())
+	require.Empty(t, *steps)
+	require.Len(t, *ends, 1)
+	require.Equal(t, "rejected", (*ends)[0].Status)
+	require.Equal(t, workflows.CodeWalletTxExpired, (*ends)[0].ErrorCode)
+}
+
+// TestWalletTxApprovedButPaused: approved, but the wallet was paused before signing: signing reports
+// it blocked, and the send fails naming the rule without a broadcast.
+func TestWalletTxApprovedButPaused(t *testing.T) {
+	env, steps, ends := walletTxEnv(t, workflows.WalletTxSigned{BlockedCode: "paused", BlockedError: "paused"}, true, 0)
+	registerSettle(env, workflows.ApprovalExpired)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(workflows.SignalApprovalOutcome, workflows.ApprovalOutcome{ApprovalID: "apr_1", Status: workflows.ApprovalApproved})
+	}, time.Minute)
+	env.ExecuteWorkflow(workflows.WalletTxWorkflowName, workflows.WalletTxParams{TransactionID: "tx_1", ApprovalID: "apr_1",
+		ApprovalExpiresAt: env.Now().Add(24 * time.Hour)})
+	require.NoError(t, env.GetWorkflowError())
+	require.Equal(t, []string{"sign"}, *steps)
+	require.Equal(t, "failed", (*ends)[0].Status)
+	require.Equal(t, "paused", (*ends)[0].ErrorCode)
 }

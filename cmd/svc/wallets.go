@@ -552,7 +552,7 @@ func (a *app) walletsSend(args []string) int {
 		return apiFailure(a, sent)
 	}
 	tx := sent.Body.Transaction
-	if noWait || tx.Status == client.WalletTxPendingApproval || tx.Done() {
+	if noWait || tx.Done() {
 		return a.finishTx(sent)
 	}
 	return a.finishTx(a.followTx(c, sent, interval))
@@ -596,13 +596,17 @@ func (a *app) confirm(question string) (bool, error) {
 	return false, nil
 }
 
-// followTx polls a sent transaction until it is done (or waits for an approval), printing each status
+// followTx polls a sent transaction until it is done (through its approval, if it waits for one), printing each status
 // change on stderr; it returns the last answer.
 func (a *app) followTx(c *client.Client, first client.Response[client.WalletTransactionEnvelope],
 	interval time.Duration) client.Response[client.WalletTransactionEnvelope] {
 	tx := first.Body.Transaction
 	start := time.Now()
 	fmt.Fprintf(a.stderr, "%s  %s\n", tx.ID, tx.Status)
+	if tx.Status == client.WalletTxPendingApproval && tx.ApprovalID != nil {
+		fmt.Fprintf(a.stderr, "Waiting for approval %s (svc approvals approve %s); Ctrl-C stops waiting, not the send\n",
+			*tx.ApprovalID, *tx.ApprovalID)
+	}
 	status, last := tx.Status, first
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
@@ -625,7 +629,7 @@ func (a *app) followTx(c *client.Client, first client.Response[client.WalletTran
 			status = t.Status
 			fmt.Fprintf(a.stderr, "%s  %s  (%s)\n", t.ID, status, time.Since(start).Round(100*time.Millisecond))
 		}
-		if t.Done() || t.Status == client.WalletTxPendingApproval {
+		if t.Done() {
 			return last
 		}
 	}
@@ -691,6 +695,9 @@ func (a *app) printQuote(q client.TransactionQuote) {
 	fmt.Fprintf(tw, "  Fee:\t%s\n", fee)
 	fmt.Fprintf(tw, "  Sent in 24 hours:\t%s\n", usdText(q.SpentLast24hUSD))
 	fmt.Fprintf(tw, "  Policy:\t%s\n", verdictText(q.Verdict))
+	if q.Screening != nil && q.Screening.Verdict != client.ScreeningAllow {
+		fmt.Fprintf(tw, "  Screening:\t%s: %s (%s)\n", q.Screening.Verdict, q.Screening.Rule, oneLine(q.Screening.Reason, 0))
+	}
 	_ = tw.Flush()
 }
 

@@ -87,19 +87,37 @@ func (s *Service) Decide(ctx context.Context, scope tenant.Scope, id string, d D
 	return out, nil
 }
 
-// tellRun passes a committed decision straight to the run it gates, so the run resumes without waiting
-// for the approval's workflow to relay it. The relay still comes (the run receives both before it
-// closes), so a lost signal here only costs time.
+// tellRun passes a committed decision straight to the run (or wallet send) it gates, so that workflow
+// resumes without waiting for the approval's workflow to relay it. The relay still comes (the gated
+// workflow receives both before it closes), so a lost signal here only costs time.
 func (s *Service) tellRun(ctx context.Context, a *schema.Approval) {
-	if a.Kind != KindRun || a.RunID == nil {
+	gated := GatedWorkflowID(a)
+	if gated == "" {
 		return
 	}
 	outcome := workflows.ApprovalOutcome{ApprovalID: a.ID, Status: a.Status}
-	_ = s.temporal.SignalWorkflow(context.WithoutCancel(ctx), workflows.RunWorkflowID(*a.RunID), "", workflows.SignalApprovalOutcome, outcome)
+	_ = s.temporal.SignalWorkflow(context.WithoutCancel(ctx), gated, "", workflows.SignalApprovalOutcome, outcome)
+}
+
+// GatedWorkflowID is the workflow that waits for a's outcome: its run's, or its wallet send's; "" for
+// a service action.
+func GatedWorkflowID(a *schema.Approval) string {
+	switch {
+	case a.Kind == KindRun && a.RunID != nil:
+		return workflows.RunWorkflowID(*a.RunID)
+	case a.Kind == KindWalletTransaction && a.TransactionID != nil:
+		return workflows.WalletTxWorkflowID(*a.TransactionID)
+	}
+	return ""
+}
+
+// Starter starts workflows (the part of Engine Start needs).
+type Starter interface {
+	ExecuteWorkflow(ctx context.Context, opts sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
 }
 
 // Start starts the approval's workflow; starting it again finds the one already there.
-func Start(ctx context.Context, engine Engine, a *schema.Approval) error {
+func Start(ctx context.Context, engine Starter, a *schema.Approval) error {
 	_, err := engine.ExecuteWorkflow(ctx, StartOptions(a), workflows.ApprovalWorkflowName, Params(a))
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if err == nil || errors.As(err, &started) {
@@ -114,6 +132,9 @@ func StartOptions(a *schema.Approval) sdkclient.StartWorkflowOptions {
 	if a.RunID != nil {
 		memo["runId"] = *a.RunID
 	}
+	if a.TransactionID != nil {
+		memo["transactionId"] = *a.TransactionID
+	}
 	return sdkclient.StartWorkflowOptions{
 		ID:                       a.WorkflowID,
 		TaskQueue:                workflows.TaskQueue,
@@ -127,9 +148,5 @@ func StartOptions(a *schema.Approval) sdkclient.StartWorkflowOptions {
 
 // Params is the input of an approval's workflow.
 func Params(a *schema.Approval) workflows.ApprovalParams {
-	p := workflows.ApprovalParams{ApprovalID: a.ID, Kind: a.Kind, ExpiresAt: a.ExpiresAt}
-	if a.RunID != nil && a.Kind == KindRun {
-		p.RunWorkflowID = workflows.RunWorkflowID(*a.RunID)
-	}
-	return p
+	return workflows.ApprovalParams{ApprovalID: a.ID, Kind: a.Kind, ExpiresAt: a.ExpiresAt, RunWorkflowID: GatedWorkflowID(a)}
 }

@@ -26,6 +26,9 @@ import (
 const (
 	KindRun           = "run"
 	KindServiceAction = "service_action"
+	// KindWalletTransaction gates a wallet send (approvals.transaction_id); its workflow wallettx/<id>
+	// waits for the outcome.
+	KindWalletTransaction = "wallet_transaction"
 )
 
 // Expiry bounds.
@@ -244,6 +247,7 @@ func ToWire(a *schema.Approval) client.Approval {
 		ID: a.ID, Kind: a.Kind, Status: a.Status, ServiceID: a.ServiceID, OperationID: a.OperationID,
 		Input: map[string]any{}, Reason: a.Reason, RunID: a.RunID, RequestedBy: a.KeyID, DecidedBy: a.DecidedByKeyID,
 		Comment: a.Comment, ExpiresAt: a.ExpiresAt.UTC(), CreatedAt: a.CreatedAt.UTC(), UpdatedAt: a.UpdatedAt.UTC(),
+		TransactionID: a.TransactionID,
 	}
 	_ = json.Unmarshal(a.Input, &out.Input)
 	if a.DecidedAt != nil {

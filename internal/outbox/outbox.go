@@ -53,12 +53,18 @@ const (
 	// WalletTransactionFailed: a wallet's outbound transaction failed (refused before signing, or
 	// reverted); its reserved spend is released.
 	WalletTransactionFailed = "wallet.transaction.failed"
+	// WalletTransactionPendingApproval: a wallet's outbound transaction waits for an approval (its
+	// data is the transaction, with its approvalId); its spend is reserved meanwhile.
+	WalletTransactionPendingApproval = "wallet.transaction.pending_approval"
+	// WalletTransactionRejected: a wallet's outbound transaction's approval was rejected, expired or
+	// was cancelled; nothing was signed and its reserved spend is released.
+	WalletTransactionRejected = "wallet.transaction.rejected"
 )
 
 // Types lists every event type, in documentation order.
 var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted, DatabaseReady,
 	DatabaseTransferCompleted, DatabaseTransferFailed, AutomationRunStarted, AutomationPaused, AutomationLimitReached,
-	WalletTransactionConfirmed, WalletTransactionFailed}
+	WalletTransactionConfirmed, WalletTransactionFailed, WalletTransactionPendingApproval, WalletTransactionRejected}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {

@@ -192,7 +192,11 @@ func (s *Store) Quote(ctx context.Context, c *Chain, prices Prices, scope tenant
 		return client.TransactionQuote{}, err
 	}
 	verdict := policy.Evaluate(Outbound{From: Address(w), To: snd.to, USDCents: snd.usdCents, ContractCall: snd.contractCall, SpentCents: spent}, now)
-	q := client.TransactionQuote{ID: quoteID, WalletID: w.ID, To: snd.to.Hex(), Asset: snd.asset, Amount: FormatUnits(snd.atomic, snd.decimals),
+	screening, err := s.screener.Screen(ctx, s.db, w, snd, now)
+	if err != nil {
+		return client.TransactionQuote{}, err
+	}
+	q := client.TransactionQuote{Screening: &screening, ID: quoteID, WalletID: w.ID, To: snd.to.Hex(), Asset: snd.asset, Amount: FormatUnits(snd.atomic, snd.decimals),
 		Atomic: snd.atomic.String(), Decimals: snd.decimals, USDValue: usd(snd.usdCents), ContractCall: snd.contractCall,
 		SpentLast24hUSD: float64(spent) / 100, Verdict: client.PolicyVerdict(verdict), ExpiresAt: now.Add(QuoteTTL).UTC()}
 	if snd.token != nil {

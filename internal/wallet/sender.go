@@ -14,6 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/uptrace/bun"
 
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/secretbox"
@@ -37,7 +39,8 @@ type Blocked struct{ Code, Message string }
 func (b *Blocked) Error() string { return b.Message }
 
 // Sign answers the hash of transaction id's signed bytes, signing them first if they are not stored yet:
-// the pause is checked again, then the nonce is taken from the wallet's counter and the signed bytes are
+// a send in pending_approval is signed only once its approval's row says approved; the pause is checked
+// again (a wallet paused after the approval blocks the send), then the nonce is taken from the wallet's counter and the signed bytes are
 // stored with it in one database transaction, so a crash before the commit leaves nothing and a retry
 // after it finds the same bytes.
 func (s *Sender) Sign(ctx context.Context, id string) (string, error) {
@@ -48,15 +51,15 @@ func (s *Sender) Sign(ctx context.Context, id string) (string, error) {
 		}
 		return *t.TxHash, nil
 	}
-	if t.Status != schema.WalletTxQueued {
-		return "", &Blocked{Code: "not_queued", Message: "the transaction is " + t.Status}
+	if err := s.signable(ctx, t); err != nil {
+		return "", err
 	}
 	p, err := PolicyOf(w)
 	if err != nil {
 		return "", err
 	}
 	if p.Paused {
-		return "", &Blocked{Code: RulePaused, Message: "the wallet was paused before the transaction was signed"}
+		return "", &Blocked{Code: RulePaused, Message: "the wallet was paused before the transaction was signed (rule paused): it sends nothing"}
 	}
 	unsigned, err := s.shape(ctx, t, w)
 	if err != nil {
@@ -73,6 +76,24 @@ func (s *Sender) Sign(ctx context.Context, id string) (string, error) {
 		return err
 	})
 	return hash, err
+}
+
+// signable says whether t may be signed: it is queued, or pending_approval with its approval approved.
+func (s *Sender) signable(ctx context.Context, t *schema.WalletTransaction) error {
+	switch {
+	case t.Status == schema.WalletTxQueued:
+		return nil
+	case t.Status == schema.WalletTxPendingApproval && t.ApprovalID != nil:
+		a, err := approval.NewStore(s.DB).ByID(ctx, *t.ApprovalID)
+		if err != nil {
+			return err
+		}
+		if a.Status == client.ApprovalApproved {
+			return nil
+		}
+		return &Blocked{Code: "not_approved", Message: "the approval " + a.ID + " is " + a.Status}
+	}
+	return &Blocked{Code: "not_queued", Message: "the transaction is " + t.Status}
 }
 
 // signLocked takes the nonce and stores the signed bytes, under the wallet's nonce and the transaction's
@@ -107,7 +128,7 @@ func (s *Sender) signLocked(ctx context.Context, tx bun.Tx, id string, w *schema
 	}
 	hash := signed.Hash().Hex()
 	nonce := int64(unsigned.Nonce)
-	if _, err := tx.NewUpdate().Model(t).Set("nonce = ?, raw_tx = ?, tx_hash = ?, updated_at = now()", nonce, raw, hash).WherePK().Exec(ctx); err != nil {
+	if _, err := tx.NewUpdate().Model(t).Set("nonce = ?, raw_tx = ?, tx_hash = ?, status = ?, updated_at = now()", nonce, raw, hash, schema.WalletTxQueued).WherePK().Exec(ctx); err != nil {
 		return "", fmt.Errorf("store the signed transaction: %w", err)
 	}
 	if _, err := tx.NewRaw("UPDATE wallet_nonces SET next_nonce = ? WHERE wallet_id = ?", unsigned.Nonce+1, w.ID).Exec(ctx); err != nil {
@@ -204,7 +225,8 @@ func (s *Sender) WaitReceipt(ctx context.Context, id string, beat func()) (bool,
 	return r.Status == types.ReceiptStatusSuccessful, nil
 }
 
-// Finish records transaction id's end once, with its event; a failure releases the reserved spend.
+// Finish records transaction id's end once (confirmed, failed, or rejected when its approval was not
+// granted), with its event; a failure or a rejection releases the reserved spend.
 func (s *Sender) Finish(ctx context.Context, end workflows.WalletTxEnd) error {
 	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		t, _, err := s.load(ctx, tx, end.TransactionID, "UPDATE")
@@ -221,6 +243,9 @@ func (s *Sender) Finish(ctx context.Context, end workflows.WalletTxEnd) error {
 			t.ConfirmedAt = &now
 		} else {
 			typ = outbox.WalletTransactionFailed
+			if end.Status == schema.WalletTxRejected {
+				typ = outbox.WalletTransactionRejected
+			}
 			t.ErrorCode, t.ErrorMessage = &end.ErrorCode, &end.ErrorMessage
 			if _, err := tx.NewRaw("UPDATE wallet_spends SET released_at = now() WHERE wallet_id = ? AND transaction_id = ?",
 				t.WalletID, t.ID).Exec(ctx); err != nil {

@@ -10,7 +10,10 @@ import (
 	"go.temporal.io/api/serviceerror"
 	sdkclient "go.temporal.io/sdk/client"
 
+	"github.com/uptrace/bun"
+
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/schema"
 	"github.com/svcplatform/svc/workflows"
@@ -28,12 +31,24 @@ type Starts struct {
 	Engine Engine
 }
 
-// Start starts transaction t's workflow wallettx/<id>; one started before is fine.
+// Start starts transaction t's workflow wallettx/<id> (and, for a send that waits for an approval, the
+// approval's workflow first); one started before is fine.
 func (s *Starts) Start(ctx context.Context, t *schema.WalletTransaction) error {
+	params := workflows.WalletTxParams{TransactionID: t.ID}
+	if t.ApprovalID != nil {
+		a, err := approval.NewStore(s.Store.db).ByID(ctx, *t.ApprovalID)
+		if err != nil {
+			return err
+		}
+		if err := approval.Start(ctx, s.Engine, a); err != nil {
+			return err
+		}
+		params.ApprovalID, params.ApprovalExpiresAt = a.ID, a.ExpiresAt
+	}
 	_, err := s.Engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.WalletTxWorkflowID(t.ID), TaskQueue: workflows.TaskQueue,
 		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		TypedSearchAttributes: workflows.ResourceAttributes(t.AccountID, t.ProjectID, client.ServiceManagedWallets, client.OpWalletsTransactionsCreate),
-		StaticSummary:         "send " + t.ID + " from " + t.WalletID}, workflows.WalletTxWorkflowName, workflows.WalletTxParams{TransactionID: t.ID})
+		StaticSummary:         "send " + t.ID + " from " + t.WalletID}, workflows.WalletTxWorkflowName, params)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if err != nil && !errors.As(err, &started) {
 		return svcerr.New(svcerr.Unavailable, "the send is recorded but its workflow did not start; retry with the same Idempotency-Key")
@@ -42,12 +57,17 @@ func (s *Starts) Start(ctx context.Context, t *schema.WalletTransaction) error {
 }
 
 // Sweep starts the workflows of sends still queued and unsigned after settle (their request died
-// between recording them and starting their workflow), at most limit of them; it answers how many it
-// handed on. A send whose workflow runs is left as it is.
+// between recording them and starting their workflow), and of sends pending an approval recorded in the
+// ten settle periods before that, at most limit of them; it answers how many it handed on. A send whose
+// workflow runs is left as it is.
 func (s *Starts) Sweep(ctx context.Context, settle time.Duration, limit int) (int, error) {
 	var stale []schema.WalletTransaction
-	err := s.Store.db.NewSelect().Model(&stale).Where("status = ? AND tx_hash IS NULL AND created_at < ?", schema.WalletTxQueued,
-		time.Now().Add(-settle)).OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
+	before := time.Now().Add(-settle)
+	err := s.Store.db.NewSelect().Model(&stale).Where("tx_hash IS NULL AND created_at < ?", before).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("status = ?", schema.WalletTxQueued).
+				WhereOr("status = ? AND created_at > ?", schema.WalletTxPendingApproval, before.Add(-10*settle))
+		}).OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("list unsigned sends: %w", err)
 	}

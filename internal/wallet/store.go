@@ -25,11 +25,20 @@ type Store struct {
 	box *secretbox.Box
 	// chain is the CAIP-2 id of the chain wallets live on.
 	chain string
+	// screener screens every send (DefaultScreening unless WithScreening changes it).
+	screener *Screener
 }
 
-// NewStore returns a Store on db whose keys are sealed under box, for wallets on chain (CAIP-2).
+// NewStore returns a Store on db whose keys are sealed under box, for wallets on chain (CAIP-2), that
+// screens sends with DefaultScreening.
 func NewStore(db *bun.DB, box *secretbox.Box, chain string) *Store {
-	return &Store{db: db, box: box, chain: chain}
+	return &Store{db: db, box: box, chain: chain, screener: NewScreener(DefaultScreening())}
+}
+
+// WithScreening makes the store screen sends with opts, and returns it.
+func (s *Store) WithScreening(opts ScreeningOptions) *Store {
+	s.screener = NewScreener(opts)
+	return s
 }
 
 // Chain is the CAIP-2 id of the chain the store's wallets live on.

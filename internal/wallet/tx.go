@@ -14,6 +14,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/schema"
@@ -30,9 +33,12 @@ type NewTransaction struct {
 }
 
 // CreateTransaction judges a send under the wallet's row lock (the policy again, with the rolling
-// 24-hour spend), reserves its USD value against the daily limit and records it queued, for the workflow
-// wallettx/<id> to sign and broadcast. A refusal names its rule and stores nothing. A replay (the same
-// id) answers the transaction recorded.
+// 24-hour spend, and the screening step), reserves its USD value against the daily limit and records
+// it: queued, for the workflow wallettx/<id> to sign and broadcast, or pending_approval with a pending
+// approval (kind wallet_transaction) and its wallet.transaction.pending_approval event when the policy or
+// the screening asks for one. The reservation is taken either way, so sends waiting for a decision count
+// against the daily limit. A refusal (or a block by screening) names its rule and stores nothing. A
+// replay (the same id) answers the transaction recorded.
 func (s *Store) CreateTransaction(ctx context.Context, c *Chain, prices Prices, n NewTransaction, now time.Time) (*schema.WalletTransaction, error) {
 	w, err := s.Get(ctx, n.Scope, n.WalletID)
 	if err != nil {
@@ -54,42 +60,77 @@ func (s *Store) CreateTransaction(ctx context.Context, c *Chain, prices Prices, 
 		if err != nil {
 			return err
 		}
-		v, err := judge(ctx, tx, locked, snd, now)
+		v, screening, err := s.judge(ctx, tx, locked, snd, now)
 		if err != nil {
 			return err
 		}
-		t = newTransaction(n, locked, snd, quoteID, v)
+		t = newTransaction(n, locked, snd, quoteID, v, screening)
+		var a *schema.Approval
+		if v.Decision == NeedsApproval || screening.Verdict == client.ScreeningNeedsApproval {
+			a = approvalOf(n, t, v, screening, now)
+			t.Status, t.ApprovalID = schema.WalletTxPendingApproval, &a.ID
+		}
 		if _, err := tx.NewInsert().Model(t).Returning("created_at, updated_at").Exec(ctx); err != nil {
 			return fmt.Errorf("record transaction: %w", err)
 		}
-		_, err = tx.NewRaw("INSERT INTO wallet_spends (wallet_id, transaction_id, cents) VALUES (?, ?, ?)",
-			w.ID, t.ID, deref64(snd.usdCents)).Exec(ctx)
-		return err
+		if _, err = tx.NewRaw("INSERT INTO wallet_spends (wallet_id, transaction_id, cents) VALUES (?, ?, ?)",
+			w.ID, t.ID, deref64(snd.usdCents)).Exec(ctx); err != nil {
+			return fmt.Errorf("reserve the spend of %s: %w", t.ID, err)
+		}
+		if a == nil {
+			return nil
+		}
+		if err := approval.Insert(ctx, tx, a); err != nil {
+			return err
+		}
+		return outbox.Emit(ctx, tx, outbox.Event{AccountID: t.AccountID, ProjectID: t.ProjectID, Type: outbox.WalletTransactionPendingApproval,
+			Subject: t.ID, Data: TransactionToWire(t)})
 	})
 	return t, err
 }
 
-// judge evaluates the wallet's policy for snd with the spend of the last 24 hours; a refusal (or, for now,
-// a send that needs an approval) is a 403 naming the rule.
-func judge(ctx context.Context, tx bun.Tx, w *schema.Wallet, snd *send, now time.Time) (Verdict, error) {
+// approvalOf is the pending approval a send that needs one waits for: requested by the send's key,
+// expiring after approval.DefaultTTL, its reason the rule that asked for it.
+func approvalOf(n NewTransaction, t *schema.WalletTransaction, v Verdict, sc client.Screening, now time.Time) *schema.Approval {
+	reason := v.Rule + ": " + v.Message
+	if v.Decision != NeedsApproval {
+		reason = "screening " + sc.Rule + ": " + sc.Reason
+	}
+	input, _ := json.Marshal(map[string]any{"walletId": t.WalletID, "transactionId": t.ID, "to": t.ToAddress, "asset": t.Asset,
+		"amount": FormatUnits(mustBig(t.Atomic), t.Decimals), "usdValue": usd(t.USDCents), "verdict": v, "screening": sc})
+	id := ids.New(ids.Approval)
+	return &schema.Approval{ID: id, AccountID: t.AccountID, ProjectID: t.ProjectID, KeyID: n.KeyID, Kind: approval.KindWalletTransaction,
+		ServiceID: client.ServiceManagedWallets, OperationID: client.OpWalletsTransactionsCreate, Input: input, Reason: &reason,
+		Status: client.ApprovalPending, WorkflowID: workflows.ApprovalWorkflowID(id), ExpiresAt: now.Add(approval.DefaultTTL).UTC(),
+		TransactionID: &t.ID}
+}
+
+// judge evaluates the wallet's policy for snd with the spend of the last 24 hours, and screens it. A
+// block by screening or a refusal by the policy is a 403 naming the rule; a send that needs an approval
+// (by either) is not an error.
+func (s *Store) judge(ctx context.Context, tx bun.Tx, w *schema.Wallet, snd *send, now time.Time) (Verdict, client.Screening, error) {
 	p, err := PolicyOf(w)
 	if err != nil {
-		return Verdict{}, err
+		return Verdict{}, client.Screening{}, err
 	}
 	spent, err := Spent(ctx, tx, w.ID, now)
 	if err != nil {
-		return Verdict{}, err
+		return Verdict{}, client.Screening{}, err
+	}
+	sc, err := s.screener.Screen(ctx, tx, w, snd, now)
+	if err != nil {
+		return Verdict{}, client.Screening{}, err
+	}
+	if sc.Verdict == client.ScreeningBlock {
+		return Verdict{}, sc, svcerr.New(svcerr.Forbidden, "screening blocks this send (%s): %s", sc.Rule, sc.Reason).
+			WithDetails("rule", sc.Rule).WithDetails("decision", sc.Verdict).WithDetails("check", "screening")
 	}
 	v := p.Evaluate(Outbound{From: Address(w), To: snd.to, USDCents: snd.usdCents, ContractCall: snd.contractCall, SpentCents: spent}, now)
-	switch v.Decision {
-	case Refused:
-		return v, svcerr.New(svcerr.Forbidden, "the wallet's policy refuses this send (%s): %s", v.Rule, v.Message).
+	if v.Decision == Refused {
+		return v, sc, svcerr.New(svcerr.Forbidden, "the wallet's policy refuses this send (%s): %s", v.Rule, v.Message).
 			WithDetails("rule", v.Rule).WithDetails("decision", v.Decision)
-	case NeedsApproval:
-		return v, svcerr.New(svcerr.Forbidden, "this send needs an approval (%s): %s; sends that wait for an approval are not served yet",
-			v.Rule, v.Message).WithDetails("rule", v.Rule).WithDetails("decision", v.Decision)
 	}
-	return v, nil
+	return v, sc, nil
 }
 
 // sendOf resolves the send of a request: its quote (unexpired, of this wallet), or its own fields.
@@ -124,13 +165,14 @@ func (s *Store) sendOf(ctx context.Context, c *Chain, prices Prices, w *schema.W
 	return snd, &q.ID, nil
 }
 
-func newTransaction(n NewTransaction, w *schema.Wallet, snd *send, quoteID *string, v Verdict) *schema.WalletTransaction {
+func newTransaction(n NewTransaction, w *schema.Wallet, snd *send, quoteID *string, v Verdict, sc client.Screening) *schema.WalletTransaction {
 	verdict, _ := json.Marshal(v)
+	screening, _ := json.Marshal(sc)
 	keyID := n.KeyID
 	t := &schema.WalletTransaction{ID: n.ID, WalletID: w.ID, AccountID: w.AccountID, ProjectID: w.ProjectID, KeyID: &keyID,
 		QuoteID: quoteID, Chain: w.Chain, ToAddress: snd.to.Hex(), Asset: snd.asset, Atomic: snd.atomic.String(), Decimals: snd.decimals,
 		USDCents: snd.usdCents, TxTo: snd.txTo.Hex(), Value: snd.value.String(), Data: snd.data, Status: schema.WalletTxQueued,
-		Verdict: verdict}
+		Verdict: verdict, Screening: screening}
 	if snd.token != nil {
 		tok := snd.token.Hex()
 		t.Token = &tok
@@ -184,8 +226,12 @@ func TransactionToWire(t *schema.WalletTransaction) client.WalletTransaction {
 	out := client.WalletTransaction{ID: t.ID, WalletID: t.WalletID, Status: t.Status, To: t.ToAddress, Asset: t.Asset, Token: t.Token,
 		Amount: FormatUnits(mustBig(t.Atomic), t.Decimals), Atomic: t.Atomic, USDValue: usd(t.USDCents), Hash: t.TxHash, Nonce: t.Nonce,
 		QuoteID: t.QuoteID, WorkflowID: workflows.WalletTxWorkflowID(t.ID), CreatedAt: t.CreatedAt.UTC(), UpdatedAt: t.UpdatedAt.UTC(),
-		Confirmed: t.ConfirmedAt}
+		Confirmed: t.ConfirmedAt, ApprovalID: t.ApprovalID}
 	_ = json.Unmarshal(t.Verdict, &out.Verdict)
+	if len(t.Screening) > 0 {
+		out.Screening = new(client.Screening)
+		_ = json.Unmarshal(t.Screening, out.Screening)
+	}
 	if t.ErrorCode != nil {
 		out.Error = &client.RunError{Code: *t.ErrorCode, Message: derefStr(t.ErrorMessage)}
 	}
