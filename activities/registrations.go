@@ -50,5 +50,6 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityBroadcastWalletTx, Func: s.Wallets.BroadcastWalletTx},
 		{Name: workflows.ActivityWaitWalletTxReceipt, Func: s.Wallets.WaitWalletTxReceipt},
 		{Name: workflows.ActivityFinishWalletTx, Func: s.Wallets.FinishWalletTx},
+		{Name: workflows.ActivitySignWalletSig, Func: s.Wallets.SignWalletSig},
 	}
 }

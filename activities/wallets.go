@@ -79,3 +79,11 @@ func (w *Wallets) FinishWalletTx(ctx context.Context, end workflows.WalletTxEnd)
 	}
 	return w.Sender.Finish(ctx, end)
 }
+
+// SignWalletSig makes the wallet signature once and answers its final status.
+func (w *Wallets) SignWalletSig(ctx context.Context, signatureID string) (workflows.WalletSigDone, error) {
+	if w.Sender == nil {
+		return workflows.WalletSigDone{}, errNoWalletChain
+	}
+	return w.Sender.SignSignature(ctx, signatureID)
+}

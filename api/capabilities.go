@@ -133,6 +133,7 @@ func routeTable(d Deps) [][]Route {
 		(&databaseTransfersAPI{transfers: d.Transfers, log: d.Logger}).routes(),
 		(&automationsAPI{automations: d.Automations}).routes(),
 		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts}).routes(),
+		(&walletSignaturesAPI{&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts}}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 	}
 }

@@ -162,6 +162,10 @@ const (
 	OpAutomationsTrigger = "automations.trigger"
 	OpAutomationsCancel  = "automations.cancel"
 	OpAutomationsDelete  = "automations.delete"
+	// OpWalletsSignaturesRead reads one wallet signature (ours: seed 000 lists none).
+	OpWalletsSignaturesRead = "wallets.signatures.read"
+	// OpWalletSign is seed 002's POST /wallet/sign.
+	OpWalletSign = "wallet.sign"
 )
 
 // LimitOperations lists every route's limit operation id, in the order of the specification.
@@ -183,6 +187,7 @@ var LimitOperations = []string{
 	OpWebhooksDisable, OpWebhookDeliveriesList, OpWebhookDeliveriesReplay,
 	OpAutomationsList, OpAutomationsCreate, OpAutomationsRead, OpAutomationsUpdate, OpAutomationsPause,
 	OpAutomationsResume, OpAutomationsTrigger, OpAutomationsCancel, OpAutomationsDelete,
+	OpWalletsSignaturesRead, OpWalletSign,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

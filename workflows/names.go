@@ -30,6 +30,9 @@ const (
 	AutomationFireWorkflowName = "AutomationFireWorkflow"
 	// WalletTxWorkflowName sends one outbound wallet transaction (workflow id wallettx/<transactionId>).
 	WalletTxWorkflowName = "WalletTxWorkflow"
+	// WalletSigWorkflowName makes one message or transaction signature of a wallet (workflow id
+	// walletsig/<signatureId>).
+	WalletSigWorkflowName = "WalletSigWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -44,6 +47,7 @@ var Registrations = []Registration{
 	{Name: DatabaseTransferWorkflowName, Func: DatabaseTransferWorkflow},
 	{Name: AutomationFireWorkflowName, Func: AutomationFireWorkflow},
 	{Name: WalletTxWorkflowName, Func: WalletTxWorkflow},
+	{Name: WalletSigWorkflowName, Func: WalletSigWorkflow},
 }
 
 // Signal names.
@@ -123,6 +127,9 @@ const (
 	ActivityWaitWalletTxReceipt = "WaitWalletTxReceipt"
 	// ActivityFinishWalletTx records a wallet transaction's end with its event (idempotent).
 	ActivityFinishWalletTx = "FinishWalletTx"
+	// ActivitySignWalletSig re-checks the wallet's pause, opens its key and stores one signature
+	// (idempotent).
+	ActivitySignWalletSig = "SignWalletSig"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

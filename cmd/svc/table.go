@@ -21,7 +21,7 @@ type command struct {
 func commands() []command {
 	return slices.Concat(authCommands(), keysCommands(), runsCommands(), automationsCommands(), projectsCommands(), usageCommands(),
 		auditCommands(), creditsCommands(), topUpCommands(), connectionsCommands(), catalogCommands(),
-		gatewayCommands(), artifactsCommands(), filesCommands(), dbCommands(), walletsCommands(), approvalsCommands(), webhooksCommands(), webhooksListenCommands(),
+		gatewayCommands(), artifactsCommands(), filesCommands(), dbCommands(), walletsCommands(), walletSignCommands(), approvalsCommands(), webhooksCommands(), webhooksListenCommands(),
 		webhooksDeliveriesCommands(), helpCommands())
 }
 

@@ -34,6 +34,8 @@ const (
 	Quote = "quo"
 	// WalletTransaction names an outbound transaction of a wallet.
 	WalletTransaction = "tx"
+	// WalletSignature names a message or transaction signature of a wallet.
+	WalletSignature = "sig"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
