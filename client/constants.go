@@ -183,6 +183,7 @@ var LimitOperations = []string{
 	OpWebhooksDisable, OpWebhookDeliveriesList, OpWebhookDeliveriesReplay,
 	OpAutomationsList, OpAutomationsCreate, OpAutomationsRead, OpAutomationsUpdate, OpAutomationsPause,
 	OpAutomationsResume, OpAutomationsTrigger, OpAutomationsCancel, OpAutomationsDelete,
+	OpAuthSIWENonce, OpAuthSIWEVerify, OpAuthSIWELink,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.
