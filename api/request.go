@@ -12,6 +12,7 @@ import (
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/siwe"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/schema"
