@@ -11,6 +11,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/project"
+	"github.com/svcplatform/svc/internal/siwe"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/schema"
@@ -46,11 +47,17 @@ func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
 	if err != nil {
 		return nil, err
 	}
+	if siwe.LooksLikeToken(secret) {
+		return s.sessionPrincipal(c, r, secret)
+	}
 	caller, err := s.keyCache.Authenticate(ctx, secret)
 	if err != nil {
 		return nil, err
 	}
 	key := caller.Key
+	if err := checkClientIP(key, c.ClientIP()); err != nil {
+		return nil, err
+	}
 	scope, archived, err := s.projectScope(ctx, key, c.GetHeader(headerProject))
 	if err != nil {
 		return nil, err
@@ -108,6 +115,10 @@ func (s *Server) authorize(c *gin.Context) {
 	p := principalFrom(c.Request.Context())
 	if r == nil || p == nil || p.Key == nil {
 		c.Next()
+		return
+	}
+	if p.Key.ReadOnly && r.Method != http.MethodGet {
+		s.fail(c, readOnlyRefusal(r))
 		return
 	}
 	grants := apikey.GrantsOf(p.Key)

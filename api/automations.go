@@ -158,6 +158,7 @@ func userAutomationRoute(r Route, path string) Route {
 	r.Op = "user." + r.Op
 	r.Path = path
 	r.Summary += " (seed 002's path)"
+	r.Session = true
 	return r
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/svcplatform/svc/internal/limit"
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
+	"github.com/svcplatform/svc/internal/siwe"
 	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/webhook"
@@ -97,6 +98,9 @@ type Deps struct {
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the
 	// route out.
 	DevFaucet Faucet
+	// SIWE signs in with Ethereum (seed 002's web sessions); nil answers its routes 503 and refuses
+	// session tokens.
+	SIWE *siwe.Service
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -132,8 +136,9 @@ func routeTable(d Deps) [][]Route {
 		(&databasesAPI{databases: d.Databases}).routes(),
 		(&databaseTransfersAPI{transfers: d.Transfers, log: d.Logger}).routes(),
 		(&automationsAPI{automations: d.Automations}).routes(),
-		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts}).routes(),
-		(&walletSignaturesAPI{&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts}}).routes(),
+		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB}).routes(),
+		(&walletSignaturesAPI{&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB}}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
+		(&siweAPI{siwe: d.SIWE}).routes(),
 	}
 }

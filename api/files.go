@@ -156,7 +156,7 @@ func (fa *filesAPI) store(ctx context.Context, up *upload, body io.Reader, lengt
 	case in.ContentSHA256 != "" && !strings.EqualFold(in.ContentSHA256, sum):
 		return nil, svcerr.Invalid("X-Content-Sha256", "the body's SHA-256 is %s, not the X-Content-Sha256 sent: nothing is stored", sum)
 	}
-	f, created, err := fa.files.Create(ctx, up.res, file.NewFile{ID: up.id, Scope: p.Scope, KeyID: &p.Key.ID,
+	f, created, err := fa.files.Create(ctx, up.res, file.NewFile{ID: up.id, Scope: p.Scope, KeyID: p.keyID(),
 		Name: in.FileName, MediaType: strings.TrimSpace(in.ContentType), Purpose: in.Purpose,
 		Bytes: size, SHA256: sum, BlobKey: up.blobKey})
 	if err != nil {
@@ -453,6 +453,7 @@ func userFilesRoute(r Route) Route {
 	r.Op = "user." + r.Op
 	r.Path = "/user" + strings.TrimPrefix(r.Path, "/v1")
 	r.Summary += " (seed 002's path)"
+	r.Session = true
 	return r
 }
 

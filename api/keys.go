@@ -11,6 +11,7 @@ import (
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/schema"
 )
 
 func (k *keysAPI) listKeys(ctx context.Context, in *listInput) (*Out[client.APIKeyList], error) {
@@ -39,15 +40,22 @@ func (k *keysAPI) createKey(ctx context.Context, in *createKeyInput) (*Out[clien
 	p := principalFrom(ctx)
 	req := in.Body
 	nk := apikey.NewKey{ID: newID(ctx, ids.APIKey), AccountID: p.Scope.AccountID, Name: req.Name}
-	limits := apikey.LimitsFromWire(req.Limits)
-	if p.Key == nil { // first key, authorised by a credit token
-		grants, err := apikey.Narrow(k.catalog, apikey.FullGrants(), apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: limits})
+	want := keyRequest(req)
+	switch {
+	case p.Session != nil: // a top-level key of the account's owner, made through a web session
+		grants, err := apikey.Narrow(k.catalog, apikey.FullGrants(), want)
+		if err != nil {
+			return nil, err
+		}
+		nk.Grants = grants
+	case p.Key == nil: // first key, authorised by a credit token
+		grants, err := apikey.Narrow(k.catalog, apikey.FullGrants(), want)
 		if err != nil {
 			return nil, err
 		}
 		nk.Grants, nk.CreditTokenID = grants, p.CreditToken.ID
-	} else {
-		grants, err := apikey.Narrow(k.catalog, apikey.GrantsOf(p.Key), apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: limits})
+	default:
+		grants, err := apikey.Narrow(k.catalog, apikey.GrantsOf(p.Key), want)
 		if err != nil {
 			return nil, err
 		}
@@ -62,6 +70,16 @@ func (k *keysAPI) createKey(ctx context.Context, in *createKeyInput) (*Out[clien
 		return nil, err
 	}
 	return reply(client.APIKeyEnvelope{OK: true, APIKey: apikey.ToWire(key, secret)})
+}
+
+// keyRequest is what a key creation asks for, flags included.
+func keyRequest(req client.CreateAPIKeyRequest) apikey.Request {
+	out := apikey.Request{Scopes: req.Scopes, Services: req.Services, Limits: apikey.LimitsFromWire(req.Limits),
+		ReadOnly: req.ReadOnly, IPAllowlist: req.IPAllowlist}
+	if r := req.RecipientAllowlist; r != nil {
+		out.Recipients = &schema.RecipientAllowlist{EVM: r.EVM, Solana: r.Solana}
+	}
+	return out
 }
 
 // bindProject sets the new key's project: a project-bound parent's children stay in its project.
@@ -106,7 +124,7 @@ func (k *keysAPI) routes() []Route {
 		handle(Route{Op: client.OpAPIKeysList, Method: http.MethodGet, Path: "/v1/api-keys", Summary: "List this key and its descendants", Tag: "API keys",
 			Auth: authKey, Scope: client.ScopeAPIKeysManage}, k.listKeys),
 		handle(Route{Op: client.OpAPIKeysCreate, Method: http.MethodPost, Path: "/v1/api-keys", Summary: "Create the first key (credit token) or a narrower child key", Tag: "API keys",
-			Auth: authKeyOrCreditToken, Scope: client.ScopeAPIKeysManage, Idem: true, Seal: true, Status: http.StatusCreated}, k.createKey),
+			Auth: authKeyOrCreditToken, Scope: client.ScopeAPIKeysManage, Idem: true, Seal: true, Status: http.StatusCreated, Session: true}, k.createKey),
 		handle(Route{Op: client.OpAPIKeysRevoke, Method: http.MethodDelete, Path: "/v1/api-keys/{id}", Summary: "Revoke a key and all its descendants", Tag: "API keys",
 			Auth: authKey, Scope: client.ScopeAPIKeysManage, Idem: true}, k.revokeKey),
 	}

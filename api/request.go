@@ -12,6 +12,7 @@ import (
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/siwe"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/schema"
@@ -80,6 +81,8 @@ type Principal struct {
 	Scope       tenant.Scope
 	// ProjectArchived: the selected project is archived, so only reads are allowed.
 	ProjectArchived bool
+	// Session is the web session (SIWE) that made the request, on routes that accept one; Key is then nil.
+	Session *siwe.Session
 }
 
 // caller names who sent a request, for idempotency fingerprints: only the same key (or credit token)
@@ -87,6 +90,9 @@ type Principal struct {
 func (p *Principal) caller() string {
 	if p.Key != nil {
 		return "key:" + p.Key.ID
+	}
+	if p.Session != nil {
+		return "ses:" + p.Session.AccountID + ":" + p.Session.Address
 	}
 	return "ctk:" + p.CreditToken.ID
 }

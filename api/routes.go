@@ -60,6 +60,9 @@ type Route struct {
 	// RawBody routes take a raw byte stream (a file upload), never JSON: the middleware neither reads
 	// nor checks it (it is not buffered), and the handler streams it from the request state (rawBodyFrom).
 	RawBody bool
+	// Session routes also accept a web session (SIWE) token in Authorization: Bearer, acting as the
+	// account's owner (seed 002: wallet-level settings and some /user/... routes).
+	Session bool
 
 	// bind registers the route's typed handler with Huma (set by handle).
 	bind func(s *Server, r Route)

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
@@ -23,6 +25,8 @@ type walletsAPI struct {
 	prices wallet.Prices
 	// starts hand sends to their workflows; nil answers sends 503.
 	starts *wallet.Starts
+	// db reads a quote's recipient for the calling key's recipient allowlist (keyAllowsRecipient).
+	db bun.IDB
 }
 
 type sendInput struct {
@@ -46,6 +50,9 @@ func (wa *walletsAPI) sendTransaction(ctx context.Context, in *sendInput) (*wall
 		return nil, errNoWallets
 	}
 	p := principalFrom(ctx)
+	if err := wa.keyAllowsRecipient(ctx, p, in.WalletID, in.Body.QuoteID, in.Body.To); err != nil {
+		return nil, err
+	}
 	t, err := wa.wallets.CreateTransaction(ctx, wa.chain, wa.prices, wallet.NewTransaction{Scope: p.Scope, KeyID: p.Key.ID,
 		WalletID: in.WalletID, ID: newID(ctx, ids.WalletTransaction), Req: in.Body}, time.Now())
 	if err != nil {
@@ -107,6 +114,9 @@ type quoteInput struct {
 func (wa *walletsAPI) quoteTransaction(ctx context.Context, in *quoteInput) (*Out[client.TransactionQuoteEnvelope], error) {
 	if wa.wallets == nil {
 		return nil, errNoWallets
+	}
+	if err := wa.keyAllowsRecipient(ctx, principalFrom(ctx), in.WalletID, "", in.Body.To); err != nil {
+		return nil, err
 	}
 	q, err := wa.wallets.Quote(ctx, wa.chain, wa.prices, principalFrom(ctx).Scope, in.WalletID, newID(ctx, ids.Quote), in.Body, time.Now())
 	if err != nil {
@@ -215,6 +225,9 @@ func (wa *walletsAPI) updatePolicy(ctx context.Context, in *updatePolicyInput) (
 	if wa.wallets == nil {
 		return nil, errNoWallets
 	}
+	if err := ownerOnly(principalFrom(ctx)); err != nil {
+		return nil, err
+	}
 	w, err := wa.wallets.UpdatePolicy(ctx, principalFrom(ctx).Scope, in.WalletID, in.Body, time.Now())
 	if err != nil {
 		return nil, err
@@ -240,7 +253,7 @@ func (wa *walletsAPI) routes() []Route {
 		handle(r(Route{Op: client.OpWalletsBalancesRead, Method: http.MethodGet, Path: one + "/balances",
 			Summary: "Read a wallet's native and USDC balances from the chain"}, client.ScopeWalletsRead), wa.balances),
 		handle(r(Route{Op: client.OpWalletsPolicyUpdate, Method: http.MethodPatch, Path: one + "/policy",
-			Summary: "Change a wallet's policy (seed 002's controls)", Idem: true}, client.ScopeApprovalsWrite), wa.updatePolicy),
+			Summary: "Change a wallet's policy (seed 002's controls): a web session or a top-level key", Idem: true, Session: true}, client.ScopeApprovalsWrite), wa.updatePolicy),
 		handle(r(Route{Op: client.OpWalletsTransactionsQuote, Method: http.MethodPost, Path: one + "/transactions/quote",
 			Summary: "Quote a send: amount, USD value, fee and the policy's verdict, moving nothing", Idem: true},
 			client.ScopeWalletsTransact), wa.quoteTransaction),

@@ -88,6 +88,9 @@ type APIDeps struct {
 	// LimitClock is the clock that places requests in their limit windows (default time.Now); processes
 	// sharing a database must share it.
 	LimitClock func() time.Time
+	// SIWEDomain is the domain sign-in-with-Ethereum messages must name (see Config.SIWEDomain); empty
+	// uses DefaultSIWEDomain.
+	SIWEDomain string
 }
 
 // RunSweepInterval is how often, by default, an API process looks for runs left unstarted.

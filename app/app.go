@@ -312,6 +312,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 		NativeUSDPrice:  nativePrice(cfg, keyMode),
 		WalletScreening: cfg.WalletScreening,
 		DevFaucet:       devFaucet(cfg, keyMode),
+		SIWEDomain:      siweDomain(cfg.SIWEDomain, cfg.HTTPAddr),
 		Databases:       st.databases})
 	if err != nil {
 		return err

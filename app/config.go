@@ -58,6 +58,9 @@ type Config struct {
 	// TrustedProxies are the reverse proxies (addresses or CIDRs, comma-separated in SVC_TRUSTED_PROXIES)
 	// whose X-Forwarded-For gives the client IP recorded in audit events; none by default.
 	TrustedProxies []string
+	// SIWEDomain is the domain (host[:port]) sign-in-with-Ethereum messages must name (SVC_SIWE_DOMAIN);
+	// default the host and port of HTTPAddr (localhost for an unspecified host).
+	SIWEDomain string
 	// BlobURL is the platform's one blob store (SVC_BLOB_URL): file:///dir, s3://bucket?region=...,
 	// gs://bucket (see blob.Open); default file://DataDir/blobs, made absolute. Every API and worker
 	// process must reach the same store.
@@ -114,6 +117,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			APIKey: getenv("TEMPORAL_API_KEY"),
 		},
 		TrustedProxies: splitList(getenv("SVC_TRUSTED_PROXIES")),
+		SIWEDomain:     getenv("SVC_SIWE_DOMAIN"),
 		ServicesFile:   getenv("SVC_SERVICES_FILE"),
 		LogLevel:       or(getenv("SVC_LOG_LEVEL"), "info"),
 		LogFormat:      or(getenv("SVC_LOG_FORMAT"), "text"),

@@ -99,6 +99,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		WalletChain:  walletChain(d),
 		WalletPrices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))},
 		DatabaseConn: databaseConn(d),
+		SIWE:         siweService(d),
 	}, nil
 }
 

@@ -188,6 +188,7 @@ var LimitOperations = []string{
 	OpAutomationsList, OpAutomationsCreate, OpAutomationsRead, OpAutomationsUpdate, OpAutomationsPause,
 	OpAutomationsResume, OpAutomationsTrigger, OpAutomationsCancel, OpAutomationsDelete,
 	OpWalletsSignaturesRead, OpWalletSign,
+	OpAuthSIWENonce, OpAuthSIWEVerify, OpAuthSIWELink,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

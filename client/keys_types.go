@@ -24,6 +24,17 @@ type APIKey struct {
 	RevokedAt *time.Time `json:"revokedAt,omitempty"`
 	// Current marks the key that made the request, in listings.
 	Current bool `json:"current,omitempty"`
+	// Seed 002's key flags.
+	ReadOnly           bool                `json:"readOnly" doc:"Every request but a GET answers 403."`
+	IPAllowlist        []string            `json:"ipAllowlist" doc:"Addresses and CIDR ranges the key may be used from; null allows any."`
+	RecipientAllowlist *RecipientAllowlist `json:"recipientAllowlist" doc:"Recipients the key's wallet sends may go to, per address family; null allows any."`
+}
+
+// RecipientAllowlist restricts the recipients of a key's wallet sends, in addition to the wallet's
+// permitted recipients. A null list allows any address of its family; an empty one none.
+type RecipientAllowlist struct {
+	EVM    []string `json:"evm" required:"false" doc:"0x addresses; null allows any EVM recipient."`
+	Solana []string `json:"solana" required:"false" doc:"Solana-style (base58) addresses; null allows any."`
 }
 
 // CreateAPIKeyRequest is the body of POST /v1/api-keys. Every field is optional: a first key gets every
@@ -35,6 +46,10 @@ type CreateAPIKeyRequest struct {
 	Services  []string `json:"services" required:"false" doc:"Subset of the parent's services; null or absent inherits them."`
 	Limits    []Limit  `json:"limits,omitempty" doc:"Limits; a child keeps every limit of its parent, at most as wide."`
 	ProjectID string   `json:"projectId,omitempty" doc:"Bind the key to one project."`
+	// Seed 002's key flags; absent inherits the parent's, and a child may only narrow them.
+	ReadOnly           *bool               `json:"readOnly,omitempty" doc:"Every request but a GET answers 403; a read-only parent's children are read-only."`
+	IPAllowlist        []string            `json:"ipAllowlist,omitempty" doc:"Addresses and CIDR ranges (no wider than /8 IPv4, /16 IPv6) the key may be used from; a child's must lie inside its parent's."`
+	RecipientAllowlist *RecipientAllowlist `json:"recipientAllowlist,omitempty" doc:"Recipients of the key's wallet sends per family; a child's lists must be subsets of its parent's."`
 }
 
 // APIKeyEnvelope answers the creation or revocation of one key.

@@ -25,4 +25,6 @@ type AuditEvent struct {
 	ChargedMillicredits int64 `bun:"charged_millicredits"`
 	// Sanitized: a text field held bytes PostgreSQL cannot store (NUL, invalid UTF-8), stored as %XX.
 	Sanitized bool `bun:"sanitized"`
+	// SessionAddress is the signed-in address of a request made through a web session (SIWE).
+	SessionAddress *string `bun:"session_address"`
 }

@@ -117,6 +117,8 @@ type Options struct {
 	Audit audit.Options
 	// WalletScreening configures the screening of wallet sends (zero: wallet.DefaultScreening).
 	WalletScreening wallet.ScreeningOptions
+	// TrustedProxies are the proxies whose X-Forwarded-For the API believes (SVC_TRUSTED_PROXIES).
+	TrustedProxies []string
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -189,7 +191,8 @@ func NewWith(t testing.TB, opts Options) *Env {
 		deps: app.APIDeps{Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, Blobs: blobs, X402: xc, ChainRPCURL: chainURL(chain), NativeUSDPrice: app.DevNativeUSDPrice, WalletScreening: opts.WalletScreening, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
-			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval}}}
+			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval},
+			TrustedProxies: opts.TrustedProxies}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e

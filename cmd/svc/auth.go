@@ -27,7 +27,7 @@ The key comes from --api-key, else ` + envAPIKey + `, else a prompt on the termi
 a rejected key (401) is not stored; a key that authenticates but lacks both api_keys:manage and
 services:read (403) is stored with a warning.
 
-` + globalFlagsHelp
+` + loginSIWEHelp
 
 // login verifies an API key and stores it with the base URL in the config file.
 //
@@ -35,6 +35,9 @@ services:read (403) is stored with a warning.
 // GET /v1/services (scope services:read). A 401 refuses the key; a key that may call neither route is
 // stored anyway, with a warning, since it authenticated.
 func (a *app) login(args []string) int {
+	if len(args) > 0 && args[0] == "siwe" {
+		return a.loginSIWE(args[1:])
+	}
 	fs := a.commandFlags("login", nil)
 	if code, ok := a.parseNone("login", fs, args); !ok {
 		return code

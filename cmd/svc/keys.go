@@ -34,6 +34,7 @@ func keysCommands() []command {
 // keysCreateHelp is the help of "svc keys create".
 const keysCreateHelp = `Usage: svc keys create [--name N] [--scope S]... [--service S]... [--limit OP=N/min|OP=N/day]...
                        [--project P] [--credit-token T] [--idempotency-key K] [--login]
+                       [--read-only] [--ip-allow A]... [--recipient-allow A]...
 
 Creates an API key and prints its secret once. With the current API key (scope api_keys:manage) the new
 key is a child that may only narrow its parent; with --credit-token (or ` + envCreditToken + `) it is the
@@ -48,6 +49,9 @@ account's first key and no API key is sent. Every field is optional.
   --credit-token T      first-key credit token from "svcd accounts create"
   --idempotency-key K   Idempotency-Key to send (default: random); reuse it to retry safely
   --login               also store the new key as the CLI's credentials
+  --read-only           the new key answers 403 to every write (seed 002's read-only flag)
+  --ip-allow A          an address or CIDR range the key may be used from; repeatable or comma-separated
+  --recipient-allow A   a recipient the key's wallet sends may go to (0x… EVM, base58 Solana); repeatable
 
 ` + globalFlagsHelp
 
@@ -58,7 +62,8 @@ func (a *app) keysCreate(args []string) int {
 	var (
 		name, project, creditToken, idemKey string
 		scopes, services, limits            stringList
-		saveLogin                           bool
+		saveLogin, readOnly                 bool
+		ipAllow, recipientAllow             stringList
 	)
 	fs := a.commandFlags(cmd, &idemKey, "project") // --project here binds the new key instead of selecting a project
 	fs.StringVar(&name, "name", "", "a label for people")
@@ -68,10 +73,17 @@ func (a *app) keysCreate(args []string) int {
 	fs.StringVar(&project, "project", "", "bind the new key to this project")
 	fs.StringVar(&creditToken, "credit-token", "", "first-key credit token")
 	fs.BoolVar(&saveLogin, "login", false, "store the new key as the CLI's credentials")
+	fs.BoolVar(&readOnly, "read-only", false, "the new key answers 403 to every write")
+	fs.Var(&ipAllow, "ip-allow", "an address or CIDR range the key may be used from (repeatable)")
+	fs.Var(&recipientAllow, "recipient-allow", "a recipient the key's wallet sends may go to (repeatable)")
 	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
 	}
-	req := client.CreateAPIKeyRequest{Name: name, Scopes: scopes, Services: services, ProjectID: project}
+	req := client.CreateAPIKeyRequest{Name: name, Scopes: scopes, Services: services, ProjectID: project,
+		IPAllowlist: ipAllow, RecipientAllowlist: recipientAllowlist(recipientAllow)}
+	if readOnly {
+		req.ReadOnly = &readOnly
+	}
 	for _, l := range limits {
 		lim, err := parseLimit(l)
 		if err != nil {
@@ -120,6 +132,23 @@ func (a *app) keysCreate(args []string) int {
 	return exitOK
 }
 
+// recipientAllowlist sorts --recipient-allow addresses into their families (0x… is EVM, anything else
+// Solana-style); nil when none were given.
+func recipientAllowlist(addrs []string) *client.RecipientAllowlist {
+	if len(addrs) == 0 {
+		return nil
+	}
+	out := &client.RecipientAllowlist{}
+	for _, a := range addrs {
+		if strings.HasPrefix(strings.ToLower(a), "0x") {
+			out.EVM = append(out.EVM, a)
+		} else {
+			out.Solana = append(out.Solana, a)
+		}
+	}
+	return out
+}
+
 // printKeyCreated shows a new key and its secret, with the warning that it is shown only once.
 func (a *app) printKeyCreated(k client.APIKey, replayed bool) {
 	fmt.Fprintln(a.stdout, titleLine("Created API key", k.ID, k.Name, replayed))
@@ -134,6 +163,12 @@ func (a *app) printKeyCreated(k client.APIKey, replayed bool) {
 	}
 	if k.ParentID != nil {
 		fmt.Fprintf(tw, "  Parent:\t%s\n", *k.ParentID)
+	}
+	if k.ReadOnly {
+		fmt.Fprintf(tw, "  Read-only:\tyes\n")
+	}
+	if k.IPAllowlist != nil {
+		fmt.Fprintf(tw, "  IP allowlist:\t%s\n", strings.Join(k.IPAllowlist, ", "))
 	}
 	_ = tw.Flush()
 	a.printSecretOnce(k.Secret)

@@ -14,11 +14,17 @@ import (
 // AllServices in a key's service list grants every service, present and future.
 const AllServices = "*"
 
-// Grants is what a key may do: its scopes, services and limits.
+// Grants is what a key may do: its scopes, services and limits, and seed 002's key flags.
 type Grants struct {
 	Scopes   []string
 	Services []string
 	Limits   []schema.Limit
+	// ReadOnly keys are answered 403 on every request that is not a GET.
+	ReadOnly bool
+	// IPAllowlist lists the addresses and ranges the key may be used from; nil allows any.
+	IPAllowlist []string
+	// Recipients restricts the recipients of the key's wallet sends; nil allows any.
+	Recipients *schema.RecipientAllowlist
 }
 
 // FullGrants is what a first key gets: every scope, every service, no limits.
@@ -36,9 +42,12 @@ func (g Grants) HasService(serviceID string) bool {
 
 // Request is what a caller asks a new key to hold; nil fields are inherited from the parent.
 type Request struct {
-	Scopes   []string
-	Services []string
-	Limits   []schema.Limit
+	Scopes      []string
+	Services    []string
+	Limits      []schema.Limit
+	ReadOnly    *bool
+	IPAllowlist []string
+	Recipients  *schema.RecipientAllowlist
 }
 
 // LimitsFromWire converts the limits of a request to their stored shape; nil stays nil (inherited).
@@ -54,7 +63,7 @@ func LimitsFromWire(in []client.Limit) []schema.Limit {
 }
 
 // Narrow returns the grants of a child of parent for the request, or a 400 for a malformed request or a
-// 403 when the child would be wider than its parent in scopes, services or limits.
+// 403 when the child would be wider than its parent in scopes, services, limits or key flags.
 func Narrow(cat *catalog.Catalog, parent Grants, req Request) (Grants, error) {
 	child := Grants{Scopes: parent.Scopes, Services: parent.Services}
 	if req.Scopes != nil {
@@ -82,6 +91,15 @@ func Narrow(cat *catalog.Catalog, parent Grants, req Request) (Grants, error) {
 		return Grants{}, err
 	}
 	child.Limits = limits
+	if child.ReadOnly, err = narrowReadOnly(parent.ReadOnly, req.ReadOnly); err != nil {
+		return Grants{}, err
+	}
+	if child.IPAllowlist, err = narrowIPs(parent.IPAllowlist, req.IPAllowlist); err != nil {
+		return Grants{}, err
+	}
+	if child.Recipients, err = narrowRecipients(parent.Recipients, req.Recipients); err != nil {
+		return Grants{}, err
+	}
 	return child, nil
 }
 

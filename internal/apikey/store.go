@@ -31,7 +31,8 @@ func NewStore(db bun.IDB) *Store { return &Store{db: db} }
 
 // GrantsOf returns the key's scopes, services and limits.
 func GrantsOf(k *schema.APIKey) Grants {
-	return Grants{Scopes: k.Scopes, Services: k.Services, Limits: k.Limits}
+	return Grants{Scopes: k.Scopes, Services: k.Services, Limits: k.Limits, ReadOnly: k.ReadOnly,
+		IPAllowlist: k.IPAllowlist, Recipients: k.RecipientAllowlist}
 }
 
 // ToWire converts a key to the API's shape; secret is set only in the answer that creates the key.
@@ -39,7 +40,10 @@ func ToWire(k *schema.APIKey, secret string) client.APIKey {
 	out := client.APIKey{
 		ID: k.ID, Name: k.Name, Secret: secret, Prefix: k.Prefix, Scopes: k.Scopes, Services: k.Services,
 		Limits: make([]client.Limit, 0, len(k.Limits)), ParentID: k.ParentID, ProjectID: k.ProjectID,
-		CreatedAt: k.CreatedAt.UTC(), RevokedAt: k.RevokedAt,
+		CreatedAt: k.CreatedAt.UTC(), RevokedAt: k.RevokedAt, ReadOnly: k.ReadOnly, IPAllowlist: k.IPAllowlist,
+	}
+	if r := k.RecipientAllowlist; r != nil {
+		out.RecipientAllowlist = &client.RecipientAllowlist{EVM: r.EVM, Solana: r.Solana}
 	}
 	for _, l := range k.Limits {
 		out.Limits = append(out.Limits, client.Limit(l))
@@ -72,6 +76,7 @@ func (s *Store) Create(ctx context.Context, nk NewKey) (*schema.APIKey, string, 
 		ID: nk.ID, AccountID: nk.AccountID, ProjectID: nk.ProjectID, Name: nk.Name,
 		Prefix: DisplayPrefix(secret), SecretHash: Hash(secret),
 		Scopes: nk.Grants.Scopes, Services: nk.Grants.Services, Limits: nk.Grants.Limits, Ancestors: []string{},
+		ReadOnly: nk.Grants.ReadOnly, IPAllowlist: nk.Grants.IPAllowlist, RecipientAllowlist: nk.Grants.Recipients,
 	}
 	if nk.Parent != nil {
 		key.ParentID = &nk.Parent.ID
