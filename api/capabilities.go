@@ -90,6 +90,8 @@ type Deps struct {
 	WalletStarts *wallet.Starts
 	// WalletPrices turn amounts into USD for wallets' policies.
 	WalletPrices wallet.Prices
+	// WalletNames is the handle resolver of POST /wallet/transfer's to (SVC_WALLET_NAMES).
+	WalletNames wallet.Names
 	// Automations are the cron-driven runs on Temporal Schedules.
 	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
@@ -133,6 +135,8 @@ func routeTable(d Deps) [][]Route {
 		(&databaseTransfersAPI{transfers: d.Transfers, log: d.Logger}).routes(),
 		(&automationsAPI{automations: d.Automations}).routes(),
 		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts}).routes(),
+		(&walletRootAPI{sends: &walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts},
+			names: d.WalletNames}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 	}
 }

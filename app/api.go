@@ -22,6 +22,7 @@ import (
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/x402"
 )
 
@@ -68,6 +69,8 @@ type APIDeps struct {
 	// NativeUSDPrice is the native asset's USD price for wallets' policies (0: unknown, so a send of it
 	// is refused while a USD limit is on).
 	NativeUSDPrice float64
+	// WalletNames is the handle resolver of POST /wallet/transfer (SVC_WALLET_NAMES; nil knows no name).
+	WalletNames wallet.Names
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).
 	TopUpWait time.Duration
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the

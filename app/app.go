@@ -310,6 +310,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
 		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, ChainRPCURL: cfg.Chain.RPCURL,
 		NativeUSDPrice: nativePrice(cfg, keyMode),
+		WalletNames:    cfg.WalletNames,
 		DevFaucet:      devFaucet(cfg, keyMode),
 		Databases:      st.databases})
 	if err != nil {

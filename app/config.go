@@ -25,6 +25,7 @@ import (
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
 	svctemporal "github.com/svcplatform/svc/temporal"
 )
@@ -87,6 +88,9 @@ type Config struct {
 	// a decimal; svcd dev defaults it to DevNativeUSDPrice; otherwise unknown, and sends of the native
 	// asset are refused while a USD limit is on).
 	NativeUSDPrice float64
+	// WalletNames is the handle resolver of POST /wallet/transfer's to: ENS-style names and their
+	// addresses (SVC_WALLET_NAMES, "alice.eth=0x…,bob.eth=0x…"; none by default).
+	WalletNames wallet.Names
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
 	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
 	DevRecord string
@@ -152,6 +156,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		if cfg.NativeUSDPrice, err = strconv.ParseFloat(v, 64); err != nil || cfg.NativeUSDPrice <= 0 || cfg.NativeUSDPrice > 1e9 {
 			return Config{}, fmt.Errorf("SVC_NATIVE_USD_PRICE must be a positive decimal USD price, got %q", v)
 		}
+	}
+	if cfg.WalletNames, err = wallet.ParseNames(getenv("SVC_WALLET_NAMES")); err != nil {
+		return Config{}, fmt.Errorf("SVC_WALLET_NAMES: %w", err)
 	}
 	return cfg, nil
 }

@@ -297,6 +297,8 @@ type call struct {
 	auth    authMode
 	idem    bool
 	opts    []CallOption
+	// root resolves path against the host root instead of the versioned base (seed 002's routes).
+	root bool
 }
 
 // send performs c and decodes the answer into a Response[T].
@@ -319,6 +321,9 @@ func send[T any](ctx context.Context, cl *Client, c call) Response[T] {
 	}
 
 	u := cl.baseURL + c.path
+	if c.root {
+		u = strings.TrimSuffix(cl.baseURL, "/"+APIVersion) + c.path
+	}
 	if len(c.query) > 0 {
 		u += "?" + c.query.Encode()
 	}

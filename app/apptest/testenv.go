@@ -42,6 +42,7 @@ import (
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
+	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/x402"
 	"github.com/svcplatform/svc/schema"
 )
@@ -114,6 +115,8 @@ type Options struct {
 	// Audit tunes the API's background audit writer (an Interval of an hour holds read events in memory,
 	// as if the writer were stuck).
 	Audit audit.Options
+	// WalletNames is the API's handle resolver (SVC_WALLET_NAMES).
+	WalletNames wallet.Names
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -186,7 +189,8 @@ func NewWith(t testing.TB, opts Options) *Env {
 		deps: app.APIDeps{Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, Blobs: blobs, X402: xc, ChainRPCURL: chainURL(chain), NativeUSDPrice: app.DevNativeUSDPrice, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
-			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval}}}
+			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval},
+			WalletNames: opts.WalletNames}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e
