@@ -91,7 +91,7 @@ func TestWalletRootRoutes(t *testing.T) {
 		{client.WalletTransferRequest{To: "not a name", Amount: "1", Token: "usdc"}, "to"},
 		{client.WalletTransferRequest{To: "friend.eth", Amount: "1", Token: "usdc", Native: true}, "token"},
 		{client.WalletTransferRequest{To: "friend.eth", Amount: "1"}, "token"},
-		{client.WalletTransferRequest{To: "friend.eth", Amount: "1", Token: "doge"}, "asset"},
+		{client.WalletTransferRequest{To: "friend.eth", Amount: "1", Token: "doge"}, "token"},
 		{client.WalletTransferRequest{To: "friend.eth", Amount: "x", Token: "usdc"}, "amount"},
 		{client.WalletTransferRequest{To: "friend.eth", Amount: "1", Token: "usdc", Chain: "eip155:1"}, "chain"},
 	} {

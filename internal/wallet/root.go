@@ -123,6 +123,8 @@ func TransferRequest(w *schema.Wallet, names Names, r client.WalletTransferReque
 		return client.CreateTransactionRequest{}, svcerr.Invalid("token", "give token (usdc or a known token's address) or native: true")
 	case strings.EqualFold(r.Token, client.AssetNative):
 		return client.CreateTransactionRequest{}, svcerr.Invalid("token", "the native asset is native: true, not a token")
+	case !strings.EqualFold(r.Token, client.AssetUSDC) && !common.IsHexAddress(r.Token):
+		return client.CreateTransactionRequest{}, svcerr.Invalid("token", "token is usdc or a known token's address; %q is neither", r.Token)
 	}
 	to, err := names.Resolve("to", r.To)
 	if err != nil {
