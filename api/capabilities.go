@@ -91,6 +91,8 @@ type Deps struct {
 	WalletStarts *wallet.Starts
 	// WalletPrices turn amounts into USD for wallets' policies.
 	WalletPrices wallet.Prices
+	// WalletNames is the handle resolver of POST /wallet/transfer's to (SVC_WALLET_NAMES).
+	WalletNames wallet.Names
 	// Automations are the cron-driven runs on Temporal Schedules.
 	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
@@ -138,6 +140,8 @@ func routeTable(d Deps) [][]Route {
 		(&automationsAPI{automations: d.Automations}).routes(),
 		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB}).routes(),
 		(&walletSignaturesAPI{&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB}}).routes(),
+		(&walletRootAPI{sends: &walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB},
+			names: d.WalletNames}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
 	}

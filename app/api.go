@@ -71,6 +71,8 @@ type APIDeps struct {
 	NativeUSDPrice float64
 	// WalletScreening configures the screening step of wallet sends (zero: wallet.DefaultScreening).
 	WalletScreening wallet.ScreeningOptions
+	// WalletNames is the handle resolver of POST /wallet/transfer (SVC_WALLET_NAMES; nil knows no name).
+	WalletNames wallet.Names
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).
 	TopUpWait time.Duration
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the

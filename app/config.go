@@ -96,6 +96,9 @@ type Config struct {
 	// default 250), SVC_WALLET_BURST_SENDS (0 off; default 100) within SVC_WALLET_BURST_WINDOW (a Go
 	// duration; default 1m). See wallet.ScreeningOptions.
 	WalletScreening wallet.ScreeningOptions
+	// WalletNames is the handle resolver of POST /wallet/transfer's to: ENS-style names and their
+	// addresses (SVC_WALLET_NAMES, "alice.eth=0x…,bob.eth=0x…"; none by default).
+	WalletNames wallet.Names
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
 	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
 	DevRecord string
@@ -165,6 +168,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	if cfg.WalletScreening, err = walletScreening(getenv); err != nil {
 		return Config{}, err
+	}
+	if cfg.WalletNames, err = wallet.ParseNames(getenv("SVC_WALLET_NAMES")); err != nil {
+		return Config{}, fmt.Errorf("SVC_WALLET_NAMES: %w", err)
 	}
 	return cfg, nil
 }

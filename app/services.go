@@ -98,6 +98,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		WalletStarts: walletStarts(wallets, d),
 		WalletChain:  walletChain(d),
 		WalletPrices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))},
+		WalletNames:  d.WalletNames,
 		DatabaseConn: databaseConn(d),
 		SIWE:         siweService(d),
 	}, nil

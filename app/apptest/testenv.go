@@ -119,6 +119,8 @@ type Options struct {
 	WalletScreening wallet.ScreeningOptions
 	// TrustedProxies are the proxies whose X-Forwarded-For the API believes (SVC_TRUSTED_PROXIES).
 	TrustedProxies []string
+	// WalletNames is the API's handle resolver (SVC_WALLET_NAMES).
+	WalletNames wallet.Names
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -192,7 +194,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 			Artifacts: artifacts, Blobs: blobs, X402: xc, ChainRPCURL: chainURL(chain), NativeUSDPrice: app.DevNativeUSDPrice, WalletScreening: opts.WalletScreening, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
 			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval},
-			TrustedProxies: opts.TrustedProxies}}
+			TrustedProxies: opts.TrustedProxies, WalletNames: opts.WalletNames}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e

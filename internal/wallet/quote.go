@@ -63,7 +63,10 @@ func (c *Chain) resolve(ctx context.Context, r client.TransactionQuoteRequest, p
 		return nil, svcerr.Invalid("asset", "asset is native, usdc or a known token's address; %q is none of them", r.Asset)
 	}
 	if s.atomic, err = parseUnits("amount", r.Amount, s.decimals); err != nil {
-		return nil, err
+		if r.Data == "" || s.asset != client.AssetNative || strings.TrimSpace(r.Amount) != "0" {
+			return nil, err
+		}
+		s.atomic = new(big.Int) // a contract call may move no value
 	}
 	if r.Data != "" {
 		if s.asset != client.AssetNative {
