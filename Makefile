@@ -40,7 +40,7 @@ bench: test-db
 
 ## record-histories: re-record the workflow histories the replay tests read (workflows/testdata)
 record-histories: test-db
-	SVC_RECORD_HISTORIES=1 TEST_DATABASE_URL="$$(cat .data/test-database-url)" $(GO) test -count=1 -run 'TestRecord.*Histories' ./api/
+	SVC_RECORD_HISTORIES=1 TEST_DATABASE_URL="$$(cat .data/test-database-url)" $(GO) test -count=1 -run 'TestRecord' ./api/
 
 ## contracts: rebuild contracts/build/DevUSDC.json (pinned solc from npm) and its Go bindings internal/evm/usdc/usdc.go
 contracts:

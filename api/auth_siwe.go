@@ -141,9 +141,9 @@ func (a *siweAPI) routes() []Route {
 	return []Route{
 		handle(Route{Op: client.OpAuthSIWENonce, Method: http.MethodPost, Path: "/auth/siwe/nonce", Tag: tag, Auth: authNone,
 			Summary: "Issue a single-use sign-in nonce (with the domain and chain id the message must name)"}, a.nonce),
-		handle(Route{Op: client.OpAuthSIWEVerify, Method: http.MethodPost, Path: "/auth/siwe/verify", Tag: tag, Auth: authNone,
+		handle(Route{Op: client.OpAuthSIWEVerify, Method: http.MethodPost, Path: "/auth/siwe/verify", Tag: tag, Auth: authNone, FreeText: []string{"message"},
 			Summary: "Sign in with a signed EIP-4361 message: a short-lived web session token"}, a.verify),
-		handle(Route{Op: client.OpAuthSIWELink, Method: http.MethodPost, Path: "/auth/siwe/link", Tag: tag, Auth: authKey,
+		handle(Route{Op: client.OpAuthSIWELink, Method: http.MethodPost, Path: "/auth/siwe/link", Tag: tag, Auth: authKey, FreeText: []string{"message"},
 			Scope: client.ScopeAPIKeysManage, Idem: true, Session: true,
 			Summary: "Link the address of a signed EIP-4361 message to the caller's account, so it can sign in"}, a.link),
 	}

@@ -45,7 +45,7 @@ func linkAddress(t *testing.T, env *apptest.Env, owner string, key *ecdsa.Privat
 	t.Helper()
 	text, sig := siweMessage(t, key, siweNonce(t, env), nil)
 	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/auth/siwe/link", Key: owner,
-		Body: map[string]any{"message": text, "signature": sig}, Headers: map[string]string{"Idempotency-Key": "link-" + text[len(text)-30:]}})
+		Body: map[string]any{"message": text, "signature": sig}, Headers: map[string]string{"Idempotency-Key": "link-" + sig[2:34]}})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
 	require.Equal(t, crypto.PubkeyToAddress(key.PublicKey).Hex(), r.Body["address"])
 }
@@ -258,15 +258,18 @@ func TestKeyFlagsValidateAndOnlyNarrow(t *testing.T) {
 		require.Equal(t, tc.param, errorOf(r)["param"], "%v: %s", tc.body, r.Raw)
 	}
 	friend := "0x52908400098527886E0F7030069857D2E4169EE7"
-	parent := secretOf(t, childKey(t, env, root, map[string]any{"readOnly": true, "ipAllowlist": []string{"127.0.0.0/8", "::1"},
+	// A read-only key makes no keys at all (creating one is a write), so it cannot widen readOnly either.
+	readOnly := secretOf(t, childKey(t, env, root, map[string]any{"readOnly": true, "scopes": []string{"api_keys:manage"}}))
+	refused := childKey(t, env, readOnly, map[string]any{"readOnly": false})
+	require.Equal(t, http.StatusForbidden, refused.Status, "%s", refused.Raw)
+	require.Equal(t, "readOnly", errorOf(refused)["param"])
+	parent := secretOf(t, childKey(t, env, root, map[string]any{"ipAllowlist": []string{"127.0.0.0/8", "::1"},
 		"recipientAllowlist": map[string]any{"evm": []string{friend}}, "scopes": []string{"api_keys:manage", "wallets:read"}}))
 	for _, tc := range []struct {
 		body  map[string]any
 		param string
 	}{
-		{map[string]any{"readOnly": false}, "readOnly"},
 		{map[string]any{"ipAllowlist": []string{"10.0.0.0/8"}}, "ipAllowlist[0]"},
-		{map[string]any{"ipAllowlist": []string{"127.0.0.0/7"}}, "ipAllowlist[0]"},
 		{map[string]any{"recipientAllowlist": map[string]any{"evm": []string{"0x0000000000000000000000000000000000000001"}}}, "recipientAllowlist.evm[0]"},
 	} {
 		r := childKey(t, env, parent, tc.body)
@@ -276,7 +279,7 @@ func TestKeyFlagsValidateAndOnlyNarrow(t *testing.T) {
 	inherit := childKey(t, env, parent, map[string]any{"ipAllowlist": []string{"127.0.0.1"}})
 	require.Equal(t, http.StatusCreated, inherit.Status, "%s", inherit.Raw)
 	k := inherit.Body["apiKey"].(map[string]any)
-	require.Equal(t, true, k["readOnly"])
+	require.Equal(t, false, k["readOnly"])
 	require.Equal(t, []any{"127.0.0.1"}, k["ipAllowlist"])
 	require.Equal(t, map[string]any{"evm": []any{friend}, "solana": nil}, k["recipientAllowlist"])
 }

@@ -68,3 +68,20 @@ func TestRecordWalletTxHistory(t *testing.T) {
 	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 10*time.Second, 20*time.Millisecond)
 	writeHistory(t, env, id, filepath.Join("..", "workflows", "testdata", "wallettx_confirmed.json"))
 }
+
+// TestRecordWalletSigHistory records a personal_sign signature's workflow history.
+func TestRecordWalletSigHistory(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{}).Body.Wallet
+	signed := c.Sign(ctx, w.ID, client.SignatureRequest{Type: "personal_sign", Message: "hello"})
+	require.True(t, signed.OK, "%v", signed.Error)
+	id := workflows.WalletSigWorkflowID(signed.Body.Signature.ID)
+	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 10*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, id, filepath.Join("..", "workflows", "testdata", "walletsig_signed.json"))
+}

@@ -76,7 +76,7 @@ func TestWalletSendWaitsForApproval(t *testing.T) {
 	require.Equal(t, 150.0, c.QuoteTransaction(ctx, w.ID, client.TransactionQuoteRequest{To: to.Address, Amount: "1", Asset: "usdc"}).Body.Quote.SpentLast24hUSD,
 		"the waiting send's amount is reserved")
 
-	d := c.DecideApproval(ctx, approvalID, client.DecideApprovalRequest{Decision: client.DecisionApprove})
+	d := approverFor(t, env, tenant).DecideApproval(ctx, approvalID, client.DecideApprovalRequest{Decision: client.DecisionApprove})
 	require.True(t, d.OK, "%v", d.Error)
 	done := waitWalletTx(t, c, w.ID, sent.Body.Transaction.ID)
 	require.Equal(t, client.WalletTxConfirmed, done.Status, "%+v", done.Error)
@@ -117,7 +117,7 @@ func TestWalletApprovedSendBlockedByPause(t *testing.T) {
 	sent := c.SendTransaction(ctx, w.ID, client.CreateTransactionRequest{To: to.Address, Amount: "20", Asset: "usdc"})
 	approvalID := pendingApproval(t, c, sent)
 	require.True(t, c.UpdateWalletPolicy(ctx, w.ID, client.UpdateWalletPolicyRequest{Paused: ptr(true)}).OK)
-	require.True(t, c.DecideApproval(ctx, approvalID, client.DecideApprovalRequest{Decision: client.DecisionApprove}).OK)
+	require.True(t, approverFor(t, env, tenant).DecideApproval(ctx, approvalID, client.DecideApprovalRequest{Decision: client.DecisionApprove}).OK)
 	done := waitWalletTx(t, c, w.ID, sent.Body.Transaction.ID)
 	require.Equal(t, client.WalletTxFailed, done.Status)
 	require.Equal(t, wallet.RulePaused, done.Error.Code)
@@ -193,9 +193,17 @@ func TestRecordWalletTxApprovalHistory(t *testing.T) {
 	require.True(t, c.UpdateWalletPolicy(ctx, w.ID, client.UpdateWalletPolicyRequest{ApprovalAboveUSD: client.USD(1)}).OK)
 	sent := c.SendTransaction(ctx, w.ID, client.CreateTransactionRequest{To: "0x52908400098527886E0F7030069857D2E4169EE7", Amount: "2", Asset: "usdc"})
 	approvalID := pendingApproval(t, c, sent)
-	require.True(t, c.DecideApproval(ctx, approvalID, client.DecideApprovalRequest{Decision: client.DecisionApprove}).OK)
+	require.True(t, approverFor(t, env, tenant).DecideApproval(ctx, approvalID, client.DecideApprovalRequest{Decision: client.DecisionApprove}).OK)
 	require.Equal(t, client.WalletTxConfirmed, waitWalletTx(t, c, w.ID, sent.Body.Transaction.ID).Status)
 	id := workflows.WalletTxWorkflowID(sent.Body.Transaction.ID)
 	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 30*time.Second, 20*time.Millisecond)
 	writeHistory(t, env, id, filepath.Join("..", "workflows", "testdata", "wallettx_approved.json"))
+}
+
+// approverFor is a client of a second key of tenant's account holding approvals:write: the key that asked
+// for a send cannot approve it.
+func approverFor(t *testing.T, env *apptest.Env, tenant dbTenant) *client.Client {
+	t.Helper()
+	secret, _ := approverKey(t, env, tenant.key)
+	return client.New(client.WithBaseURL(env.URL), client.WithAPIKey(secret))
 }

@@ -104,6 +104,10 @@ func (sa *walletSignaturesAPI) routes() []Route {
 	const one = "/v1/wallets/{walletId}"
 	r := func(rt Route, scope client.Scope) Route {
 		rt.Tag, rt.Auth, rt.Scope, rt.Service = tag, authKey, scope, client.ServiceManagedWallets
+		if rt.Method == http.MethodPost {
+			// What is signed is the caller's own text: a message (an EIP-4361 one has line breaks) or typed data.
+			rt.FreeText = []string{"message", "typedData"}
+		}
 		return rt
 	}
 	return []Route{
