@@ -400,12 +400,22 @@ func TestWalletsSend(t *testing.T) {
 	require.Eventually(t, func() bool { return usdc(to.ID) == "7.5" }, 60*time.Second, 50*time.Millisecond)
 	require.Equal(t, "992.5", usdc(from.ID))
 
-	// A send that needs an approval shows the verdict; the server refuses it naming the rule.
+	// A send that needs an approval shows the verdict and waits for the approval it names (--no-wait:
+	// printed as pending); a rejection ends it rejected.
 	ok(svc("wallets", "policy", from.ID, "--approval-above", "1"))
-	r = svc(append(send, "--amount", "3", "--yes")...)
-	require.Equal(t, exitAPI, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	r = svc(append(send, "--amount", "3", "--yes", "--no-wait")...)
+	require.Equal(t, exitOK, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
 	require.Regexp(t, `(?m)^  Policy:\s+needs approval: approvalAboveUsd \(.+\)$`, r.stdout)
-	require.Regexp(t, `(?m)^error: forbidden: .*approvalAboveUsd`, r.stderr)
+	require.Regexp(t, `(?m)^Status:\s+pending_approval$`, r.stdout)
+	approval := regexp.MustCompile(`(?m)^Approval:\s+(apr_\S+)$`).FindStringSubmatch(r.stdout)
+	require.NotNil(t, approval, r.stdout)
+	require.Contains(t, r.stderr, "svc approvals approve "+approval[1])
+	pending := regexp.MustCompile(`(?m)^Transaction:\s+(tx_\S+)$`).FindStringSubmatch(r.stdout)
+	require.NotNil(t, pending, r.stdout)
+	ok(svc("approvals", "reject", approval[1]))
+	require.Eventually(t, func() bool {
+		return strings.Contains(ok(svc("wallets", "transaction", from.ID, pending[1])), "rejected")
+	}, 30*time.Second, 50*time.Millisecond)
 
 	// The list shows both sends, newest first; the transaction shows the whole hash.
 	out = ok(svc("wallets", "transactions", from.ID))
