@@ -180,15 +180,20 @@ func TestDatabaseTransferRoundTrip(t *testing.T) {
 	requireNoTransferBlobs(t, env, b.id+"/"+imp.ID+"/")
 }
 
-// requireNoTransferBlobs fails when blobs below prefix of the transfers' part of the store remain.
+// requireNoTransferBlobs fails when blobs below prefix of the transfers' part of the store remain. The
+// end is recorded first and the blobs deleted right after (by the same activity), so a client that sees
+// the end may still see the blobs for a moment: the check waits up to 10 s for them to go.
 func requireNoTransferBlobs(t *testing.T, env *apptest.Env, prefix string) {
 	t.Helper()
 	var left []string
-	require.NoError(t, blob.WithPrefix(env.Blobs, app.TransferPrefix).List(context.Background(), prefix, func(i blob.Info) error {
-		left = append(left, i.Key)
-		return nil
-	}))
-	require.Empty(t, left)
+	require.Eventually(t, func() bool {
+		left = nil
+		require.NoError(t, blob.WithPrefix(env.Blobs, app.TransferPrefix).List(context.Background(), prefix, func(i blob.Info) error {
+			left = append(left, i.Key)
+			return nil
+		}))
+		return len(left) == 0
+	}, 10*time.Second, 20*time.Millisecond, "blobs left: %v", &left)
 }
 
 // TestDatabaseTransferParts: bad parts are refused with named errors and store nothing; a part number
