@@ -108,17 +108,24 @@ func (s *Service) Create(ctx context.Context, n NewAutomation) (*client.Automati
 	a := &schema.Automation{ID: n.ID, AccountID: n.Scope.AccountID, ProjectID: n.Scope.ProjectID, KeyID: n.KeyID, Name: r.Name,
 		Cron: r.Cron, Timezone: r.Timezone, ServiceID: r.Action.ServiceID, OperationID: r.Action.OperationID, Input: input,
 		Overlap: r.Overlap, StartAt: utc(r.StartAt), EndAt: utc(r.EndAt), Status: status}
-	row, created, err := s.Store.Insert(ctx, a)
+	row, limits, created, err := s.Store.Insert(ctx, a)
 	if err != nil {
 		return nil, err
 	}
-	if created {
-		if err := s.createSchedule(ctx, row); err != nil {
-			_ = s.Store.Remove(context.WithoutCancel(ctx), row.ID)
-			return nil, err
-		}
+	if !created {
+		return s.answerAs(ctx, row, &limits, answerFromSpec)
 	}
-	return s.answer(ctx, row)
+	if err := s.createSchedule(ctx, row); err != nil {
+		_ = s.Store.Remove(context.WithoutCancel(ctx), row.ID)
+		return nil, err
+	}
+	// A new automation has no runs yet: its counts are the row's (zeros), nothing to read.
+	next, err := s.upcoming(row, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	out := ToWire(row, limits, Extra{Counts: rowCounts(row), NextFireTimes: next})
+	return &out, nil
 }
 
 func utc(t *time.Time) *time.Time {

@@ -56,14 +56,16 @@ func (s *Store) DB() *bun.DB { return s.db }
 
 // Insert records a new automation under the account's lock, refusing one past the tier's count of
 // automations that are active or paused (429 limit_exceeded naming automations.active). A replayed
-// request (the same id) answers the row recorded before; created says whether this call made it.
-func (s *Store) Insert(ctx context.Context, a *schema.Automation) (row *schema.Automation, created bool, err error) {
+// request (the same id) answers the row recorded before; created says whether this call made it, and
+// limits are the account's tier's, read under the lock.
+func (s *Store) Insert(ctx context.Context, a *schema.Automation) (row *schema.Automation, limits Limits, created bool, err error) {
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var tier string
 		if err := tx.NewSelect().Model((*schema.Account)(nil)).Column("tier").Where("id = ?", a.AccountID).For("UPDATE").
 			Scan(ctx, &tier); err != nil {
 			return fmt.Errorf("lock account %s: %w", a.AccountID, err)
 		}
+		limits = limitsOf(tier)
 		existing := new(schema.Automation)
 		err := tx.NewSelect().Model(existing).Where("id = ?", a.ID).Scan(ctx)
 		if err == nil {
@@ -78,9 +80,9 @@ func (s *Store) Insert(ctx context.Context, a *schema.Automation) (row *schema.A
 		if err != nil {
 			return fmt.Errorf("count automations: %w", err)
 		}
-		if l := limitsOf(tier); int64(live) >= l.Active {
+		if int64(live) >= limits.Active {
 			return svcerr.New(svcerr.LimitExceeded, "the %s tier allows %d active automations, and this account has %d: cancel or delete one first",
-				tier, l.Active, live).WithDetails("operation", "automations.active").WithDetails("limit", l.Active)
+				tier, limits.Active, live).WithDetails("operation", "automations.active").WithDetails("limit", limits.Active)
 		}
 		if _, err := tx.NewInsert().Model(a).Returning("*").Exec(ctx); err != nil {
 			return fmt.Errorf("record automation: %w", err)
@@ -88,7 +90,7 @@ func (s *Store) Insert(ctx context.Context, a *schema.Automation) (row *schema.A
 		row, created = a, true
 		return nil
 	})
-	return row, created, err
+	return row, limits, created, err
 }
 
 // Remove deletes a row Insert made whose schedule could not be created, as if it never was.
