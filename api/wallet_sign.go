@@ -19,13 +19,9 @@ func (sa *walletSignaturesAPI) rootSign(ctx context.Context, in *rootSignInput) 
 	if sa.wallets == nil {
 		return nil, errNoWallets
 	}
-	walletID := in.Body.WalletID
-	if walletID == "" {
-		w, err := sa.wallets.FirstWallet(ctx, principalFrom(ctx).Scope)
-		if err != nil {
-			return nil, err
-		}
-		walletID = w.ID
+	w, err := sa.wallets.Pick(ctx, principalFrom(ctx).Scope, in.Body.WalletID)
+	if err != nil {
+		return nil, err
 	}
-	return sa.signWith(ctx, walletID, in.Body.SignatureRequest)
+	return sa.signWith(ctx, w.ID, in.Body.SignatureRequest)
 }

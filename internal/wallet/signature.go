@@ -603,20 +603,6 @@ func (s *Store) Signature(ctx context.Context, scope tenant.Scope, walletID, id 
 	return s.signature(ctx, walletID, id)
 }
 
-// FirstWallet is the scope's first wallet (the oldest), which seed 002's root routes use when a request
-// names none.
-func (s *Store) FirstWallet(ctx context.Context, scope tenant.Scope) (*schema.Wallet, error) {
-	w := new(schema.Wallet)
-	err := scope.Where(s.db.NewSelect().Model(w)).OrderExpr("created_at, id").Limit(1).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, svcerr.NotFoundf("this account has no wallet: create one (POST /v1/wallets)")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the first wallet: %w", err)
-	}
-	return w, nil
-}
-
 // SignatureToWire is the signature as the API shows it (w is its wallet).
 func SignatureToWire(row *schema.WalletSignature, w *schema.Wallet) client.WalletSignature {
 	out := client.WalletSignature{ID: row.ID, WalletID: row.WalletID, Address: Address(w).Hex(), Type: row.Type, Digest: row.Digest,
