@@ -63,6 +63,9 @@ type Route struct {
 	// Session routes also accept a web session (SIWE) token in Authorization: Bearer, acting as the
 	// account's owner (seed 002: wallet-level settings and some /user/... routes).
 	Session bool
+	// Deprecated, when set, marks the route deprecated until its sunset (headers on every answer, and
+	// the OpenAPI operation marked deprecated).
+	Deprecated *Deprecation
 
 	// bind registers the route's typed handler with Huma (set by handle).
 	bind func(s *Server, r Route)
@@ -203,6 +206,9 @@ func (r Route) operation() huma.Operation {
 		op.Parameters = append(op.Parameters, &huma.Param{Name: "Idempotency-Key", In: "header", Required: true,
 			Description: "1..255 visible ASCII characters; a retry with the same key and input replays the first answer.",
 			Schema:      &huma.Schema{Type: "string", MinLength: ptr(1), MaxLength: ptr(255)}})
+	}
+	if r.Deprecated != nil {
+		r.Deprecated.document(&op)
 	}
 	return op
 }

@@ -68,7 +68,7 @@ func New(d Deps) (*Server, error) {
 	}
 	s.engine.ContextWithFallback = true
 	s.engine.HandleMethodNotAllowed = true
-	s.engine.Use(s.requestID, s.recoverPanics, s.strictHeaders, s.authenticate, s.audited, s.strictInput, s.authorize, s.idempotent, s.limited)
+	s.engine.Use(s.requestID, s.deprecationHeaders, s.recoverPanics, s.strictHeaders, s.authenticate, s.audited, s.strictInput, s.authorize, s.idempotent, s.limited)
 	s.engine.NoRoute(func(c *gin.Context) {
 		s.fail(c, svcerr.NotFoundf("no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})

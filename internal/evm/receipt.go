@@ -29,13 +29,34 @@ func Receipt(ctx context.Context, client *ethclient.Client, tx common.Hash) (*ty
 	return r, nil
 }
 
-// WaitReceipt polls for tx's receipt (backing off from 5 ms to 1 s) until it appears, whatever its
-// status, and then until the node's head has reached its block: a node can serve a receipt a moment
-// before its head moves, and a read right after (a balance, say) must see the transaction. beat, when
-// not nil, is called between polls (an activity heartbeat). It ends with ctx's error.
+// Receipt polling: from receiptPollFirst, doubling up to receiptPollFast while the wait is younger than
+// receiptFastFor (the dev chain seals a block a second, fast chains every few), then up to
+// receiptPollSlow (a slow chain's RPC provider is not asked ten times a second for minutes).
+const (
+	receiptPollFirst = 5 * time.Millisecond
+	receiptPollFast  = 100 * time.Millisecond
+	receiptFastFor   = 10 * time.Second
+	receiptPollSlow  = time.Second
+)
+
+// receiptPoll is the wait before the next receipt poll after one of prev, waitedSoFar into the wait.
+func receiptPoll(prev, waitedSoFar time.Duration) time.Duration {
+	limit := receiptPollSlow
+	if waitedSoFar < receiptFastFor {
+		limit = receiptPollFast
+	}
+	return min(prev*2, limit)
+}
+
+// WaitReceipt polls for tx's receipt (see receiptPoll: every 100 ms at most for the first 10 s, then
+// backing off to 1 s) until it appears, whatever its status, and then until the node's head has reached
+// its block: a node can serve a receipt a moment before its head moves, and a read right after (a
+// balance, say) must see the transaction. beat, when not nil, is called between polls (an activity
+// heartbeat). It ends with ctx's error.
 func WaitReceipt(ctx context.Context, client *ethclient.Client, tx common.Hash, beat func()) (*types.Receipt, error) {
 	var r *types.Receipt
-	for delay := 5 * time.Millisecond; ; delay = min(delay*2, time.Second) {
+	start := time.Now()
+	for delay := receiptPollFirst; ; delay = receiptPoll(delay, time.Since(start)) {
 		if r == nil {
 			var err error
 			if r, err = Receipt(ctx, client, tx); err != nil {
