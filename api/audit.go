@@ -80,6 +80,9 @@ func (s *Server) auditEvent(c *gin.Context, r *Route, p *Principal, status int) 
 	if p.Key != nil {
 		ev.KeyID = &p.Key.ID
 	}
+	if p.Partner != nil {
+		ev.PartnerID = &p.Partner.ID
+	}
 	if p.Session != nil {
 		ev.SessionAddress = &p.Session.Address
 	}

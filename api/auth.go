@@ -36,6 +36,9 @@ func (s *Server) authenticate(c *gin.Context) {
 func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
 	ctx := c.Request.Context()
 	authz := c.GetHeader("Authorization")
+	if partnerKey := strings.TrimSpace(c.GetHeader(headerPartnerKey)); partnerKey != "" {
+		return s.partnerPrincipal(ctx, r, partnerKey, authz != "" || c.GetHeader(headerAPIKey) != "")
+	}
 	if authz == "" && c.GetHeader(headerAPIKey) == "" && r.Auth == authKeyOrCreditToken && c.GetHeader(headerCreditToken) != "" {
 		tok, err := s.accounts.VerifyToken(ctx, c.GetHeader(headerCreditToken))
 		if err != nil {
@@ -63,6 +66,22 @@ func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
 		return nil, err
 	}
 	return &Principal{Key: key, Ancestors: caller.Ancestors, Scope: scope, ProjectArchived: archived}, nil
+}
+
+// partnerPrincipal authenticates a partner key on a route that accepts one; a request that also sends an
+// API key, or sends a partner key elsewhere, is refused.
+func (s *Server) partnerPrincipal(ctx context.Context, r *Route, secret string, withKey bool) (*Principal, error) {
+	switch {
+	case !r.Partner:
+		return nil, svcerr.New(svcerr.Unauthenticated, "this route does not accept %s: send an API key in Authorization: Bearer", headerPartnerKey)
+	case withKey:
+		return nil, svcerr.New(svcerr.Unauthenticated, "send either %s or an API key, not both", headerPartnerKey)
+	}
+	p, err := s.partners.Authenticate(ctx, secret)
+	if err != nil {
+		return nil, err
+	}
+	return &Principal{Partner: p, Scope: tenant.Scope{AccountID: p.AccountID}}, nil
 }
 
 // keySecret is the API key a request sends, in Authorization: Bearer or in X-API-Key (seed 002's

@@ -27,6 +27,8 @@ const (
 	headerProject     = "X-Svc-Project"
 	headerAPIKey      = "X-API-Key"
 	headerCreditToken = "X-Svc-Credit-Token"
+	// headerPartnerKey carries a partner key (seed 002's organisation-level key) on routes that accept one.
+	headerPartnerKey = "X-Partner-Key"
 	headerIdemKey     = "Idempotency-Key"
 	headerReplayed    = "Idempotent-Replayed"
 )
@@ -83,6 +85,9 @@ type Principal struct {
 	ProjectArchived bool
 	// Session is the web session (SIWE) that made the request, on routes that accept one; Key is then nil.
 	Session *siwe.Session
+	// Partner is the partner key (X-Partner-Key) that made the request, on routes that accept one; Key is
+	// then nil and Scope is its account.
+	Partner *schema.Partner
 }
 
 // caller names who sent a request, for idempotency fingerprints: only the same key (or credit token)
@@ -93,6 +98,9 @@ func (p *Principal) caller() string {
 	}
 	if p.Session != nil {
 		return "ses:" + p.Session.AccountID + ":" + p.Session.Address
+	}
+	if p.Partner != nil {
+		return "ptn:" + p.Partner.ID
 	}
 	return "ctk:" + p.CreditToken.ID
 }

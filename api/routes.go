@@ -63,6 +63,9 @@ type Route struct {
 	// Session routes also accept a web session (SIWE) token in Authorization: Bearer, acting as the
 	// account's owner (seed 002: wallet-level settings and some /user/... routes).
 	Session bool
+	// Partner routes also accept a partner key in X-Partner-Key (seed 002's organisation-level key),
+	// acting for the partner's account.
+	Partner bool
 	// Deprecated, when set, marks the route deprecated until its sunset (headers on every answer, and
 	// the OpenAPI operation marked deprecated).
 	Deprecated *Deprecation

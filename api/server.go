@@ -24,6 +24,7 @@ import (
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/limit"
+	"github.com/svcplatform/svc/internal/partner"
 	"github.com/svcplatform/svc/internal/siwe"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
@@ -42,6 +43,7 @@ type Server struct {
 	catalog  *catalog.Catalog
 	limiter  *limit.Limiter
 	siwe     *siwe.Service
+	partners *partner.Store
 
 	engine *gin.Engine
 	huma   huma.API
@@ -60,7 +62,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		db: d.DB, log: d.Logger,
 		keyCache: d.KeyCache, accounts: d.Accounts, idem: d.Idempotency, audit: d.Audit, catalog: d.Catalog,
-		limiter: d.Limits, siwe: d.SIWE, routes: map[string]*Route{},
+		limiter: d.Limits, siwe: d.SIWE, partners: partner.NewStore(d.DB), routes: map[string]*Route{},
 	}
 	s.engine = gin.New()
 	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {

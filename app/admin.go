@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/internal/file"
+	"github.com/svcplatform/svc/internal/partner"
 	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/schema"
@@ -114,4 +115,35 @@ func SetAccountTier(ctx context.Context, cfg Config, accountID, tier string, pro
 	}
 	defer db.Close()
 	return file.SetTier(ctx, db, accountID, tier)
+}
+
+// CreatePartner makes a partner key (X-Partner-Key) named name for accountID; the answer holds its
+// secret, shown this once.
+func CreatePartner(ctx context.Context, cfg Config, accountID, name string, progress io.Writer) (partner.Created, error) {
+	db, _, err := openAdmin(ctx, cfg, false, progress)
+	if err != nil {
+		return partner.Created{}, err
+	}
+	defer db.Close()
+	return partner.NewStore(db).Create(ctx, accountID, name)
+}
+
+// ListPartners answers the partner keys of accountID ("" for every account), newest first.
+func ListPartners(ctx context.Context, cfg Config, accountID string, progress io.Writer) ([]schema.Partner, error) {
+	db, _, err := openAdmin(ctx, cfg, false, progress)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	return partner.NewStore(db).List(ctx, accountID)
+}
+
+// RevokePartner revokes partner key id.
+func RevokePartner(ctx context.Context, cfg Config, id string, progress io.Writer) (*schema.Partner, error) {
+	db, _, err := openAdmin(ctx, cfg, false, progress)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	return partner.NewStore(db).Revoke(ctx, id)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/internal/account"
+	"github.com/svcplatform/svc/internal/partner"
 	"github.com/svcplatform/svc/internal/testdb"
 )
 
@@ -65,6 +66,17 @@ func TestAdminCommandsUseTheRecordedDevSystem(t *testing.T) {
 	require.Equal(t, "club", tier)
 	require.ErrorContains(t, SetAccountTier(ctx, cfg, "acct_nobody", "club", io.Discard), "no account")
 	require.ErrorContains(t, SetAccountTier(ctx, cfg, created.AccountID, "gold", io.Discard), "neither standard nor club")
+
+	ptn, err := CreatePartner(ctx, cfg, created.AccountID, "launchpad", io.Discard)
+	require.NoError(t, err)
+	_, err = partner.NewStore(db).Authenticate(ctx, ptn.Secret)
+	require.NoError(t, err, "the dev system's API accepts the partner key")
+	list, err := ListPartners(ctx, cfg, created.AccountID, io.Discard)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	revoked, err := RevokePartner(ctx, cfg, ptn.Partner.ID, io.Discard)
+	require.NoError(t, err)
+	require.NotNil(t, revoked.RevokedAt)
 	require.NoError(t, Migrate(ctx, cfg, io.Discard))
 	requireEmptyDir(t, elsewhere)
 }
@@ -86,6 +98,8 @@ func TestAdminCommandsWithoutDevSystem(t *testing.T) {
 	requireTellsWhatToDo(t, err, "no running svc dev system found")
 	requireTellsWhatToDo(t, Migrate(ctx, cfg, io.Discard), "no running svc dev system found")
 	requireTellsWhatToDo(t, SetAccountTier(ctx, cfg, "acct_x", "club", io.Discard), "no running svc dev system found")
+	_, err = CreatePartner(ctx, cfg, "acct_x", "p", io.Discard)
+	requireTellsWhatToDo(t, err, "no running svc dev system found")
 	requireEmptyDir(t, elsewhere)
 	requireEmptyDir(t, home)
 

@@ -17,6 +17,7 @@ type AuditEvent struct {
 	CreatedAt      time.Time `json:"createdAt"`
 	Sanitized      bool      `json:"sanitized" doc:"A text field (path, ids) held bytes that cannot be stored as text (NUL, invalid UTF-8); each such byte is shown as %XX."`
 	SessionAddress *string   `json:"sessionAddress,omitempty" doc:"The signed-in address of a request made through a web session (SIWE); absent for API keys."`
+	PartnerID      *string   `json:"partnerId,omitempty" doc:"The partner key (X-Partner-Key) of a request made with one."`
 }
 
 // AuditEventList answers GET /v1/audit-events.

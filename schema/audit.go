@@ -27,4 +27,6 @@ type AuditEvent struct {
 	Sanitized bool `bun:"sanitized"`
 	// SessionAddress is the signed-in address of a request made through a web session (SIWE).
 	SessionAddress *string `bun:"session_address"`
+	// PartnerID is the partner key (X-Partner-Key) of a request made with one.
+	PartnerID *string `bun:"partner_id"`
 }

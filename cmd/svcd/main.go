@@ -39,6 +39,11 @@ Usage:
                                  sign a new first-key credit token for an account
   svcd accounts set-tier ACCOUNT_ID standard|club
                                  set an account's tier, which selects its storage limits
+  svcd partners create --account ACCOUNT_ID --name NAME
+                                 make a partner key (X-Partner-Key: deploys token launches for the account);
+                                 prints {"partnerId","accountId","name","partnerKey","createdAt"}: the key is shown once
+  svcd partners list [--account ACCOUNT_ID]
+  svcd partners revoke PARTNER_ID
   svcd dev-db [--database NAME]  find or start the dev PostgreSQL, create NAME (default svc); print its URL
   svcd version
 
@@ -96,6 +101,8 @@ func dispatch(ctx context.Context, cfg app.Config, args []string, stdout, stderr
 		return app.Migrate(ctx, cfg, stderr)
 	case "accounts":
 		return accounts(ctx, cfg, args[1:], stdout, stderr)
+	case "partners":
+		return partners(ctx, cfg, args[1:], stdout, stderr)
 	case "dev-db":
 		return devDB(ctx, cfg, args[1:], stdout, stderr)
 	case "version":

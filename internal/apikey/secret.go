@@ -18,22 +18,28 @@ const (
 )
 
 // NewSecret returns a new random secret svc_sk_<32 base62><6 base62 checksum>.
-func NewSecret() string {
+func NewSecret() string { return NewSecretWith(SecretPrefix) }
+
+// NewSecretWith returns a new random secret of the same shape with another prefix (partner keys).
+func NewSecretWith(prefix string) string {
 	var raw [bodyLen]byte
 	_, _ = rand.Read(raw[:])
 	body := make([]byte, bodyLen)
 	for i, b := range raw {
 		body[i] = alphabet[int(b)%len(alphabet)] // 256 % 62 bias is negligible at 190 bits
 	}
-	return SecretPrefix + string(body) + checksum(string(body))
+	return prefix + string(body) + checksum(string(body))
 }
 
 // WellFormed reports whether s has the secret's shape and a matching checksum.
-func WellFormed(s string) bool {
-	if len(s) != len(SecretPrefix)+bodyLen+checksumLen || !strings.HasPrefix(s, SecretPrefix) {
+func WellFormed(s string) bool { return WellFormedWith(SecretPrefix, s) }
+
+// WellFormedWith reports whether s is a well-formed secret with prefix.
+func WellFormedWith(prefix, s string) bool {
+	if len(s) != len(prefix)+bodyLen+checksumLen || !strings.HasPrefix(s, prefix) {
 		return false
 	}
-	rest := s[len(SecretPrefix):]
+	rest := s[len(prefix):]
 	for i := 0; i < len(rest); i++ {
 		if strings.IndexByte(alphabet, rest[i]) < 0 {
 			return false
@@ -48,7 +54,8 @@ func Hash(secret string) []byte {
 	return h[:]
 }
 
-// DisplayPrefix is the recognisable start of a secret shown in listings.
+// DisplayPrefix is the recognisable start of a secret shown in listings (its prefix, of
+// SecretPrefix's length, and six more characters).
 func DisplayPrefix(secret string) string {
 	return secret[:displayChars]
 }

@@ -217,7 +217,7 @@ func escapeUnstorable(s string) string {
 }
 
 // copyColumns are the columns Insert copies, in the order encodeRow writes them.
-const copyColumns = "id, account_id, project_id, key_id, operation, method, path, status, request_id, client_ip, created_at, charged_millicredits, sanitized, session_address"
+const copyColumns = "id, account_id, project_id, key_id, operation, method, path, status, request_id, client_ip, created_at, charged_millicredits, sanitized, session_address, partner_id"
 
 // Insert writes events at once with COPY, which costs PostgreSQL far less than an INSERT per batch. The
 // events must be sanitised (see Sanitize): one unstorable row fails the whole COPY.
@@ -257,6 +257,8 @@ func encodeRow(buf *bytes.Buffer, ev *schema.AuditEvent) {
 	buf.WriteString(strconv.FormatBool(ev.Sanitized))
 	buf.WriteByte('\t')
 	writeField(buf, ev.SessionAddress)
+	buf.WriteByte('\t')
+	writeField(buf, ev.PartnerID)
 	buf.WriteByte('\n')
 }
 

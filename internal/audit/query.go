@@ -66,7 +66,7 @@ func EventToWire(e *schema.AuditEvent) client.AuditEvent {
 	return client.AuditEvent{ID: e.ID, KeyID: e.KeyID, ProjectID: e.ProjectID,
 		Operation: e.Operation, Method: e.Method, Path: e.Path, Status: e.Status, RequestID: e.RequestID,
 		ClientIP: e.ClientIP, ChargedCredits: catalog.Credits(e.ChargedMillicredits), CreatedAt: e.CreatedAt.UTC(), Sanitized: e.Sanitized,
-		SessionAddress: e.SessionAddress}
+		SessionAddress: e.SessionAddress, PartnerID: e.PartnerID}
 }
 
 // UsageRow is one project's requests and charges for one operation on one UTC day.

@@ -36,6 +36,8 @@ const (
 	WalletTransaction = "tx"
 	// WalletSignature names a message or transaction signature of a wallet.
 	WalletSignature = "sig"
+	// Partner names an organisation-level partner key (X-Partner-Key).
+	Partner = "ptn"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
