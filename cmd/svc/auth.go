@@ -10,7 +10,7 @@ import (
 // authCommands are the commands that set up and show the CLI's credentials: login and whoami.
 func authCommands() []command {
 	return []command{
-		{name: "login", run: (*app).login, help: loginHelp, brief: "verify an API key and store it for later commands"},
+		{name: "login", run: (*app).login, help: loginHelp, brief: "verify an API key and store it; login siwe signs in with an Ethereum key"},
 		{name: "whoami", run: (*app).whoami, help: whoamiHelp,
 			brief: "show the base URL, the key prefix and, when allowed, the key's id and scopes"},
 	}

@@ -63,17 +63,35 @@ type signFlags struct {
 	yes                                           bool
 }
 
-// request builds the signature request of the flags, or a usage message naming the flag at fault.
-func (f signFlags) request(a *app) (client.SignatureRequest, string) {
+// signContent names the flag that carries what each signature type signs.
+var signContent = map[string]string{client.SignPersonal: "--message", client.SignTypedData: "--typed-data",
+	client.SignTransaction: "--transaction"}
+
+// request builds the signature request of the flags, or a usage message naming the flag at fault;
+// withTx is true for the command that has --transaction ("svc wallet sign").
+func (f signFlags) request(a *app, withTx bool) (client.SignatureRequest, string) {
 	r := client.SignatureRequest{Type: f.typ, Message: f.message}
-	given := 0
-	for _, v := range []string{f.message, f.typedData, f.transaction} {
-		if v != "" {
-			given++
+	given := map[string]bool{"--message": f.message != "", "--typed-data": f.typedData != "", "--transaction": f.transaction != ""}
+	count := 0
+	for _, v := range given {
+		if v {
+			count++
 		}
 	}
-	if given != 1 {
-		return r, "give exactly one of --message, --typed-data and --transaction"
+	if count != 1 {
+		if withTx {
+			return r, "give exactly one of --message, --typed-data and --transaction"
+		}
+		return r, "give exactly one of --message and --typed-data"
+	}
+	if f.typ != "" {
+		want, known := signContent[f.typ]
+		switch {
+		case !known:
+			return r, fmt.Sprintf("--type %q: use personal_sign, eth_signTypedData_v4 or eth_signTransaction", f.typ)
+		case !given[want]:
+			return r, fmt.Sprintf("--type %s signs what %s gives", f.typ, want)
+		}
 	}
 	switch {
 	case f.message != "":
@@ -153,7 +171,7 @@ func (a *app) walletSign(args []string) int {
 // signWith quotes, shows, confirms and signs; walletID "" is seed 002's account's first wallet (the
 // quote then needs it: it is read from the wallet list).
 func (a *app) signWith(cmd, walletID string, f signFlags) int {
-	req, msg := f.request(a)
+	req, msg := f.request(a, cmd == "wallet sign")
 	if msg != "" {
 		return a.usageError(cmd, "%s", msg)
 	}
