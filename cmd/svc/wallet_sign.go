@@ -27,7 +27,8 @@ version, chainId, verifyingContract) and primary type (eth_signTypedData_v4, EIP
 move (a token permit counts as a spend of its value against the wallet's limits), and the policy's
 verdict. A refused signature exits 1 naming the rule. Otherwise it asks on the terminal unless --yes
 is given; without a terminal (or with --not-interactive) --yes is required (exit 2 before anything is
-signed). Then it prints the signature (0x r||s||v, v 27 or 28); --json prints the answer's JSON.
+signed). Then it prints the signature (0x r||s||v, v 27 or 28); --json prints the answer's JSON (and
+what is signed on stderr).
 
   --message TEXT        personal_sign: the message (0x-prefixed hex signs those bytes)
   --typed-data FILE     eth_signTypedData_v4: a file with {types, primaryType, domain, message} (- for stdin)
@@ -43,9 +44,11 @@ const walletSignHelp = `Usage: svc wallet sign --type personal_sign|eth_signType
 
 Seed 002's signing command (POST /wallet/sign, scope wallets:sign): signs with the account's first
 wallet, or --wallet. It shows what is signed and the policy's verdict first, like "svc wallets sign",
-and asks unless --yes (required without a terminal or with --not-interactive).
+and asks unless --yes (required without a terminal or with --not-interactive). eth_signTransaction
+also prints the signed transaction and its hash; "svc wallet submit tx" sends it.
 
-  --type T              personal_sign, eth_signTypedData_v4 or eth_signTransaction
+  --type T              personal_sign (with --message), eth_signTypedData_v4 (with --typed-data) or
+                        eth_signTransaction (with --transaction)
   --message TEXT        personal_sign: the message (0x-prefixed hex signs those bytes)
   --typed-data FILE     eth_signTypedData_v4: a file with the typed data (- for stdin)
   --transaction JSON    eth_signTransaction: {to, value?, data?, nonce?, gas?, maxFeePerGas?,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -213,4 +214,40 @@ func TestWalletSignCommands(t *testing.T) {
 		require.Contains(t, r.stderr, tc.want, "%v", tc.args)
 		require.NotContains(t, r.stdout, "Signature:", "%v: nothing signed", tc.args)
 	}
+}
+
+// TestSignLoginKeyFlagsHelp: the help of the signing commands, "svc login siwe" and the key flags is
+// reachable and says what the commands do.
+func TestSignLoginKeyFlagsHelp(t *testing.T) {
+	t.Parallel()
+	help := func(args ...string) string {
+		t.Helper()
+		r := cli(t, testEnv(t, nil), "", args...)
+		require.Equal(t, exitOK, r.code, "%v: %s", args, r.stderr)
+		return r.stdout
+	}
+	require.Regexp(t, `(?m)^  wallet sign\s+sign a message, typed data or a transaction`, help("wallet", "--help"))
+	require.Contains(t, help("wallet", "--help"), "<portfolio|transfer|sign|submit>")
+	overview := help("help")
+	require.Regexp(t, `(?m)^  wallets sign\s+`, overview)
+	require.Regexp(t, `(?m)^  wallet sign\s+seed 002: sign with the account's wallet \(personal_sign, eth_signTypedData_v4, eth_signTransaction\)$`, overview)
+	require.Regexp(t, `(?m)^  login\s+.*login siwe signs in with an Ethereum key$`, overview)
+	for _, args := range [][]string{{"wallets", "sign", "--help"}, {"help", "wallets", "sign"}} {
+		out := help(args...)
+		require.True(t, strings.HasPrefix(out, "Usage: svc wallets sign ID (--message TEXT | --typed-data FILE) [--yes]"), out)
+		require.NotContains(t, out, "--transaction", "wallets sign has no --transaction")
+	}
+	out := help("wallet", "sign", "--help")
+	for _, s := range []string{"--type personal_sign|eth_signTypedData_v4|eth_signTransaction", "--transaction JSON|@FILE", "--wallet ID",
+		"eth_signTransaction (with --transaction)", `"svc wallet submit tx" sends it`} {
+		require.Contains(t, out, s)
+	}
+	require.Contains(t, help("wallet", "submit", "--help"), `svc wallet
+sign --type eth_signTransaction" prints it`)
+	out = help("keys", "create", "--help")
+	for _, s := range []string{"[--read-only] [--ip-allow A]... [--recipient-allow A]...", "--read-only ", "--ip-allow A ", "--recipient-allow A "} {
+		require.Contains(t, out, s)
+	}
+	require.Contains(t, help("keys", "list", "--help"), "FLAGS shows seed\n002's key flags")
+	require.Contains(t, help("login", "--help"), "Usage: svc login siwe --private-key HEX", "svc login's help ends with login siwe's")
 }
