@@ -4,6 +4,7 @@ import (
 	"crypto/ecdsa"
 	"encoding/json"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -219,6 +220,11 @@ func TestLoginSIWE(t *testing.T) {
 	// Later commands use the stored key: it reads, and its writes are refused as read-only.
 	out = ok(cli(t, user, "", "keys", "list"))
 	require.Regexp(t, `(?m)^`+m[3]+`\s+`+m[4]+`\s+.*\s+read-only$`, out)
+	out = ok(cli(t, user, "", "whoami"))
+	require.Regexp(t, `(?m)^Key ID:\s+`+m[3]+`$`, out)
+	require.Regexp(t, `(?m)^Name:\s+`+m[4]+`$`, out)
+	require.Regexp(t, `(?m)^Flags:\s+read-only$`, out)
+	require.Contains(t, out, "(from "+filepath.Join(user["XDG_CONFIG_HOME"], "svc", "config.json")+")", "the key comes from the config file")
 	require.Contains(t, ok(cli(t, user, "", "wallet", "portfolio")), f.wallet.ID)
 	r := cli(t, user, "", transferArgs(friend, "1")...)
 	require.Equal(t, exitAPI, r.code, "%s %s", r.stdout, r.stderr)
@@ -234,6 +240,7 @@ func TestLoginSIWE(t *testing.T) {
 	require.Equal(t, addr, made["address"])
 	cfg2, _ := readConfig(t, user)
 	require.NotEqual(t, cfg.APIKey, cfg2.APIKey, "the new key replaced the stored one")
+	require.NotContains(t, ok(cli(t, user, "", "whoami")), "Flags:", "a read-write key without allowlists has no flags")
 	require.Regexp(t, `(?m)confirmed`, ok(cli(t, user, "", transferArgs(friend, "1")...)))
 
 	// An address not linked to any account: 401 naming the address, nothing stored.

@@ -63,6 +63,23 @@ func mailTypedData(from common.Address) []byte {
 	return raw
 }
 
+// usdcPermit is an EIP-2612 permit of the dev USDC letting spender take atomic units of owner's.
+func usdcPermit(owner, spender common.Address, atomic int64) []byte {
+	td := map[string]any{
+		"types": map[string]any{
+			"EIP712Domain": []map[string]string{{"name": "name", "type": "string"}, {"name": "version", "type": "string"},
+				{"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}},
+			"Permit": []map[string]string{{"name": "owner", "type": "address"}, {"name": "spender", "type": "address"},
+				{"name": "value", "type": "uint256"}, {"name": "nonce", "type": "uint256"}, {"name": "deadline", "type": "uint256"}},
+		},
+		"primaryType": "Permit",
+		"domain":      map[string]any{"name": "USD Coin", "version": "2", "chainId": 1337, "verifyingContract": devchain.USDCAddress.Hex()},
+		"message":     map[string]any{"owner": owner.Hex(), "spender": spender.Hex(), "value": atomic, "nonce": 0, "deadline": "99999999999"},
+	}
+	raw, _ := json.Marshal(td)
+	return raw
+}
+
 // usdcTransferCall is the call data of the dev USDC's transfer(to, atomic).
 func usdcTransferCall(to common.Address, atomic int64) string {
 	data := append([]byte{0xa9, 0x05, 0x9c, 0xbb}, common.LeftPadBytes(to.Bytes(), 32)...)
@@ -127,6 +144,15 @@ func TestWalletSignCommands(t *testing.T) {
 	require.Regexp(t, `(?m)^  Primary type:\s+Mail$`, out)
 	require.Regexp(t, `(?m)^  Domain:\s+name Ether Mail, version 1, chainId 1337, verifyingContract -$`, out)
 	require.Equal(t, addr, signedBy(t, typedDataDigest(t, mail), signature(out)), "the wallet signed the typed data")
+
+	// A USDC permit is a spend: the quote shows its value against the wallet's limits.
+	permit := usdcPermit(addr, friend, 1_500_000)
+	file = filepath.Join(t.TempDir(), "permit.json")
+	require.NoError(t, os.WriteFile(file, permit, 0o600))
+	out = ok(svc("", "wallets", "sign", w.ID, "--typed-data", file, "--yes"))
+	require.Regexp(t, `(?m)^  Domain:\s+name USD Coin, version 2, chainId 1337, verifyingContract `+devchain.USDCAddress.Hex()+`$`, out)
+	require.Regexp(t, `(?m)^  Spends:\s+permit 1\.5 USDC to `+friend.Hex()+` \(1\.50 USD\)$`, out)
+	require.Equal(t, addr, signedBy(t, typedDataDigest(t, permit), signature(out)), "the wallet signed the permit")
 
 	// --json: the answer's envelope on stdout, the quote on stderr.
 	r := svc("", "--json", "wallets", "sign", w.ID, "--message", "0x68656c6c6f", "--yes")
