@@ -10,7 +10,7 @@ import (
 // authCommands are the commands that set up and show the CLI's credentials: login and whoami.
 func authCommands() []command {
 	return []command{
-		{name: "login", run: (*app).login, help: loginHelp, brief: "verify an API key and store it for later commands"},
+		{name: "login", run: (*app).login, help: loginHelp, brief: "verify an API key and store it; login siwe signs in with an Ethereum key"},
 		{name: "whoami", run: (*app).whoami, help: whoamiHelp,
 			brief: "show the base URL, the key prefix and, when allowed, the key's id and scopes"},
 	}
@@ -117,7 +117,8 @@ func (a *app) notStored(code int) int {
 const whoamiHelp = `Usage: svc whoami
 
 Shows the base URL, where the API key comes from and its prefix (never the whole secret), and, when the
-key holds api_keys:manage, its id, name, scopes, services and limits.
+key holds api_keys:manage, its id, name, scopes, services, limits and seed 002's flags (read-only, IP and
+recipient allowlists).
 
 ` + globalFlagsHelp
 
@@ -165,6 +166,9 @@ func (a *app) whoami(args []string) int {
 		}
 		if self.ParentID != nil {
 			fmt.Fprintf(tw, "Parent key:\t%s\n", *self.ParentID)
+		}
+		if flags := keyFlags(*self); flags != "-" {
+			fmt.Fprintf(tw, "Flags:\t%s\n", flags)
 		}
 	case !resp.OK:
 		fmt.Fprintf(tw, "Key details:\tunavailable (listing keys needs scope %s)\n", client.ScopeAPIKeysManage)

@@ -52,6 +52,7 @@ account's first key and no API key is sent. Every field is optional.
   --read-only           the new key answers 403 to every write (seed 002's read-only flag)
   --ip-allow A          an address or CIDR range the key may be used from; repeatable or comma-separated
   --recipient-allow A   a recipient the key's wallet sends may go to (0x… EVM, base58 Solana); repeatable
+                        or comma-separated
 
 ` + globalFlagsHelp
 
@@ -170,14 +171,51 @@ func (a *app) printKeyCreated(k client.APIKey, replayed bool) {
 	if k.IPAllowlist != nil {
 		fmt.Fprintf(tw, "  IP allowlist:\t%s\n", strings.Join(k.IPAllowlist, ", "))
 	}
+	if r := k.RecipientAllowlist; r != nil {
+		fmt.Fprintf(tw, "  Recipient allowlist:\t%s\n", recipientText(r))
+	}
 	_ = tw.Flush()
 	a.printSecretOnce(k.Secret)
+}
+
+// recipientText shows a recipient allowlist: each family's addresses, "any" for a null list, "none"
+// for an empty one.
+func recipientText(r *client.RecipientAllowlist) string {
+	family := func(name string, addrs []string) string {
+		switch {
+		case addrs == nil:
+			return name + " any"
+		case len(addrs) == 0:
+			return name + " none"
+		}
+		return name + " " + strings.Join(addrs, ",")
+	}
+	return family("evm", r.EVM) + "; " + family("solana", r.Solana)
+}
+
+// keyFlags is the FLAGS column of "svc keys list": seed 002's flags the key carries, "-" for none.
+func keyFlags(k client.APIKey) string {
+	var out []string
+	if k.ReadOnly {
+		out = append(out, "read-only")
+	}
+	if k.IPAllowlist != nil {
+		out = append(out, "ip "+strings.Join(k.IPAllowlist, ","))
+	}
+	if k.RecipientAllowlist != nil {
+		out = append(out, "recipients "+recipientText(k.RecipientAllowlist))
+	}
+	if len(out) == 0 {
+		return "-"
+	}
+	return strings.Join(out, "; ")
 }
 
 // keysListHelp is the help of "svc keys list".
 const keysListHelp = `Usage: svc keys list [--limit N] [--cursor C] [--all]
 
-Lists the current key and its descendants, newest first (scope api_keys:manage).
+Lists the current key and its descendants, newest first (scope api_keys:manage). FLAGS shows seed
+002's key flags: read-only, the IP allowlist (ip ...) and the recipient allowlist (recipients ...).
 
   --limit N    page size 1..200 (default 50)
   --cursor C   the nextCursor of the previous page
@@ -205,15 +243,15 @@ func (a *app) keysList(args []string) int {
 		return exitOK
 	}
 	tw := a.table()
-	fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tSTATUS\tSCOPES\tSERVICES\tPARENT\tPROJECT\tCREATED")
+	fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tSTATUS\tSCOPES\tSERVICES\tPARENT\tPROJECT\tCREATED\tFLAGS")
 	for _, k := range keys {
 		status := "active"
 		if k.RevokedAt != nil {
 			status = "revoked"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, orDash(k.Name), orDash(k.Prefix), status,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, orDash(k.Name), orDash(k.Prefix), status,
 			scopeList(k.Scopes), strings.Join(k.Services, ","), orDash(deref(k.ParentID)), orDash(deref(k.ProjectID)),
-			k.CreatedAt.UTC().Format(time.RFC3339))
+			k.CreatedAt.UTC().Format(time.RFC3339), keyFlags(k))
 	}
 	_ = tw.Flush()
 	if next != nil && *next != "" {

@@ -12,7 +12,7 @@ import (
 )
 
 // walletRootHelp is the help of "svc wallet".
-const walletRootHelp = `Usage: svc wallet <portfolio|transfer|submit> [flags]
+const walletRootHelp = `Usage: svc wallet <portfolio|transfer|sign|submit> [flags]
 
 Seed 002's wallet commands, on the routes at the host root (/wallet/...). They act on the account's
 first wallet (the oldest) unless --wallet names another; "svc wallets" manages wallets by id. Sends
@@ -20,6 +20,7 @@ take the same policy and workflow as "svc wallets send".
 
   wallet portfolio   show the wallet's balances with their USD values
   wallet transfer    send USDC or ETH to an address or an ENS-style name
+  wallet sign        sign a message, typed data or a transaction (never broadcast) with the wallet
   wallet submit      send a raw transaction (submit tx) or its fields (submit json)
 
 Run "svc wallet <command> --help" for details.`

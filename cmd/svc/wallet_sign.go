@@ -27,7 +27,8 @@ version, chainId, verifyingContract) and primary type (eth_signTypedData_v4, EIP
 move (a token permit counts as a spend of its value against the wallet's limits), and the policy's
 verdict. A refused signature exits 1 naming the rule. Otherwise it asks on the terminal unless --yes
 is given; without a terminal (or with --not-interactive) --yes is required (exit 2 before anything is
-signed). Then it prints the signature (0x r||s||v, v 27 or 28); --json prints the answer's JSON.
+signed). Then it prints the signature (0x r||s||v, v 27 or 28); --json prints the answer's JSON (and
+what is signed on stderr).
 
   --message TEXT        personal_sign: the message (0x-prefixed hex signs those bytes)
   --typed-data FILE     eth_signTypedData_v4: a file with {types, primaryType, domain, message} (- for stdin)
@@ -43,9 +44,11 @@ const walletSignHelp = `Usage: svc wallet sign --type personal_sign|eth_signType
 
 Seed 002's signing command (POST /wallet/sign, scope wallets:sign): signs with the account's first
 wallet, or --wallet. It shows what is signed and the policy's verdict first, like "svc wallets sign",
-and asks unless --yes (required without a terminal or with --not-interactive).
+and asks unless --yes (required without a terminal or with --not-interactive). eth_signTransaction
+also prints the signed transaction and its hash; "svc wallet submit tx" sends it.
 
-  --type T              personal_sign, eth_signTypedData_v4 or eth_signTransaction
+  --type T              personal_sign (with --message), eth_signTypedData_v4 (with --typed-data) or
+                        eth_signTransaction (with --transaction)
   --message TEXT        personal_sign: the message (0x-prefixed hex signs those bytes)
   --typed-data FILE     eth_signTypedData_v4: a file with the typed data (- for stdin)
   --transaction JSON    eth_signTransaction: {to, value?, data?, nonce?, gas?, maxFeePerGas?,
@@ -63,17 +66,35 @@ type signFlags struct {
 	yes                                           bool
 }
 
-// request builds the signature request of the flags, or a usage message naming the flag at fault.
-func (f signFlags) request(a *app) (client.SignatureRequest, string) {
+// signContent names the flag that carries what each signature type signs.
+var signContent = map[string]string{client.SignPersonal: "--message", client.SignTypedData: "--typed-data",
+	client.SignTransaction: "--transaction"}
+
+// request builds the signature request of the flags, or a usage message naming the flag at fault;
+// withTx is true for the command that has --transaction ("svc wallet sign").
+func (f signFlags) request(a *app, withTx bool) (client.SignatureRequest, string) {
 	r := client.SignatureRequest{Type: f.typ, Message: f.message}
-	given := 0
-	for _, v := range []string{f.message, f.typedData, f.transaction} {
-		if v != "" {
-			given++
+	given := map[string]bool{"--message": f.message != "", "--typed-data": f.typedData != "", "--transaction": f.transaction != ""}
+	count := 0
+	for _, v := range given {
+		if v {
+			count++
 		}
 	}
-	if given != 1 {
-		return r, "give exactly one of --message, --typed-data and --transaction"
+	if count != 1 {
+		if withTx {
+			return r, "give exactly one of --message, --typed-data and --transaction"
+		}
+		return r, "give exactly one of --message and --typed-data"
+	}
+	if f.typ != "" {
+		want, known := signContent[f.typ]
+		switch {
+		case !known:
+			return r, fmt.Sprintf("--type %q: use personal_sign, eth_signTypedData_v4 or eth_signTransaction", f.typ)
+		case !given[want]:
+			return r, fmt.Sprintf("--type %s signs what %s gives", f.typ, want)
+		}
 	}
 	switch {
 	case f.message != "":
@@ -153,7 +174,7 @@ func (a *app) walletSign(args []string) int {
 // signWith quotes, shows, confirms and signs; walletID "" is seed 002's account's first wallet (the
 // quote then needs it: it is read from the wallet list).
 func (a *app) signWith(cmd, walletID string, f signFlags) int {
-	req, msg := f.request(a)
+	req, msg := f.request(a, cmd == "wallet sign")
 	if msg != "" {
 		return a.usageError(cmd, "%s", msg)
 	}
