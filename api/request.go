@@ -29,8 +29,8 @@ const (
 	headerCreditToken = "X-Svc-Credit-Token"
 	// headerPartnerKey carries a partner key (seed 002's organisation-level key) on routes that accept one.
 	headerPartnerKey = "X-Partner-Key"
-	headerIdemKey     = "Idempotency-Key"
-	headerReplayed    = "Idempotent-Replayed"
+	headerIdemKey    = "Idempotency-Key"
+	headerReplayed   = "Idempotent-Replayed"
 )
 
 type ctxKey struct{}
