@@ -136,7 +136,7 @@ func (s *Server) authorize(c *gin.Context) {
 		c.Next()
 		return
 	}
-	if p.Key.ReadOnly && r.Method != http.MethodGet {
+	if p.Key.ReadOnly && r.Method != http.MethodGet && !r.Reads {
 		s.fail(c, readOnlyRefusal(r))
 		return
 	}

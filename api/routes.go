@@ -38,8 +38,9 @@ type Route struct {
 	Service string
 	// ServiceParam names a path parameter holding a service id the key must be allowed to use.
 	ServiceParam string
-	// Reads marks a route that changes nothing although its method is not GET (a read-only query sent as
-	// POST): its audit event joins the background batch like a read's.
+	// Reads marks a route that changes nothing although its method is not GET (a read-only query or a
+	// quote sent as POST): its audit event joins the background batch like a read's, and read-only keys
+	// may use it.
 	Reads bool
 	// ServiceBody names a body field holding a service id the key must be allowed to use (the handler
 	// checks it after decoding the body).

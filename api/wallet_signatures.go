@@ -112,7 +112,7 @@ func (sa *walletSignaturesAPI) routes() []Route {
 	}
 	return []Route{
 		handle(r(Route{Op: client.OpWalletsSignaturesQuote, Method: http.MethodPost, Path: one + "/signatures/quote",
-			Summary: "Quote a signature: its digest, what is signed and the policy's verdict, signing nothing", Idem: true},
+			Summary: "Quote a signature: its digest, what is signed and the policy's verdict, signing nothing", Idem: true, Reads: true},
 			client.ScopeWalletsSign), sa.quoteSignature),
 		handle(r(Route{Op: client.OpWalletsSignaturesCreate, Method: http.MethodPost, Path: one + "/signatures",
 			Summary: "Sign a message, typed data or a transaction: policy, reservation, then the workflow walletsig/<id> signs once",

@@ -255,7 +255,7 @@ func (wa *walletsAPI) routes() []Route {
 		handle(r(Route{Op: client.OpWalletsPolicyUpdate, Method: http.MethodPatch, Path: one + "/policy",
 			Summary: "Change a wallet's policy (seed 002's controls): a web session or a top-level key", Idem: true, Session: true}, client.ScopeApprovalsWrite), wa.updatePolicy),
 		handle(r(Route{Op: client.OpWalletsTransactionsQuote, Method: http.MethodPost, Path: one + "/transactions/quote",
-			Summary: "Quote a send: amount, USD value, fee and the policy's verdict, moving nothing", Idem: true},
+			Summary: "Quote a send: amount, USD value, fee and the policy's verdict, moving nothing", Idem: true, Reads: true},
 			client.ScopeWalletsTransact), wa.quoteTransaction),
 		handle(r(Route{Op: client.OpWalletsTransactionsCreate, Method: http.MethodPost, Path: one + "/transactions",
 			Summary: "Send from a wallet: policy, reservation, then the workflow wallettx/<id> signs, broadcasts and confirms", Idem: true,
