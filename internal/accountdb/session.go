@@ -45,7 +45,6 @@ type session struct {
 	timedOut  bool
 	// broken is set when the connection's state is unknown (its cleanup failed).
 	broken bool
-	stop   chan struct{}
 }
 
 // withSession runs f on a connection of db held for the call, with the deadline enforced from Go. A
@@ -86,7 +85,7 @@ func withSession(ctx context.Context, db *bun.DB, timeout time.Duration, f func(
 }
 
 func newSession(cn *pgdriver.Conn) *session {
-	s := &session{cn: cn, addr: cn.Conn().RemoteAddr(), stop: make(chan struct{})}
+	s := &session{cn: cn, addr: cn.Conn().RemoteAddr()}
 	s.pid, s.secret = cancelKey(cn)
 	s.readTimeout = readTimeout(cn)
 	return s
@@ -95,20 +94,19 @@ func newSession(cn *pgdriver.Conn) *session {
 // watch cancels the backend's statement when ctx ends before the answer returned; it answers the
 // function to call when the work is over.
 func (s *session) watch(ctx context.Context) func() {
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		select {
-		case <-ctx.Done():
-			s.mu.Lock()
-			s.timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
-			s.mu.Unlock()
-			s.cancel()
-		case <-s.stop:
+	cancelled := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(cancelled)
+		s.mu.Lock()
+		s.timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
+		s.mu.Unlock()
+		s.cancel()
+	})
+	return func() {
+		if !stop() {
+			<-cancelled // the cancel started: wait until it is sent
 		}
-	}()
-	return func() { close(s.stop); wg.Wait() }
+	}
 }
 
 // cancel asks PostgreSQL to cancel the backend's statement, then closes the socket so no read waits for
