@@ -20,9 +20,13 @@ const (
 
 // Statuses of a wallet signature.
 const (
-	WalletSigQueued = "queued"
-	WalletSigSigned = "signed"
-	WalletSigFailed = "failed"
+	// WalletSigPendingApproval waits for an approval (kind wallet_signature) before it is signed.
+	WalletSigPendingApproval = "pending_approval"
+	WalletSigQueued          = "queued"
+	WalletSigSigned          = "signed"
+	WalletSigFailed          = "failed"
+	// WalletSigRejected is a signature whose approval was rejected, expired or was cancelled.
+	WalletSigRejected = "rejected"
 )
 
 // UnsignedTransaction is the transaction of an eth_signTransaction request. Amounts are in wei, as
@@ -135,14 +139,16 @@ type WalletSignature struct {
 	// SignedTransaction is eth_signTransaction's signed transaction (EIP-2718 bytes), never broadcast.
 	SignedTransaction *string          `json:"signedTransaction,omitempty" doc:"eth_signTransaction: the signed transaction's bytes (0x…), never broadcast by the platform."`
 	TransactionHash   *string          `json:"transactionHash,omitempty" doc:"eth_signTransaction: the hash the transaction will have on chain."`
-	Status            string           `json:"status" enum:"queued,signed,failed"`
+	Status            string           `json:"status" enum:"pending_approval,queued,signed,failed,rejected"`
 	Subject           SignatureSubject `json:"subject"`
 	USDValue          *float64         `json:"usdValue"`
 	Verdict           PolicyVerdict    `json:"verdict"`
 	Error             *RunError        `json:"error"`
-	WorkflowID        string           `json:"workflowId" doc:"walletsig/<id>."`
-	CreatedAt         time.Time        `json:"createdAt"`
-	SignedAt          *time.Time       `json:"signedAt"`
+	// ApprovalID is the approval (kind wallet_signature) a signature that needs one waits for.
+	ApprovalID *string    `json:"approvalId" doc:"The approval (apr_...) a pending_approval signature waits for; null when none was needed."`
+	WorkflowID string     `json:"workflowId" doc:"walletsig/<id>."`
+	CreatedAt  time.Time  `json:"createdAt"`
+	SignedAt   *time.Time `json:"signedAt"`
 }
 
 // WalletSignatureEnvelope answers the routes of one signature.
