@@ -151,6 +151,11 @@ type WalletSignature struct {
 	SignedAt   *time.Time `json:"signedAt"`
 }
 
+// Done reports whether the signature reached a final status (signed, failed or rejected).
+func (s WalletSignature) Done() bool {
+	return s.Status == WalletSigSigned || s.Status == WalletSigFailed || s.Status == WalletSigRejected
+}
+
 // WalletSignatureEnvelope answers the routes of one signature.
 type WalletSignatureEnvelope struct {
 	OK        bool            `json:"ok"`
