@@ -182,7 +182,10 @@ func (c *Client) QuoteSignature(ctx context.Context, walletID string, r Signatur
 
 // Sign signs with the wallet, POST /v1/wallets/{walletId}/signatures (scope wallets:sign): the policy
 // is judged (a permit or a signed transaction is reserved against the limits like a send) and the
-// workflow walletsig/<id> signs once. A replay with the same Idempotency-Key answers the same signature.
+// workflow walletsig/<id> signs once. A signature whose verdict is needs_approval answers 202 in
+// pending_approval with its ApprovalID (kind wallet_signature); another key decides it, then
+// GetWalletSignature reads it signed or rejected. A replay with the same Idempotency-Key answers the
+// same signature.
 func (c *Client) Sign(ctx context.Context, walletID string, r SignatureRequest, opts ...CallOption) Response[WalletSignatureEnvelope] {
 	if walletID == "" {
 		return invalidArg[WalletSignatureEnvelope]("walletId", "the wallet id is empty")
