@@ -129,6 +129,32 @@ func TestWalletSignatureWaitsForApproval(t *testing.T) {
 	require.Equal(t, client.WalletSigSigned, waitWalletSig(t, c, w.ID, after.Body.Signature.ID).Status)
 }
 
+// TestWalletApprovedSignatureBlockedByPause: a permit approved while its wallet is paused is never
+// signed: it ends failed with code paused and its reservation is released.
+func TestWalletApprovedSignatureBlockedByPause(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{}).Body.Wallet
+	require.True(t, c.UpdateWalletPolicy(ctx, w.ID, client.UpdateWalletPolicyRequest{ApprovalAboveUSD: client.USD(10)}).OK)
+	signed := c.Sign(ctx, w.ID, client.SignatureRequest{Type: client.SignTypedData,
+		TypedData: usdcPermit(w.Address, "0x52908400098527886E0F7030069857D2E4169EE7", 20_000_000)})
+	a := pendingSigApproval(t, c, signed)
+	require.True(t, c.UpdateWalletPolicy(ctx, w.ID, client.UpdateWalletPolicyRequest{Paused: ptr(true)}).OK)
+	require.True(t, approverFor(t, env, tenant).DecideApproval(ctx, a.ID, client.DecideApprovalRequest{Decision: client.DecisionApprove}).OK)
+	done := waitWalletSig(t, c, w.ID, signed.Body.Signature.ID)
+	require.Equal(t, client.WalletSigFailed, done.Status)
+	require.Equal(t, wallet.RulePaused, done.Error.Code)
+	require.Nil(t, done.Signature)
+	require.True(t, c.UpdateWalletPolicy(ctx, w.ID, client.UpdateWalletPolicyRequest{Paused: ptr(false)}).OK)
+	q := c.QuoteSignature(ctx, w.ID, client.SignatureRequest{Type: client.SignTypedData,
+		TypedData: usdcPermit(w.Address, "0x52908400098527886E0F7030069857D2E4169EE7", 1_000_000)})
+	require.True(t, q.OK, "%v", q.Error)
+	require.Zero(t, q.Body.Quote.SpentLast24hUSD, "the failed permit's reservation is released")
+}
+
 // TestWalletSignatureSweepStartsAnUnstartedSignature: a signature recorded by a request that died
 // before starting its workflow is handed to its workflow by the sweep and signed once; a signature
 // pending an approval is handed on too (its workflow then waits for the decision).
