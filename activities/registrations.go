@@ -51,5 +51,6 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityWaitWalletTxReceipt, Func: s.Wallets.WaitWalletTxReceipt},
 		{Name: workflows.ActivityFinishWalletTx, Func: s.Wallets.FinishWalletTx},
 		{Name: workflows.ActivitySignWalletSig, Func: s.Wallets.SignWalletSig},
+		{Name: workflows.ActivityRejectWalletSig, Func: s.Wallets.RejectWalletSig},
 	}
 }

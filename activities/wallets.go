@@ -87,3 +87,12 @@ func (w *Wallets) SignWalletSig(ctx context.Context, signatureID string) (workfl
 	}
 	return w.Sender.SignSignature(ctx, signatureID)
 }
+
+// RejectWalletSig records the wallet signature rejected (its approval was not granted) and answers its
+// final status.
+func (w *Wallets) RejectWalletSig(ctx context.Context, end workflows.WalletSigEnd) (workflows.WalletSigDone, error) {
+	if w.Sender == nil {
+		return workflows.WalletSigDone{}, errNoWalletChain
+	}
+	return w.Sender.RejectSignature(ctx, end)
+}

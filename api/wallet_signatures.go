@@ -28,7 +28,8 @@ type signatureIDInput struct {
 	SignatureID string `path:"signatureId" maxLength:"200" doc:"The signature id (sig_...)."`
 }
 
-// signatureOut is a signature answer: 201 once signed, 202 while its workflow still runs.
+// signatureOut is a signature answer: 201 once made (or refused at signing), 202 while its workflow still
+// runs or waits for its approval (pending_approval).
 type signatureOut struct {
 	Status int
 	Body   client.WalletSignatureEnvelope
@@ -77,7 +78,7 @@ func (sa *walletSignaturesAPI) signatureAnswer(ctx context.Context, row *schema.
 		return nil, err
 	}
 	status := http.StatusCreated
-	if row.Status == schema.WalletSigQueued {
+	if row.Status == schema.WalletSigQueued || row.Status == schema.WalletSigPendingApproval {
 		status = http.StatusAccepted
 	}
 	return &signatureOut{Status: status, Body: client.WalletSignatureEnvelope{OK: true, Signature: wallet.SignatureToWire(row, w)}}, nil

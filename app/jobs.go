@@ -51,12 +51,12 @@ func (a *APIProcess) sweepRuns(ctx context.Context) {
 	}
 }
 
-// walletSendSettle is how long a recorded send may wait for its request to start its workflow before
+// walletSendSettle is how long a recorded send (or signature) may wait for its request to start its workflow before
 // the sweep starts it.
 const walletSendSettle = time.Minute
 
-// sweepWalletSends starts the workflows of sends a dying request recorded without starting
-// (wallet.Starts.Sweep).
+// sweepWalletSends starts the workflows of sends and signatures a dying request recorded without
+// starting (wallet.Starts.Sweep, wallet.Starts.SweepSignatures).
 func (a *APIProcess) sweepWalletSends(ctx context.Context) {
 	if a.deps.WalletStarts == nil {
 		return
@@ -67,6 +67,13 @@ func (a *APIProcess) sweepWalletSends(ctx context.Context) {
 	}
 	if n > 0 {
 		a.log.Info("handed wallet sends to their workflows", "count", n)
+	}
+	n, err = a.deps.WalletStarts.SweepSignatures(ctx, walletSendSettle, 100)
+	if err != nil && ctx.Err() == nil {
+		a.log.Warn("start unstarted wallet signatures", "err", err)
+	}
+	if n > 0 {
+		a.log.Info("handed wallet signatures to their workflows", "count", n)
 	}
 }
 

@@ -26,10 +26,11 @@ const (
 // "run"), or a service action requested through POST /v1/approvals/service-actions (kind
 // "service_action", which runs as a run once approved), or a wallet send above its policy's approval
 // threshold or flagged by screening (kind "wallet_transaction", whose workflow wallettx/<id> waits for
-// it). Each is a Temporal workflow approval/<id>.
+// it), or a wallet signature whose policy verdict is needs_approval (kind "wallet_signature", whose
+// workflow walletsig/<id> waits for it). Each is a Temporal workflow approval/<id>.
 type Approval struct {
 	ID          string         `json:"id" doc:"Approval id (apr_...)."`
-	Kind        string         `json:"kind" enum:"run,service_action,wallet_transaction"`
+	Kind        string         `json:"kind" enum:"run,service_action,wallet_transaction,wallet_signature"`
 	Status      string         `json:"status" enum:"pending,approved,rejected,expired,cancelled"`
 	ServiceID   string         `json:"serviceId"`
 	OperationID string         `json:"operationId"`
@@ -37,14 +38,16 @@ type Approval struct {
 	Reason      *string        `json:"reason"`
 	RunID       *string        `json:"runId" doc:"The run the approval gates, or the run an approved service action started."`
 	// TransactionID is the wallet transaction a wallet_transaction approval gates.
-	TransactionID *string    `json:"transactionId,omitempty" doc:"The wallet transaction (tx_...) a wallet_transaction approval gates."`
-	RequestedBy   string     `json:"requestedByKeyId" doc:"The key that asked for the action."`
-	DecidedBy     *string    `json:"decidedByKeyId" doc:"The key that approved or rejected it."`
-	Comment       *string    `json:"comment"`
-	ExpiresAt     time.Time  `json:"expiresAt"`
-	DecidedAt     *time.Time `json:"decidedAt"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	UpdatedAt     time.Time  `json:"updatedAt"`
+	TransactionID *string `json:"transactionId,omitempty" doc:"The wallet transaction (tx_...) a wallet_transaction approval gates."`
+	// SignatureID is the wallet signature a wallet_signature approval gates.
+	SignatureID *string    `json:"signatureId,omitempty" doc:"The wallet signature (sig_...) a wallet_signature approval gates."`
+	RequestedBy string     `json:"requestedByKeyId" doc:"The key that asked for the action."`
+	DecidedBy   *string    `json:"decidedByKeyId" doc:"The key that approved or rejected it."`
+	Comment     *string    `json:"comment"`
+	ExpiresAt   time.Time  `json:"expiresAt"`
+	DecidedAt   *time.Time `json:"decidedAt"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
 }
 
 // Decided reports whether the approval reached a final status.

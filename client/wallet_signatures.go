@@ -20,9 +20,13 @@ const (
 
 // Statuses of a wallet signature.
 const (
-	WalletSigQueued = "queued"
-	WalletSigSigned = "signed"
-	WalletSigFailed = "failed"
+	// WalletSigPendingApproval waits for an approval (kind wallet_signature) before it is signed.
+	WalletSigPendingApproval = "pending_approval"
+	WalletSigQueued          = "queued"
+	WalletSigSigned          = "signed"
+	WalletSigFailed          = "failed"
+	// WalletSigRejected is a signature whose approval was rejected, expired or was cancelled.
+	WalletSigRejected = "rejected"
 )
 
 // UnsignedTransaction is the transaction of an eth_signTransaction request. Amounts are in wei, as
@@ -135,14 +139,21 @@ type WalletSignature struct {
 	// SignedTransaction is eth_signTransaction's signed transaction (EIP-2718 bytes), never broadcast.
 	SignedTransaction *string          `json:"signedTransaction,omitempty" doc:"eth_signTransaction: the signed transaction's bytes (0x…), never broadcast by the platform."`
 	TransactionHash   *string          `json:"transactionHash,omitempty" doc:"eth_signTransaction: the hash the transaction will have on chain."`
-	Status            string           `json:"status" enum:"queued,signed,failed"`
+	Status            string           `json:"status" enum:"pending_approval,queued,signed,failed,rejected"`
 	Subject           SignatureSubject `json:"subject"`
 	USDValue          *float64         `json:"usdValue"`
 	Verdict           PolicyVerdict    `json:"verdict"`
 	Error             *RunError        `json:"error"`
-	WorkflowID        string           `json:"workflowId" doc:"walletsig/<id>."`
-	CreatedAt         time.Time        `json:"createdAt"`
-	SignedAt          *time.Time       `json:"signedAt"`
+	// ApprovalID is the approval (kind wallet_signature) a signature that needs one waits for.
+	ApprovalID *string    `json:"approvalId" doc:"The approval (apr_...) a pending_approval signature waits for; null when none was needed."`
+	WorkflowID string     `json:"workflowId" doc:"walletsig/<id>."`
+	CreatedAt  time.Time  `json:"createdAt"`
+	SignedAt   *time.Time `json:"signedAt"`
+}
+
+// Done reports whether the signature reached a final status (signed, failed or rejected).
+func (s WalletSignature) Done() bool {
+	return s.Status == WalletSigSigned || s.Status == WalletSigFailed || s.Status == WalletSigRejected
 }
 
 // WalletSignatureEnvelope answers the routes of one signature.
@@ -171,7 +182,10 @@ func (c *Client) QuoteSignature(ctx context.Context, walletID string, r Signatur
 
 // Sign signs with the wallet, POST /v1/wallets/{walletId}/signatures (scope wallets:sign): the policy
 // is judged (a permit or a signed transaction is reserved against the limits like a send) and the
-// workflow walletsig/<id> signs once. A replay with the same Idempotency-Key answers the same signature.
+// workflow walletsig/<id> signs once. A signature whose verdict is needs_approval answers 202 in
+// pending_approval with its ApprovalID (kind wallet_signature); another key decides it, then
+// GetWalletSignature reads it signed or rejected. A replay with the same Idempotency-Key answers the
+// same signature.
 func (c *Client) Sign(ctx context.Context, walletID string, r SignatureRequest, opts ...CallOption) Response[WalletSignatureEnvelope] {
 	if walletID == "" {
 		return invalidArg[WalletSignatureEnvelope]("walletId", "the wallet id is empty")

@@ -31,4 +31,6 @@ type Approval struct {
 	UpdatedAt      time.Time       `bun:"updated_at,nullzero,default:now()"`
 	// TransactionID is the wallet transaction a wallet_transaction approval gates (migration 0025).
 	TransactionID *string `bun:"transaction_id"`
+	// SignatureID is the wallet signature a wallet_signature approval gates (migration 0028).
+	SignatureID *string `bun:"signature_id"`
 }

@@ -9,13 +9,15 @@ import (
 
 // Statuses of a wallet signature.
 const (
-	WalletSigQueued = "queued"
-	WalletSigSigned = "signed"
-	WalletSigFailed = "failed"
+	WalletSigPendingApproval = "pending_approval"
+	WalletSigQueued          = "queued"
+	WalletSigSigned          = "signed"
+	WalletSigFailed          = "failed"
+	WalletSigRejected        = "rejected"
 )
 
 // WalletSignature is a message or transaction signature of a managed wallet (sig_…), signed once by the
-// workflow walletsig/<id>.
+// workflow walletsig/<id> (after its approval, when it is recorded pending_approval).
 type WalletSignature struct {
 	bun.BaseModel `bun:"table:wallet_signatures"`
 
@@ -38,4 +40,7 @@ type WalletSignature struct {
 	CreatedAt    time.Time       `bun:"created_at,nullzero,default:now()"`
 	UpdatedAt    time.Time       `bun:"updated_at,nullzero,default:now()"`
 	SignedAt     *time.Time      `bun:"signed_at"`
+	// ApprovalID is the approval (kind wallet_signature) a pending_approval signature waits for
+	// (migration 0028).
+	ApprovalID *string `bun:"approval_id"`
 }

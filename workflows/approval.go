@@ -13,6 +13,7 @@ const (
 	approvalKindRun           = "run"
 	approvalKindServiceAction = "service_action"
 	approvalKindWalletTx      = "wallet_transaction"
+	approvalKindWalletSig     = "wallet_signature"
 )
 
 // Approval statuses and decisions (as the client package names them).
@@ -27,8 +28,9 @@ const (
 type ApprovalParams struct {
 	ApprovalID string
 	Kind       string // run or service_action
-	// RunWorkflowID is the workflow a "run" approval (its run) or a "wallet_transaction" approval (its
-	// send, wallettx/<id>) gates; it receives the outcome as SignalApprovalOutcome.
+	// RunWorkflowID is the workflow a "run" approval (its run), a "wallet_transaction" approval (its
+	// send, wallettx/<id>) or a "wallet_signature" approval (its signature, walletsig/<id>) gates; it
+	// receives the outcome as SignalApprovalOutcome.
 	RunWorkflowID string
 	ExpiresAt     time.Time
 }
@@ -88,9 +90,13 @@ func ApprovalWorkflow(ctx workflow.Context, p ApprovalParams) (ApprovalOutcome, 
 }
 
 // gates reports whether the approval gates a workflow that waits for its outcome (a run's, a wallet
-// send's).
+// send's, a wallet signature's).
 func gates(p ApprovalParams) bool {
-	return (p.Kind == approvalKindRun || p.Kind == approvalKindWalletTx) && p.RunWorkflowID != ""
+	switch p.Kind {
+	case approvalKindRun, approvalKindWalletTx, approvalKindWalletSig:
+		return p.RunWorkflowID != ""
+	}
+	return false
 }
 
 // awaitDecision waits for the first decision or the expiry and settles the row with it.

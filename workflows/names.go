@@ -130,6 +130,9 @@ const (
 	// ActivitySignWalletSig re-checks the wallet's pause, opens its key and stores one signature
 	// (idempotent).
 	ActivitySignWalletSig = "SignWalletSig"
+	// ActivityRejectWalletSig records a wallet signature rejected (its approval was not granted),
+	// releasing its reserved spend (idempotent).
+	ActivityRejectWalletSig = "RejectWalletSig"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

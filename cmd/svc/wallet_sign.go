@@ -234,8 +234,15 @@ func (a *app) signWith(cmd, walletID string, f signFlags) int {
 		fmt.Fprintf(tw, "Signed transaction:\t%s\n", *s.SignedTransaction)
 		fmt.Fprintf(tw, "Transaction hash:\t%s\n", deref(s.TransactionHash))
 	}
+	if s.ApprovalID != nil {
+		fmt.Fprintf(tw, "Approval:\t%s\n", *s.ApprovalID)
+	}
 	_ = tw.Flush()
-	if s.Status == client.WalletSigFailed && s.Error != nil {
+	if s.Status == client.WalletSigPendingApproval && s.ApprovalID != nil {
+		fmt.Fprintf(a.stderr, "Waiting for approval %s (svc approvals approve %s); read the signature later with its id\n",
+			*s.ApprovalID, *s.ApprovalID)
+	}
+	if (s.Status == client.WalletSigFailed || s.Status == client.WalletSigRejected) && s.Error != nil {
 		fmt.Fprintln(a.stderr, "error: "+s.Error.Code+": "+s.Error.Message)
 		return exitAPI
 	}

@@ -87,7 +87,7 @@ func (s *Service) Decide(ctx context.Context, scope tenant.Scope, id string, d D
 	return out, nil
 }
 
-// tellRun passes a committed decision straight to the run (or wallet send) it gates, so that workflow
+// tellRun passes a committed decision straight to the run (or wallet send or signature) it gates, so that workflow
 // resumes without waiting for the approval's workflow to relay it. The relay still comes (the gated
 // workflow receives both before it closes), so a lost signal here only costs time.
 func (s *Service) tellRun(ctx context.Context, a *schema.Approval) {
@@ -99,14 +99,16 @@ func (s *Service) tellRun(ctx context.Context, a *schema.Approval) {
 	_ = s.temporal.SignalWorkflow(context.WithoutCancel(ctx), gated, "", workflows.SignalApprovalOutcome, outcome)
 }
 
-// GatedWorkflowID is the workflow that waits for a's outcome: its run's, or its wallet send's; "" for
-// a service action.
+// GatedWorkflowID is the workflow that waits for a's outcome: its run's, its wallet send's or its wallet
+// signature's; "" for a service action.
 func GatedWorkflowID(a *schema.Approval) string {
 	switch {
 	case a.Kind == KindRun && a.RunID != nil:
 		return workflows.RunWorkflowID(*a.RunID)
 	case a.Kind == KindWalletTransaction && a.TransactionID != nil:
 		return workflows.WalletTxWorkflowID(*a.TransactionID)
+	case a.Kind == KindWalletSignature && a.SignatureID != nil:
+		return workflows.WalletSigWorkflowID(*a.SignatureID)
 	}
 	return ""
 }
@@ -134,6 +136,9 @@ func StartOptions(a *schema.Approval) sdkclient.StartWorkflowOptions {
 	}
 	if a.TransactionID != nil {
 		memo["transactionId"] = *a.TransactionID
+	}
+	if a.SignatureID != nil {
+		memo["signatureId"] = *a.SignatureID
 	}
 	return sdkclient.StartWorkflowOptions{
 		ID:                       a.WorkflowID,

@@ -29,6 +29,9 @@ const (
 	// KindWalletTransaction gates a wallet send (approvals.transaction_id); its workflow wallettx/<id>
 	// waits for the outcome.
 	KindWalletTransaction = "wallet_transaction"
+	// KindWalletSignature gates a wallet signature (approvals.signature_id); its workflow walletsig/<id>
+	// waits for the outcome.
+	KindWalletSignature = "wallet_signature"
 )
 
 // Expiry bounds.
@@ -247,7 +250,7 @@ func ToWire(a *schema.Approval) client.Approval {
 		ID: a.ID, Kind: a.Kind, Status: a.Status, ServiceID: a.ServiceID, OperationID: a.OperationID,
 		Input: map[string]any{}, Reason: a.Reason, RunID: a.RunID, RequestedBy: a.KeyID, DecidedBy: a.DecidedByKeyID,
 		Comment: a.Comment, ExpiresAt: a.ExpiresAt.UTC(), CreatedAt: a.CreatedAt.UTC(), UpdatedAt: a.UpdatedAt.UTC(),
-		TransactionID: a.TransactionID,
+		TransactionID: a.TransactionID, SignatureID: a.SignatureID,
 	}
 	_ = json.Unmarshal(a.Input, &out.Input)
 	if a.DecidedAt != nil {

@@ -27,7 +27,9 @@ import (
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/evm"
+	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/schema"
@@ -502,9 +504,10 @@ func judgeSigning(ctx context.Context, db bun.IDB, w *schema.Wallet, sg *signing
 }
 
 // CreateSignature judges a signature under the wallet's row lock, reserves what it spends against the
-// daily limit and records it queued, for the workflow walletsig/<id> to sign. A refusal (and, for now,
-// one that needs an approval) is a 403 naming the rule and stores nothing. A replay (the same id)
-// answers the signature recorded.
+// daily limit and records it: queued, for the workflow walletsig/<id> to sign, or pending_approval with
+// a pending approval (kind wallet_signature) when the policy asks for one (the reservation is taken
+// either way, like a send's). A refusal is a 403 naming the rule and stores nothing. A replay (the same
+// id) answers the signature recorded.
 func (s *Store) CreateSignature(ctx context.Context, c *Chain, prices Prices, n NewSignature, now time.Time) (*schema.WalletSignature, error) {
 	w, err := s.Get(ctx, n.Scope, n.WalletID)
 	if err != nil {
@@ -533,35 +536,54 @@ func (s *Store) CreateSignature(ctx context.Context, c *Chain, prices Prices, n 
 		if row, err = newSignatureRow(n, locked, sg, v); err != nil {
 			return err
 		}
+		var a *schema.Approval
+		if v.Decision == NeedsApproval {
+			a = signatureApprovalOf(n, row, w, v, now)
+			row.Status, row.ApprovalID = schema.WalletSigPendingApproval, &a.ID
+		}
 		if _, err := tx.NewInsert().Model(row).Returning("created_at, updated_at").Exec(ctx); err != nil {
 			return fmt.Errorf("record signature: %w", err)
 		}
-		if sg.spend == nil {
+		if sg.spend != nil {
+			if _, err := tx.NewRaw("INSERT INTO wallet_spends (wallet_id, transaction_id, cents) VALUES (?, ?, ?)",
+				w.ID, row.ID, deref64(sg.spend.usdCents)).Exec(ctx); err != nil {
+				return fmt.Errorf("reserve the spend of %s: %w", row.ID, err)
+			}
+		}
+		if a == nil {
 			return nil
 		}
-		_, err = tx.NewRaw("INSERT INTO wallet_spends (wallet_id, transaction_id, cents) VALUES (?, ?, ?)",
-			w.ID, row.ID, deref64(sg.spend.usdCents)).Exec(ctx)
-		return err
+		return approval.Insert(ctx, tx, a)
 	})
 	return row, err
 }
 
-// verdictError is the 403 of a verdict that does not allow the signature, naming the rule in
-// details.rule and the decision in details.decision.
+// signatureApprovalOf is the pending approval a signature that needs one waits for: requested by the
+// signature's key, expiring after approval.DefaultTTL, its reason the rule that asked for it, its input
+// what is signed (the signature's summary) and what it lets move.
+func signatureApprovalOf(n NewSignature, row *schema.WalletSignature, w *schema.Wallet, v Verdict, now time.Time) *schema.Approval {
+	reason := v.Rule + ": " + v.Message
+	input, _ := json.Marshal(map[string]any{"walletId": row.WalletID, "signatureId": row.ID, "address": Address(w).Hex(), "type": row.Type,
+		"digest": row.Digest, "subject": row.Summary, "usdValue": usd(row.USDCents), "verdict": v})
+	id := ids.New(ids.Approval)
+	return &schema.Approval{ID: id, AccountID: row.AccountID, ProjectID: row.ProjectID, KeyID: n.KeyID, Kind: approval.KindWalletSignature,
+		ServiceID: client.ServiceManagedWallets, OperationID: client.OpWalletsSignaturesCreate, Input: input, Reason: &reason,
+		Status: client.ApprovalPending, WorkflowID: workflows.ApprovalWorkflowID(id), ExpiresAt: now.Add(approval.DefaultTTL).UTC(),
+		SignatureID: &row.ID}
+}
+
+// verdictError is the 403 of a verdict that refuses the signature, naming the rule in details.rule and
+// the decision in details.decision; a signature that needs an approval is not an error.
 func verdictError(v Verdict, spent int64, sg *signing) error {
-	switch v.Decision {
-	case Refused:
-		e := svcerr.New(svcerr.Forbidden, "the wallet's policy refuses this signature (%s): %s", v.Rule, v.Message).
-			WithDetails("rule", v.Rule).WithDetails("decision", v.Decision)
-		if sg.spend != nil {
-			e = e.WithDetails("spentLast24hUsd", float64(spent)/100).WithDetails("usdValue", usd(sg.spend.usdCents))
-		}
-		return e
-	case NeedsApproval:
-		return svcerr.New(svcerr.Forbidden, "this signature needs an approval (%s): %s; signatures that wait for an approval are not served yet",
-			v.Rule, v.Message).WithDetails("rule", v.Rule).WithDetails("decision", v.Decision)
+	if v.Decision != Refused {
+		return nil
 	}
-	return nil
+	e := svcerr.New(svcerr.Forbidden, "the wallet's policy refuses this signature (%s): %s", v.Rule, v.Message).
+		WithDetails("rule", v.Rule).WithDetails("decision", v.Decision)
+	if sg.spend != nil {
+		e = e.WithDetails("spentLast24hUsd", float64(spent)/100).WithDetails("usdValue", usd(sg.spend.usdCents))
+	}
+	return e
 }
 
 func newSignatureRow(n NewSignature, w *schema.Wallet, sg *signing, v Verdict) (*schema.WalletSignature, error) {
@@ -607,7 +629,7 @@ func (s *Store) Signature(ctx context.Context, scope tenant.Scope, walletID, id 
 func SignatureToWire(row *schema.WalletSignature, w *schema.Wallet) client.WalletSignature {
 	out := client.WalletSignature{ID: row.ID, WalletID: row.WalletID, Address: Address(w).Hex(), Type: row.Type, Digest: row.Digest,
 		Signature: row.Signature, Status: row.Status, USDValue: usd(row.USDCents), WorkflowID: workflows.WalletSigWorkflowID(row.ID),
-		CreatedAt: row.CreatedAt.UTC(), SignedAt: row.SignedAt}
+		CreatedAt: row.CreatedAt.UTC(), SignedAt: row.SignedAt, ApprovalID: row.ApprovalID}
 	_ = json.Unmarshal(row.Summary, &out.Subject)
 	_ = json.Unmarshal(row.Verdict, &out.Verdict)
 	if len(row.SignedTx) > 0 {
@@ -621,17 +643,21 @@ func SignatureToWire(row *schema.WalletSignature, w *schema.Wallet) client.Walle
 	return out
 }
 
-// SignSignature signs signature id once and answers its final status: the pause is checked again (a
-// wallet paused since the request signs nothing: failed, its reserved spend released), then the key is
-// opened, the digest signed (RFC 6979, so a retry signs the same bytes) and the signature stored. The
-// key never leaves this function.
+// SignSignature signs signature id once and answers its final status: a signature pending_approval is
+// signed only once its approval's row says approved (one that ended otherwise is recorded rejected); the
+// pause is checked again (a wallet paused since the request, or since the approval, signs nothing:
+// failed, its reserved spend released), then the key is opened, the digest signed (RFC 6979, so a retry
+// signs the same bytes) and the signature stored. The key never leaves this function.
 func (s *Sender) SignSignature(ctx context.Context, id string) (workflows.WalletSigDone, error) {
 	row := new(schema.WalletSignature)
 	if err := s.DB.NewSelect().Model(row).Where("id = ?", id).Scan(ctx); err != nil {
 		return workflows.WalletSigDone{}, fmt.Errorf("read wallet signature %s: %w", id, err)
 	}
-	if row.Status != schema.WalletSigQueued {
+	if row.Status != schema.WalletSigQueued && row.Status != schema.WalletSigPendingApproval {
 		return workflows.WalletSigDone{Status: row.Status, ErrorCode: derefStr(row.ErrorCode)}, nil
+	}
+	if done, final, err := s.approvedToSign(ctx, row); err != nil || final {
+		return done, err
 	}
 	w := new(schema.Wallet)
 	if err := s.DB.NewSelect().Model(w).Where("id = ?", row.WalletID).Scan(ctx); err != nil {
@@ -642,18 +668,59 @@ func (s *Sender) SignSignature(ctx context.Context, id string) (workflows.Wallet
 		return workflows.WalletSigDone{}, err
 	}
 	if p.Paused {
-		return s.failSignature(ctx, row, RulePaused, "the wallet was paused before the signature was made")
+		return s.endSignature(ctx, row, schema.WalletSigFailed, RulePaused, "the wallet was paused before the signature was made")
 	}
 	sig, signedTx, err := s.signRow(row, w)
 	if err != nil {
 		return workflows.WalletSigDone{}, err
 	}
 	_, err = s.DB.NewUpdate().Model(row).Set("status = ?, signature = ?, signed_tx = ?, signed_at = now(), updated_at = now()",
-		schema.WalletSigSigned, sig, signedTx).Where("id = ? AND status = ?", id, schema.WalletSigQueued).Exec(ctx)
+		schema.WalletSigSigned, sig, signedTx).Where("id = ? AND status IN (?)", id, bun.In(unsignedStatuses)).Exec(ctx)
 	if err != nil {
 		return workflows.WalletSigDone{}, fmt.Errorf("store signature %s: %w", id, err)
 	}
 	return workflows.WalletSigDone{Status: schema.WalletSigSigned}, nil
+}
+
+// unsignedStatuses are the statuses of a signature not made yet.
+var unsignedStatuses = []string{schema.WalletSigQueued, schema.WalletSigPendingApproval}
+
+// approvedToSign checks the approval a pending_approval signature waits for: approved lets it be signed;
+// rejected, expired or cancelled records it rejected (final); still pending is an error, retried until
+// the decision commits.
+func (s *Sender) approvedToSign(ctx context.Context, row *schema.WalletSignature) (workflows.WalletSigDone, bool, error) {
+	if row.Status != schema.WalletSigPendingApproval || row.ApprovalID == nil {
+		return workflows.WalletSigDone{}, false, nil
+	}
+	a, err := approval.NewStore(s.DB).ByID(ctx, *row.ApprovalID)
+	if err != nil {
+		return workflows.WalletSigDone{}, false, err
+	}
+	switch a.Status {
+	case client.ApprovalApproved:
+		return workflows.WalletSigDone{}, false, nil
+	case client.ApprovalPending:
+		return workflows.WalletSigDone{}, false, fmt.Errorf("signature %s: its approval %s is still pending", row.ID, a.ID)
+	}
+	code, msg := workflows.CodeWalletTxCancelled, "the approval "+a.ID+" was cancelled"
+	switch a.Status {
+	case client.ApprovalRejected:
+		code, msg = workflows.CodeWalletTxRejected, "the approval "+a.ID+" was rejected"
+	case client.ApprovalExpired:
+		code, msg = workflows.CodeWalletTxExpired, "the approval "+a.ID+" expired before anyone decided"
+	}
+	done, err := s.endSignature(ctx, row, schema.WalletSigRejected, code, msg)
+	return done, true, err
+}
+
+// RejectSignature records signature end.SignatureID rejected (its approval was not granted), releasing
+// its reserved spend, and answers its final status; a signature already final answers as it is.
+func (s *Sender) RejectSignature(ctx context.Context, end workflows.WalletSigEnd) (workflows.WalletSigDone, error) {
+	row := new(schema.WalletSignature)
+	if err := s.DB.NewSelect().Model(row).Where("id = ?", end.SignatureID).Scan(ctx); err != nil {
+		return workflows.WalletSigDone{}, fmt.Errorf("read wallet signature %s: %w", end.SignatureID, err)
+	}
+	return s.endSignature(ctx, row, schema.WalletSigRejected, end.ErrorCode, end.ErrorMessage)
 }
 
 // signRow opens the wallet's key and signs the row's digest: 0x r||s||v (v 27/28), and for a
@@ -690,51 +757,113 @@ func (s *Sender) signRow(row *schema.WalletSignature, w *schema.Wallet) (string,
 	return hexOf(sig), signedTxBytes, nil
 }
 
-// failSignature records that signature row will not be made, releasing its reserved spend.
-func (s *Sender) failSignature(ctx context.Context, row *schema.WalletSignature, code, msg string) (workflows.WalletSigDone, error) {
+// endSignature records that signature row will not be made (status failed or rejected), releasing its
+// reserved spend, and answers its final status (the one recorded first, should another end have won).
+func (s *Sender) endSignature(ctx context.Context, row *schema.WalletSignature, status, code, msg string) (workflows.WalletSigDone, error) {
+	ended := true
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewUpdate().Model(row).Set("status = ?, error_code = ?, error_message = ?, updated_at = now()", schema.WalletSigFailed, code, msg).
-			Where("id = ? AND status = ?", row.ID, schema.WalletSigQueued).Exec(ctx)
+		res, err := tx.NewUpdate().Model(row).Set("status = ?, error_code = ?, error_message = ?, updated_at = now()", status, code, msg).
+			Where("id = ? AND status IN (?)", row.ID, bun.In(unsignedStatuses)).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("record the end of %s: %w", row.ID, err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
+			ended = false
 			return nil
 		}
 		_, err = tx.NewRaw("UPDATE wallet_spends SET released_at = now() WHERE wallet_id = ? AND transaction_id = ?", row.WalletID, row.ID).Exec(ctx)
-		return err
+		if err != nil {
+			return fmt.Errorf("release the spend of %s: %w", row.ID, err)
+		}
+		return nil
 	})
 	if err != nil {
 		return workflows.WalletSigDone{}, err
 	}
-	return workflows.WalletSigDone{Status: schema.WalletSigFailed, ErrorCode: code}, nil
+	if !ended {
+		final := new(schema.WalletSignature)
+		if err := s.DB.NewSelect().Model(final).Where("id = ?", row.ID).Scan(ctx); err != nil {
+			return workflows.WalletSigDone{}, fmt.Errorf("read wallet signature %s: %w", row.ID, err)
+		}
+		return workflows.WalletSigDone{Status: final.Status, ErrorCode: derefStr(final.ErrorCode)}, nil
+	}
+	return workflows.WalletSigDone{Status: status, ErrorCode: code}, nil
 }
 
 // SignatureWait is how long a request waits for its signature's workflow before answering it queued.
 const SignatureWait = 30 * time.Second
 
 // StartSignature starts signature row's workflow walletsig/<id> (joining one that runs) and waits, at
-// most SignatureWait, for it to end; the caller then reads the row.
+// most SignatureWait, for it to end; the caller then reads the row. A signature pending_approval has
+// its approval's workflow started first, and is answered at once (it waits for a decision).
 func (s *Starts) StartSignature(ctx context.Context, row *schema.WalletSignature) error {
-	if row.Status != schema.WalletSigQueued {
-		return nil
-	}
-	run, err := s.Engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.WalletSigWorkflowID(row.ID), TaskQueue: workflows.TaskQueue,
-		WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-		TypedSearchAttributes:    workflows.ResourceAttributes(row.AccountID, row.ProjectID, client.ServiceManagedWallets, client.OpWalletsSignaturesCreate),
-		StaticSummary:            row.Type + " " + row.ID + " of " + row.WalletID}, workflows.WalletSigWorkflowName, workflows.WalletSigParams{SignatureID: row.ID})
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if errors.As(err, &started) {
-		return nil // it ended before: the row is final
-	}
-	if err != nil {
-		return svcerr.New(svcerr.Unavailable, "the signature is recorded but its workflow did not start; retry with the same Idempotency-Key")
+	run, err := s.startSignature(ctx, row)
+	if err != nil || run == nil || row.Status != schema.WalletSigQueued {
+		return err
 	}
 	wctx, cancel := context.WithTimeout(ctx, SignatureWait)
 	defer cancel()
 	_ = run.Get(wctx, nil) // a timeout answers the signature queued; its outcome is read from the row
 	return nil
+}
+
+// startSignature starts the workflow of a queued or pending_approval signature (and the workflow of its
+// approval); it answers the run to wait for, nil when there is none (the signature is final, or its
+// workflow ended before).
+func (s *Starts) startSignature(ctx context.Context, row *schema.WalletSignature) (sdkclient.WorkflowRun, error) {
+	if row.Status != schema.WalletSigQueued && row.Status != schema.WalletSigPendingApproval {
+		return nil, nil
+	}
+	params := workflows.WalletSigParams{SignatureID: row.ID}
+	if row.Status == schema.WalletSigPendingApproval && row.ApprovalID != nil {
+		a, err := approval.NewStore(s.Store.db).ByID(ctx, *row.ApprovalID)
+		if err != nil {
+			return nil, err
+		}
+		if err := approval.Start(ctx, s.Engine, a); err != nil {
+			return nil, err
+		}
+		params.ApprovalID, params.ApprovalExpiresAt = a.ID, a.ExpiresAt
+	}
+	run, err := s.Engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.WalletSigWorkflowID(row.ID), TaskQueue: workflows.TaskQueue,
+		WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		TypedSearchAttributes:    workflows.ResourceAttributes(row.AccountID, row.ProjectID, client.ServiceManagedWallets, client.OpWalletsSignaturesCreate),
+		StaticSummary:            row.Type + " " + row.ID + " of " + row.WalletID}, workflows.WalletSigWorkflowName, params)
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) {
+		return nil, nil // it ended before: the row is final
+	}
+	if err != nil {
+		return nil, svcerr.New(svcerr.Unavailable, "the signature is recorded but its workflow did not start; retry with the same Idempotency-Key")
+	}
+	return run, nil
+}
+
+// SweepSignatures starts the workflows of signatures still queued after settle (their request died
+// between recording them and starting their workflow), and of signatures pending an approval recorded
+// in the ten settle periods before that, at most limit of them; it answers how many it handed on. A
+// signature whose workflow runs is left as it is (the start joins it), and the sweep does not wait for
+// any workflow to end.
+func (s *Starts) SweepSignatures(ctx context.Context, settle time.Duration, limit int) (int, error) {
+	var stale []schema.WalletSignature
+	before := time.Now().Add(-settle)
+	err := s.Store.db.NewSelect().Model(&stale).Where("created_at < ?", before).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("status = ?", schema.WalletSigQueued).
+				WhereOr("status = ? AND created_at > ?", schema.WalletSigPendingApproval, before.Add(-10*settle))
+		}).OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("list unsigned signatures: %w", err)
+	}
+	n := 0
+	for i := range stale {
+		if _, err := s.startSignature(ctx, &stale[i]); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }
 
 // Reload reads signature row again (after its workflow ran).
