@@ -17,6 +17,7 @@ import (
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/limit"
@@ -91,8 +92,9 @@ type Deps struct {
 	WalletStarts *wallet.Starts
 	// WalletPrices turn amounts into USD for wallets' policies.
 	WalletPrices wallet.Prices
-	// WalletNames is the handle resolver of POST /wallet/transfer's to (SVC_WALLET_NAMES).
-	WalletNames wallet.Names
+	// Handles is the handle resolver (SVC_WALLET_NAMES and SVC_HANDLE_RESOLVER_FILE): POST
+	// /wallet/transfer's to, token launches' feeRecipient.
+	Handles *handles.Resolver
 	// Automations are the cron-driven runs on Temporal Schedules.
 	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
@@ -141,7 +143,7 @@ func routeTable(d Deps) [][]Route {
 		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB}).routes(),
 		(&walletSignaturesAPI{&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB}}).routes(),
 		(&walletRootAPI{sends: &walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB},
-			names: d.WalletNames}).routes(),
+			names: d.Handles}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
 	}

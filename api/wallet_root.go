@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/wallet"
 )
@@ -19,7 +20,7 @@ type walletRootAPI struct {
 	// sends is the /v1 wallets API whose send handler both write routes use.
 	sends *walletsAPI
 	// names is the handle resolver of transfer's to.
-	names wallet.Names
+	names *handles.Resolver
 }
 
 type transferInput struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/devchain"
+	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
 )
@@ -37,7 +38,7 @@ func TestWalletRootRoutes(t *testing.T) {
 	receiverKey, err := crypto.GenerateKey()
 	require.NoError(t, err)
 	friend := crypto.PubkeyToAddress(receiverKey.PublicKey)
-	env := apptest.NewWith(t, apptest.Options{Chain: true, WalletNames: wallet.Names{"friend.eth": friend}})
+	env := apptest.NewWith(t, apptest.Options{Chain: true, WalletNames: handles.Names{"friend.eth": friend}})
 	tenant, other := newDatabaseAccount(t, env), newDatabaseAccount(t, env)
 	c, co := sdkFor(env, tenant), sdkFor(env, other)
 	ctx := context.Background()

@@ -19,6 +19,7 @@ import (
 	"github.com/svcplatform/svc/internal/dbtransfer"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/secretbox"
@@ -71,8 +72,8 @@ type APIDeps struct {
 	NativeUSDPrice float64
 	// WalletScreening configures the screening step of wallet sends (zero: wallet.DefaultScreening).
 	WalletScreening wallet.ScreeningOptions
-	// WalletNames is the handle resolver of POST /wallet/transfer (SVC_WALLET_NAMES; nil knows no name).
-	WalletNames wallet.Names
+	// Handles is the handle resolver (Config.Handles; nil knows no name).
+	Handles *handles.Resolver
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).
 	TopUpWait time.Duration
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the

@@ -24,6 +24,7 @@ import (
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
@@ -96,9 +97,11 @@ type Config struct {
 	// default 250), SVC_WALLET_BURST_SENDS (0 off; default 100) within SVC_WALLET_BURST_WINDOW (a Go
 	// duration; default 1m). See wallet.ScreeningOptions.
 	WalletScreening wallet.ScreeningOptions
-	// WalletNames is the handle resolver of POST /wallet/transfer's to: ENS-style names and their
-	// addresses (SVC_WALLET_NAMES, "alice.eth=0x…,bob.eth=0x…"; none by default).
-	WalletNames wallet.Names
+	// Handles is the handle resolver (POST /wallet/transfer's to, token launches' feeRecipient): the
+	// ENS-style names of SVC_WALLET_NAMES ("alice.eth=0x…,bob.eth=0x…"; none by default) and the YAML
+	// file SVC_HANDLE_RESOLVER_FILE (x, farcaster and ens names; read again when it changes; none by
+	// default). See handles.New.
+	Handles *handles.Resolver
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
 	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
 	DevRecord string
@@ -169,8 +172,12 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if cfg.WalletScreening, err = walletScreening(getenv); err != nil {
 		return Config{}, err
 	}
-	if cfg.WalletNames, err = wallet.ParseNames(getenv("SVC_WALLET_NAMES")); err != nil {
+	names, err := handles.ParseNames(getenv("SVC_WALLET_NAMES"))
+	if err != nil {
 		return Config{}, fmt.Errorf("SVC_WALLET_NAMES: %w", err)
+	}
+	if cfg.Handles, err = handles.New(getenv("SVC_HANDLE_RESOLVER_FILE"), names); err != nil {
+		return Config{}, fmt.Errorf("SVC_HANDLE_RESOLVER_FILE: %w", err)
 	}
 	return cfg, nil
 }

@@ -98,7 +98,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		WalletStarts: walletStarts(wallets, d),
 		WalletChain:  walletChain(d),
 		WalletPrices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))},
-		WalletNames:  d.WalletNames,
+		Handles:      d.Handles,
 		DatabaseConn: databaseConn(d),
 		SIWE:         siweService(d),
 	}, nil

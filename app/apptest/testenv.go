@@ -39,6 +39,7 @@ import (
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/evm/usdc"
 	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
@@ -120,7 +121,7 @@ type Options struct {
 	// TrustedProxies are the proxies whose X-Forwarded-For the API believes (SVC_TRUSTED_PROXIES).
 	TrustedProxies []string
 	// WalletNames is the API's handle resolver (SVC_WALLET_NAMES).
-	WalletNames wallet.Names
+	WalletNames handles.Names
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -194,7 +195,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 			Artifacts: artifacts, Blobs: blobs, X402: xc, ChainRPCURL: chainURL(chain), NativeUSDPrice: app.DevNativeUSDPrice, WalletScreening: opts.WalletScreening, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
 			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval},
-			TrustedProxies: opts.TrustedProxies, WalletNames: opts.WalletNames}}
+			TrustedProxies: opts.TrustedProxies, Handles: resolverOf(t, opts.WalletNames)}}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e
@@ -368,4 +369,11 @@ func (e *Env) Do(t testing.TB, r Req) *Response {
 // artifact's content) stay in Raw only.
 func isJSON(contentType string) bool {
 	return contentType == "" || strings.Contains(contentType, "json")
+}
+
+// resolverOf is the handle resolver of a test: its fixed ENS-style names, no file.
+func resolverOf(t testing.TB, names handles.Names) *handles.Resolver {
+	r, err := handles.New("", names)
+	require.NoError(t, err)
+	return r
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/devchain"
-	"github.com/svcplatform/svc/internal/wallet"
+	"github.com/svcplatform/svc/internal/handles"
 )
 
 // TestWalletRootCommands follows seed 002's "svc wallet" commands against the real API and dev chain:
@@ -24,7 +24,7 @@ import (
 func TestWalletRootCommands(t *testing.T) {
 	t.Parallel()
 	friend := common.HexToAddress("0x52908400098527886E0F7030069857D2E4169EE7")
-	env := apptest.NewWith(t, apptest.Options{Chain: true, NoDatabases: true, WalletNames: wallet.Names{"friend.eth": friend}})
+	env := apptest.NewWith(t, apptest.Options{Chain: true, NoDatabases: true, WalletNames: handles.Names{"friend.eth": friend}})
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
 		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
 	svc := func(args ...string) result {

@@ -38,6 +38,32 @@ var ErrNotFound = errors.New("handle not known to the resolver")
 // not one).
 var ErrMalformed = errors.New("malformed handle")
 
+// Names are fixed ENS-style names and the addresses they stand for (SVC_WALLET_NAMES).
+type Names map[string]common.Address
+
+// ParseNames reads name=address pairs separated by commas ("alice.eth=0x…,bob.eth=0x…"); errors name
+// the pair.
+func ParseNames(s string) (Names, error) {
+	out := Names{}
+	for _, pair := range strings.Split(s, ",") {
+		pair = strings.TrimSpace(pair)
+		if pair == "" {
+			continue
+		}
+		name, addr, ok := strings.Cut(pair, "=")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if !ok || !validENS(name) {
+			return nil, fmt.Errorf("%q is not name=address with an ENS-style name (labels of letters, digits and hyphens, joined by dots)", pair)
+		}
+		a, err := parseAddress(strings.TrimSpace(addr))
+		if err != nil {
+			return nil, fmt.Errorf("name %s: %w", name, err)
+		}
+		out[name] = a
+	}
+	return out, nil
+}
+
 // Resolver resolves handles from a file that it reads again when it changes (its modification time or
 // size), and from fixed ENS-style names. The zero value knows only addresses (kind wallet).
 type Resolver struct {
@@ -64,7 +90,7 @@ type table map[string]map[string]common.Address
 //	  alice.eth: "0x…"
 //
 // The file is read now (so a broken file fails at start) and again whenever it changes.
-func New(path string, ens map[string]common.Address) (*Resolver, error) {
+func New(path string, ens Names) (*Resolver, error) {
 	r := &Resolver{path: path, fixed: map[string]common.Address{}}
 	for name, a := range ens {
 		r.fixed[strings.ToLower(name)] = a

@@ -22,7 +22,7 @@ func TestResolveEveryKind(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "handles.yaml")
 	require.NoError(t, os.WriteFile(path, []byte("x:\n  Alice: \""+alice.Hex()+"\"\nfarcaster:\n  bob: \""+bob.Hex()+"\"\nens:\n  alice.eth: \""+alice.Hex()+"\"\n"), 0o600))
-	r, err := New(path, map[string]common.Address{"Bob.ETH": bob})
+	r, err := New(path, Names{"Bob.ETH": bob})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		kind, value string

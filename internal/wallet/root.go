@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/schema"
@@ -40,61 +41,22 @@ func (s *Store) Pick(ctx context.Context, scope tenant.Scope, id string) (*schem
 	return w, nil
 }
 
-// Names is the handle resolver: ENS-style names (alice.eth) and the addresses they stand for, as the
-// operator configures them (SVC_WALLET_NAMES). Names are compared in lower case.
-type Names map[string]common.Address
-
-// ParseNames reads name=address pairs separated by commas ("alice.eth=0x…,bob.eth=0x…"); errors name
-// the pair.
-func ParseNames(s string) (Names, error) {
-	out := Names{}
-	for _, pair := range strings.Split(s, ",") {
-		pair = strings.TrimSpace(pair)
-		if pair == "" {
-			continue
-		}
-		name, addr, ok := strings.Cut(pair, "=")
-		name = strings.ToLower(strings.TrimSpace(name))
-		if !ok || !validName(name) {
-			return nil, fmt.Errorf("%q is not name=address with an ENS-style name (labels of letters, digits and hyphens, joined by dots)", pair)
-		}
-		a, err := parseAddress(name, strings.TrimSpace(addr))
-		if err != nil {
-			return nil, fmt.Errorf("name %s: %w", name, err)
-		}
-		out[name] = a
-	}
-	return out, nil
-}
-
-// validName reports whether name is ENS-style: at least two labels of letters, digits and hyphens.
-func validName(name string) bool {
-	labels := strings.Split(name, ".")
-	if len(labels) < 2 || len(name) > 255 {
-		return false
-	}
-	for _, l := range labels {
-		if l == "" || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
-			return false
-		}
-	}
-	return true
-}
-
-// Resolve answers the address field stands for: an address as it is, or a name the resolver knows.
-func (n Names) Resolve(field, to string) (string, error) {
+// ResolveRecipient answers the address field stands for: an address as it is, or an ENS-style name
+// (alice.eth) the handle resolver knows.
+func ResolveRecipient(r *handles.Resolver, field, to string) (string, error) {
 	to = strings.TrimSpace(to)
 	if strings.HasPrefix(to, "0x") || !strings.Contains(to, ".") {
 		_, err := parseAddress(field, to)
 		return to, err
 	}
-	name := strings.ToLower(to)
-	if !validName(name) {
+	addr, err := r.Resolve(handles.KindENS, to)
+	switch {
+	case errors.Is(err, handles.ErrMalformed):
 		return "", svcerr.Invalid(field, "%s is neither an address (0x…) nor an ENS-style name (alice.eth)", field)
-	}
-	addr, ok := n[name]
-	if !ok {
-		return "", svcerr.Invalid(field, "%s: the handle resolver knows no name %s (names are configured with SVC_WALLET_NAMES)", field, name)
+	case errors.Is(err, handles.ErrNotFound):
+		return "", svcerr.Invalid(field, "%s: the handle resolver knows no name %s (names are configured with SVC_WALLET_NAMES or SVC_HANDLE_RESOLVER_FILE)", field, strings.ToLower(to))
+	case err != nil:
+		return "", fmt.Errorf("resolve %s: %w", field, err)
 	}
 	return addr.Hex(), nil
 }
@@ -109,7 +71,7 @@ func CheckChain(field, chain string, w *schema.Wallet) error {
 
 // TransferRequest is a POST /wallet/transfer body as the send CreateTransaction takes (to resolved by
 // names).
-func TransferRequest(w *schema.Wallet, names Names, r client.WalletTransferRequest) (client.CreateTransactionRequest, error) {
+func TransferRequest(w *schema.Wallet, names *handles.Resolver, r client.WalletTransferRequest) (client.CreateTransactionRequest, error) {
 	if err := CheckChain("chain", r.Chain, w); err != nil {
 		return client.CreateTransactionRequest{}, err
 	}
@@ -126,7 +88,7 @@ func TransferRequest(w *schema.Wallet, names Names, r client.WalletTransferReque
 	case !strings.EqualFold(r.Token, client.AssetUSDC) && !common.IsHexAddress(r.Token):
 		return client.CreateTransactionRequest{}, svcerr.Invalid("token", "token is usdc or a known token's address; %q is neither", r.Token)
 	}
-	to, err := names.Resolve("to", r.To)
+	to, err := ResolveRecipient(names, "to", r.To)
 	if err != nil {
 		return client.CreateTransactionRequest{}, err
 	}
