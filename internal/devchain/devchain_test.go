@@ -80,6 +80,11 @@ func TestAccounts(t *testing.T) {
 	require.Equal(t, DeployerAddress, crypto.PubkeyToAddress(DeployerKey().PublicKey))
 	require.Equal(t, FacilitatorAddress, crypto.PubkeyToAddress(FacilitatorKey().PublicKey))
 	require.Equal(t, common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3"), USDCAddress)
+	require.Equal(t, common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"), WETHAddress)
+	require.Equal(t, common.HexToAddress("0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0"), FeesManagerAddress)
+	require.Equal(t, PlatformAddress, crypto.PubkeyToAddress(PlatformKey().PublicKey))
+	require.Equal(t, EcosystemAddress, crypto.PubkeyToAddress(EcosystemKey().PublicKey))
+	require.Equal(t, ProtocolAddress, crypto.PubkeyToAddress(ProtocolKey().PublicKey))
 	require.Equal(t, fmt.Sprintf("eip155:%d", ChainID), Network)
 }
 
