@@ -73,21 +73,11 @@ func (c *Chain) ensureContracts(ctx context.Context) error {
 	defer cancel()
 	client := c.Client()
 	defer client.Close()
-	var sent []sentDeployment
 	deployerMu.Lock()
-	for _, d := range deployments() {
-		hash, err := deployIfMissing(ctx, client, d)
-		if err != nil {
-			deployerMu.Unlock()
-			return fmt.Errorf("%s: %w", d.name, err)
-		}
-		if hash != (common.Hash{}) {
-			sent = append(sent, sentDeployment{d, hash})
-		}
-	}
+	sent, err := deployMissing(ctx, client)
 	deployerMu.Unlock()
-	if len(sent) == 0 {
-		return nil
+	if err != nil || len(sent) == 0 {
+		return err
 	}
 	if err := waitTxIndexed(ctx, client); err != nil {
 		return fmt.Errorf("deploy: %w", err)
@@ -118,30 +108,35 @@ func (s sentDeployment) wait(ctx context.Context, client *ethclient.Client) erro
 	return nil
 }
 
-// deployIfMissing submits d's deployment unless its address already holds
-// code, and returns the transaction hash (zero when nothing was sent). The
-// caller holds deployerMu. The deployer's pending nonce must be d.nonce:
-// otherwise the contract cannot land at its fixed address.
-func deployIfMissing(ctx context.Context, client *ethclient.Client, d deployment) (common.Hash, error) {
-	code, err := client.CodeAt(ctx, d.address, nil)
+// deployMissing submits, at their own nonces, the deployments whose address holds no code, and returns
+// them. The caller holds deployerMu. The deployer's next nonce must be the first missing one's: otherwise
+// the contract cannot land at its fixed address. The nonce is read once, before sending: the node's
+// pending nonce can lag right after its own block.
+func deployMissing(ctx context.Context, client *ethclient.Client) ([]sentDeployment, error) {
+	next, err := client.PendingNonceAt(ctx, DeployerAddress)
 	if err != nil {
-		return common.Hash{}, fmt.Errorf("read code at %s: %w", d.address, err)
+		return nil, fmt.Errorf("deployer nonce: %w", err)
 	}
-	if len(code) > 0 {
-		return common.Hash{}, nil
+	var sent []sentDeployment
+	for _, d := range deployments() {
+		code, err := client.CodeAt(ctx, d.address, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: read code at %s: %w", d.name, d.address, err)
+		}
+		if len(code) > 0 {
+			continue
+		}
+		if next != d.nonce {
+			return nil, fmt.Errorf("%s: no contract at %s but the deployer's next nonce is %d, not %d, "+
+				"so it cannot be put at its fixed address (a data dir from before it existed, where the faucet "+
+				"has used the deployer since?); delete the data dir to start a fresh dev chain", d.name, d.address, next, d.nonce)
+		}
+		hash, err := sendTxAt(ctx, client, DeployerKey(), d.nonce, txCall{data: d.code})
+		if err != nil {
+			return nil, fmt.Errorf("%s: deploy: %w", d.name, err)
+		}
+		sent = append(sent, sentDeployment{d, hash})
+		next++
 	}
-	nonce, err := client.PendingNonceAt(ctx, DeployerAddress)
-	if err != nil {
-		return common.Hash{}, fmt.Errorf("deployer nonce: %w", err)
-	}
-	if nonce != d.nonce {
-		return common.Hash{}, fmt.Errorf("no contract at %s but the deployer's next nonce is %d, not %d, "+
-			"so it cannot be put at its fixed address (a data dir from before it existed, where the faucet "+
-			"has used the deployer since?); delete the data dir to start a fresh dev chain", d.address, nonce, d.nonce)
-	}
-	hash, err := sendTx(ctx, client, DeployerKey(), txCall{data: d.code})
-	if err != nil {
-		return common.Hash{}, fmt.Errorf("deploy: %w", err)
-	}
-	return hash, nil
+	return sent, nil
 }
