@@ -20,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/evm/launch"
 )
 
@@ -57,13 +58,39 @@ func newLaunchEnv(t *testing.T) *launchEnv {
 	return &launchEnv{t: t, client: dial(t, startChain(t, ""))}
 }
 
-// account returns a new key funded with 1,000 ether by the deployer.
-func (e *launchEnv) account() *ecdsa.PrivateKey {
+// accounts returns n new keys, funded with 1,000 ether each by the deployer in one batch.
+func (e *launchEnv) accounts(n int) []*ecdsa.PrivateKey {
 	e.t.Helper()
-	key, err := crypto.GenerateKey()
-	require.NoError(e.t, err)
-	transfer(e.t, e.client, crypto.PubkeyToAddress(key.PublicKey), etherToWei(1000))
-	return key
+	keys := make([]*ecdsa.PrivateKey, n)
+	calls := make([]txCall, n)
+	for i := range keys {
+		key, err := crypto.GenerateKey()
+		require.NoError(e.t, err)
+		to := crypto.PubkeyToAddress(key.PublicKey)
+		keys[i], calls[i] = key, txCall{to: &to, value: etherToWei(1000)}
+	}
+	deployerMu.Lock()
+	defer deployerMu.Unlock()
+	e.sendAll(DeployerKey(), calls...)
+	return keys
+}
+
+// sendAll sends calls from key back to back (one block can take them all) and waits for their
+// successful receipts. Each call must be valid on the state before the batch (gas is estimated there).
+func (e *launchEnv) sendAll(key *ecdsa.PrivateKey, calls ...txCall) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(e.t.Context(), 20*time.Second)
+	defer cancel()
+	hashes := make([]common.Hash, len(calls))
+	for i, c := range calls {
+		hash, err := sendTx(ctx, e.client, key, c)
+		require.NoError(e.t, err)
+		hashes[i] = hash
+	}
+	for _, hash := range hashes {
+		_, err := waitReceipt(ctx, e.client, hash)
+		require.NoError(e.t, err)
+	}
 }
 
 // send has key call to with data and value and returns the successful receipt.
@@ -193,14 +220,14 @@ type trader struct {
 	l   launched
 }
 
-// newTrader funds a trader with WETH and approves the pool for both tokens.
-func (e *launchEnv) newTrader(l launched) *trader {
+// newTrader makes key a trader on the pool: it wraps 100 ether and approves the pool for both tokens.
+func (e *launchEnv) newTrader(key *ecdsa.PrivateKey, l launched) *trader {
 	e.t.Helper()
-	key := e.account()
-	e.send(key, WETHAddress, wethABI.PackDeposit(), etherToWei(100))
-	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
-	e.send(key, WETHAddress, wethABI.PackApprove(l.pool, max), nil)
-	e.send(key, l.token, tokenABI.PackApprove(l.pool, max), nil)
+	weth, token := WETHAddress, l.token
+	e.sendAll(key,
+		txCall{to: &weth, data: wethABI.PackDeposit(), value: etherToWei(100)},
+		txCall{to: &weth, data: wethABI.PackApprove(l.pool, evm.MaxUint256)},
+		txCall{to: &token, data: tokenABI.PackApprove(l.pool, evm.MaxUint256)})
 	return &trader{e: e, key: key, l: l}
 }
 
@@ -231,12 +258,11 @@ func (tr *trader) swap(tokenIn common.Address, amountIn *big.Int) pair {
 	return taken
 }
 
-// swapBothWays buys with WETH twice and sells part of the tokens bought, returning the fees taken.
+// swapBothWays buys with WETH and sells a third of the trader's tokens, returning the fees taken.
 func (tr *trader) swapBothWays() pair {
 	tr.e.t.Helper()
 	taken := newPair()
 	taken.add(tr.swap(WETHAddress, big.NewInt(1_234_567_890_123_456_789)))
-	taken.add(tr.swap(WETHAddress, big.NewInt(333_333_333_333_333_333)))
 	tokens := tr.e.balance(tr.l.token, crypto.PubkeyToAddress(tr.key.PublicKey))
 	taken.add(tr.swap(tr.l.token, new(big.Int).Div(tokens, big.NewInt(3))))
 	return taken
@@ -296,11 +322,12 @@ func newSalt(t *testing.T) [32]byte {
 
 // TestLaunchSwapsAndFees: a launch seeds its pool and vault, swaps both ways take 1.2 % of their
 // input, every beneficiary's pendingFees is exactly its share of that, collectFees pays the creator
-// exactly its 57 %, updateBeneficiary moves only future fees, and the books balance.
+// exactly its 57 %, and the books balance.
 func TestLaunchSwapsAndFees(t *testing.T) {
 	t.Parallel()
 	e := newLaunchEnv(t)
-	launcher, creatorKey, vault := e.account(), e.account(), newAddress(t)
+	keys := e.accounts(3)
+	launcher, creatorKey, vault := keys[0], keys[1], newAddress(t)
 	creator := crypto.PubkeyToAddress(creatorKey.PublicKey)
 	vaultAmount, seed := new(big.Int).Mul(big.NewInt(10_000_000_000), wad), etherToWei(10)
 	l := e.launchToken(launcher, newSalt(t), vault, creator, vaultAmount, seed)
@@ -326,8 +353,7 @@ func TestLaunchSwapsAndFees(t *testing.T) {
 	requireBig(t, wad, total)
 
 	// Swaps both ways: pendingFees is each share of the fees taken, to the wei.
-	tr := e.newTrader(l)
-	taken := tr.swapBothWays()
+	taken := e.newTrader(keys[2], l).swapBothWays()
 	require.Positive(t, taken[0].Sign())
 	require.Positive(t, taken[1].Sign())
 	uncollected := call(e, poolABI.Instance(e.client, l.pool), poolABI.PackGetUncollectedFees(), poolABI.UnpackGetUncollectedFees)
@@ -336,7 +362,7 @@ func TestLaunchSwapsAndFees(t *testing.T) {
 		requirePair(t, pair{share(taken[0], shares), share(taken[1], shares)}, e.pending(l, who))
 	}
 
-	// The creator collects exactly its 57 %.
+	// The creator collects exactly its 57 %; the others' pending fees stay.
 	before := e.holdings(l, creator)
 	released, collected := e.collect(creatorKey, l)
 	want := pair{share(taken[0], creatorShares), share(taken[1], creatorShares)}
@@ -344,31 +370,64 @@ func TestLaunchSwapsAndFees(t *testing.T) {
 	requirePair(t, want, released)
 	requirePair(t, newPair().add(before).add(want), e.holdings(l, creator))
 	requirePair(t, newPair(), e.pending(l, creator))
-	releasedTotal := newPair().add(released)
+	requirePair(t, pair{share(taken[0], platformShares), share(taken[1], platformShares)}, e.pending(l, PlatformAddress))
+	requireBooksBalance(t, e, l, taken, released, []common.Address{creator, PlatformAddress, EcosystemAddress, ProtocolAddress})
+}
 
-	// A transfer of the creator's share moves future fees only.
-	more := tr.swapBothWays()
-	heir := newAddress(t)
-	owed := pair{share(more[0], creatorShares), share(more[1], creatorShares)}
+// TestUpdateBeneficiary: a transfer of the creator's share pays the creator what it was owed and
+// moves only future fees; a transfer to an address that already holds shares adds to them (after
+// paying that address too); the books balance throughout.
+func TestUpdateBeneficiary(t *testing.T) {
+	t.Parallel()
+	e := newLaunchEnv(t)
+	keys := e.accounts(4)
+	creatorKey, heirKey := keys[1], keys[3]
+	creator, heir := crypto.PubkeyToAddress(creatorKey.PublicKey), crypto.PubkeyToAddress(heirKey.PublicKey)
+	l := e.launchToken(keys[0], newSalt(t), newAddress(t), creator, big.NewInt(0), etherToWei(5))
+	tr := e.newTrader(keys[2], l)
+
+	taken := tr.swapBothWays()
+	owed := pair{share(taken[0], creatorShares), share(taken[1], creatorShares)}
 	requirePair(t, owed, e.pending(l, creator))
-	before = e.holdings(l, creator)
-	receipt := e.send(creatorKey, FeesManagerAddress, feesABI.PackUpdateBeneficiary(l.poolID, heir), nil)
-	updates := unpackLogs(receipt, feesABI.UnpackUpdateBeneficiaryEvent)
-	require.Len(t, updates, 1)
-	require.Equal(t, creator, updates[0].OldBeneficiary)
-	require.Equal(t, heir, updates[0].NewBeneficiary)
-	requireBig(t, creatorShares, updates[0].Shares)
+	before := e.holdings(l, creator)
+	e.update(creatorKey, l, heir, creatorShares)
 	requirePair(t, newPair().add(before).add(owed), e.holdings(l, creator), "the old beneficiary keeps what was owed")
-	releasedTotal.add(owed)
 	require.Zero(t, call(e, e.fees(), feesABI.PackGetShares(l.poolID, creator), feesABI.UnpackGetShares).Sign())
 	requireBig(t, creatorShares, call(e, e.fees(), feesABI.PackGetShares(l.poolID, heir), feesABI.UnpackGetShares))
-	latest := tr.swapBothWays()
-	requirePair(t, newPair(), e.pending(l, creator))
-	requirePair(t, pair{share(latest[0], creatorShares), share(latest[1], creatorShares)}, e.pending(l, heir))
 
-	// The books: released + every pending + dust = fees taken, and the manager holds the rest.
-	takenTotal := newPair().add(taken).add(more).add(latest)
-	requireBooksBalance(t, e, l, takenTotal, releasedTotal, []common.Address{creator, heir, PlatformAddress, EcosystemAddress, ProtocolAddress})
+	more := tr.swapBothWays()
+	requirePair(t, newPair(), e.pending(l, creator), "future fees are the heir's")
+	heirOwed := pair{share(more[0], creatorShares), share(more[1], creatorShares)}
+	requirePair(t, heirOwed, e.pending(l, heir))
+
+	// The heir moves its share onto the platform's: both are paid first, the shares add up.
+	takenTotal := newPair().add(taken).add(more)
+	platformOwed := pair{share(takenTotal[0], platformShares), share(takenTotal[1], platformShares)}
+	requirePair(t, platformOwed, e.pending(l, PlatformAddress))
+	platformBefore := e.holdings(l, PlatformAddress)
+	e.update(heirKey, l, PlatformAddress, creatorShares)
+	requirePair(t, heirOwed, e.holdings(l, heir))
+	requirePair(t, newPair().add(platformBefore).add(platformOwed), e.holdings(l, PlatformAddress))
+	merged := new(big.Int).Add(platformShares, creatorShares)
+	requireBig(t, merged, call(e, e.fees(), feesABI.PackGetShares(l.poolID, PlatformAddress), feesABI.UnpackGetShares))
+
+	latest := tr.swapBothWays()
+	requirePair(t, newPair(), e.pending(l, heir))
+	requirePair(t, pair{share(latest[0], merged), share(latest[1], merged)}, e.pending(l, PlatformAddress))
+	released := newPair().add(owed).add(heirOwed).add(platformOwed)
+	requireBooksBalance(t, e, l, takenTotal.add(latest), released,
+		[]common.Address{creator, heir, PlatformAddress, EcosystemAddress, ProtocolAddress})
+}
+
+// update has key move all its shares (want) of the pool to to and checks the UpdateBeneficiary event.
+func (e *launchEnv) update(key *ecdsa.PrivateKey, l launched, to common.Address, want *big.Int) {
+	e.t.Helper()
+	receipt := e.send(key, FeesManagerAddress, feesABI.PackUpdateBeneficiary(l.poolID, to), nil)
+	updates := unpackLogs(receipt, feesABI.UnpackUpdateBeneficiaryEvent)
+	require.Len(e.t, updates, 1)
+	require.Equal(e.t, crypto.PubkeyToAddress(key.PublicKey), updates[0].OldBeneficiary)
+	require.Equal(e.t, to, updates[0].NewBeneficiary)
+	requireBig(e.t, want, updates[0].Shares)
 }
 
 // requireBooksBalance checks released (as summed from Release events) + the pendingFees of
@@ -404,7 +463,8 @@ func requireBooksBalance(t *testing.T, e *launchEnv, l launched, taken, released
 func TestLaunchRefusals(t *testing.T) {
 	t.Parallel()
 	e := newLaunchEnv(t)
-	launcher, creatorKey, outsider := e.account(), e.account(), e.account()
+	keys := e.accounts(3)
+	launcher, creatorKey, outsider := keys[0], keys[1], keys[2]
 	creator := crypto.PubkeyToAddress(creatorKey.PublicKey)
 	salt := newSalt(t)
 	l := e.launchToken(launcher, salt, newAddress(t), creator, big.NewInt(0), big.NewInt(1e15))
