@@ -68,13 +68,16 @@ func deployments() []deployment {
 // ensureContracts deploys each of deployments() that is not at its address
 // yet (all of them on a new chain, none on a restart, the missing ones on a
 // data dir made before they existed), then waits for their receipts.
-func (c *Chain) ensureContracts(ctx context.Context) error {
+func (c *Chain) ensureContracts(ctx context.Context) error { return c.ensure(ctx, deployments()) }
+
+// ensure deploys those of list (in nonce order) that are missing and waits for their receipts.
+func (c *Chain) ensure(ctx context.Context, list []deployment) error {
 	ctx, cancel := context.WithTimeout(ctx, deployTimeout)
 	defer cancel()
 	client := c.Client()
 	defer client.Close()
 	deployerMu.Lock()
-	sent, err := deployMissing(ctx, client)
+	sent, err := deployMissing(ctx, client, list)
 	deployerMu.Unlock()
 	if err != nil || len(sent) == 0 {
 		return err
@@ -112,13 +115,13 @@ func (s sentDeployment) wait(ctx context.Context, client *ethclient.Client) erro
 // them. The caller holds deployerMu. The deployer's next nonce must be the first missing one's: otherwise
 // the contract cannot land at its fixed address. The nonce is read once, before sending: the node's
 // pending nonce can lag right after its own block.
-func deployMissing(ctx context.Context, client *ethclient.Client) ([]sentDeployment, error) {
+func deployMissing(ctx context.Context, client *ethclient.Client, list []deployment) ([]sentDeployment, error) {
 	next, err := client.PendingNonceAt(ctx, DeployerAddress)
 	if err != nil {
 		return nil, fmt.Errorf("deployer nonce: %w", err)
 	}
 	var sent []sentDeployment
-	for _, d := range deployments() {
+	for _, d := range list {
 		code, err := client.CodeAt(ctx, d.address, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: read code at %s: %w", d.name, d.address, err)

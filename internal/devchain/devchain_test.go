@@ -151,9 +151,7 @@ func TestStatePersistsAcrossRestart(t *testing.T) {
 	client := dial(t, second)
 	require.Equal(t, wei, ethBalance(t, client, to))
 	require.Equal(t, atomic, usdcBalance(t, client, to))
-	code, err := client.CodeAt(t.Context(), USDCAddress, nil)
-	require.NoError(t, err)
-	require.NotEmpty(t, code)
+	requireContracts(t, client)
 	transfer(t, client, to, wei) // and the restarted chain still mines
 	require.Equal(t, new(big.Int).Add(wei, wei), ethBalance(t, client, to))
 }
@@ -162,11 +160,50 @@ func TestFreshChainsShareTheUSDCAddress(t *testing.T) {
 	t.Parallel()
 	for range 2 {
 		client := dial(t, startChain(t, t.TempDir()))
-		code, err := client.CodeAt(t.Context(), USDCAddress, nil)
-		require.NoError(t, err)
-		require.NotEmpty(t, code)
+		requireContracts(t, client)
 		require.Zero(t, usdcBalance(t, client, DeployerAddress).Sign())
 	}
+}
+
+// requireContracts requires code at the dev USDC's, WETH9's and the FeesManager's addresses.
+func requireContracts(t *testing.T, client *ethclient.Client) {
+	t.Helper()
+	for _, d := range deployments() {
+		code, err := client.CodeAt(t.Context(), d.address, nil)
+		require.NoError(t, err)
+		require.NotEmpty(t, code, d.name)
+	}
+}
+
+// olderChain makes, in dir, a chain from before WETH9 and the FeesManager: only the dev USDC is
+// deployed. With faucetUsed, the deployer has then sent a transfer (taking nonce 1).
+func olderChain(t *testing.T, dir string, faucetUsed bool) {
+	t.Helper()
+	chain, err := startNode(Config{Addr: "127.0.0.1:0", DataDir: dir}, genesis())
+	require.NoError(t, err)
+	defer func() { require.NoError(t, chain.Close()) }()
+	require.NoError(t, chain.ensure(t.Context(), deployments()[:1]))
+	if faucetUsed {
+		client := chain.Client()
+		defer client.Close()
+		transfer(t, client, newAddress(t), big.NewInt(1))
+	}
+}
+
+func TestOlderDataDirGetsTheLaunchContracts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	olderChain(t, dir, false)
+	requireContracts(t, dial(t, startChain(t, dir)))
+}
+
+func TestOlderDataDirWithUsedNoncesIsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	olderChain(t, dir, true)
+	_, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", DataDir: dir})
+	require.ErrorContains(t, err, "WETH9")
+	require.ErrorContains(t, err, "delete the data dir")
 }
 
 func TestOtherGenesisIsRefused(t *testing.T) {
