@@ -268,6 +268,44 @@ func (tr *trader) swapBothWays() pair {
 	return taken
 }
 
+// swapBatch sends a buy (WETH in) and a sell (tokensIn of the token, which the trader must hold)
+// back to back, so that one block takes both, and checks each Swap against the constant product
+// computed here from the reserves before the batch. It returns the fees taken.
+func (tr *trader) swapBatch(tokensIn *big.Int) pair {
+	e := tr.e
+	e.t.Helper()
+	pool := poolABI.Instance(e.client, tr.l.pool)
+	r := call(e, pool, poolABI.PackGetReserves(), poolABI.UnpackGetReserves)
+	reserves := map[common.Address]*big.Int{tr.l.token0: r.Reserve0, tr.l.token1: r.Reserve1}
+	to := crypto.PubkeyToAddress(tr.key.PublicKey)
+	swaps := []struct {
+		in, out common.Address
+		amount  *big.Int
+	}{{WETHAddress, tr.l.token, big.NewInt(987_654_321_987_654_321)}, {tr.l.token, WETHAddress, tokensIn}}
+	calls := make([]txCall, len(swaps))
+	taken := newPair()
+	for i, s := range swaps {
+		// A fixed gas limit (a swap uses about 230,000 on this fork schedule, where new storage is dear):
+		// the second swap's estimate would be made on the state before the first.
+		calls[i] = txCall{to: &tr.l.pool, data: poolABI.PackSwapExactIn(s.in, s.amount, big.NewInt(1), to), gas: 500_000}
+		net := new(big.Int).Sub(s.amount, fee(s.amount))
+		out := new(big.Int).Mul(reserves[s.out], net)
+		out.Div(out, new(big.Int).Add(reserves[s.in], net))
+		reserves[s.in] = new(big.Int).Add(reserves[s.in], net)
+		reserves[s.out] = new(big.Int).Sub(reserves[s.out], out)
+		if s.in == tr.l.token0 {
+			taken[0].Add(taken[0], fee(s.amount))
+		} else {
+			taken[1].Add(taken[1], fee(s.amount))
+		}
+	}
+	e.sendAll(tr.key, calls...)
+	after := call(e, pool, poolABI.PackGetReserves(), poolABI.UnpackGetReserves)
+	requirePair(e.t, pair{reserves[tr.l.token0], reserves[tr.l.token1]}, pair{after.Reserve0, after.Reserve1},
+		"the reserves follow x*y=k with the fee kept out")
+	return taken
+}
+
 // pending reads pendingFees(poolId, beneficiary).
 func (e *launchEnv) pending(l launched, beneficiary common.Address) pair {
 	e.t.Helper()
@@ -362,12 +400,29 @@ func TestLaunchSwapsAndFees(t *testing.T) {
 		requirePair(t, pair{share(taken[0], shares), share(taken[1], shares)}, e.pending(l, who))
 	}
 
+	// Anyone may collect: a non-beneficiary's collectFees moves the fees into the cumulated counters
+	// and releases nothing; pendingFees, now read from those counters, stays the same.
+	released, collected := e.collect(keys[2], l)
+	requirePair(t, taken, collected)
+	requirePair(t, newPair(), released)
+	requirePair(t, taken, pair{
+		call(e, e.fees(), feesABI.PackGetCumulatedFees0(l.poolID), feesABI.UnpackGetCumulatedFees0),
+		call(e, e.fees(), feesABI.PackGetCumulatedFees1(l.poolID), feesABI.UnpackGetCumulatedFees1),
+	})
+	for who, shares := range split {
+		requirePair(t, pair{share(taken[0], shares), share(taken[1], shares)}, e.pending(l, who))
+	}
+
 	// The creator collects exactly its 57 %; the others' pending fees stay.
 	before := e.holdings(l, creator)
-	released, collected := e.collect(creatorKey, l)
+	released, collected = e.collect(creatorKey, l)
 	want := pair{share(taken[0], creatorShares), share(taken[1], creatorShares)}
-	requirePair(t, taken, collected)
+	requirePair(t, newPair(), collected)
 	requirePair(t, want, released)
+	requirePair(t, pair{
+		call(e, e.fees(), feesABI.PackGetLastCumulatedFees0(l.poolID, creator), feesABI.UnpackGetLastCumulatedFees0),
+		call(e, e.fees(), feesABI.PackGetLastCumulatedFees1(l.poolID, creator), feesABI.UnpackGetLastCumulatedFees1),
+	}, taken)
 	requirePair(t, newPair().add(before).add(want), e.holdings(l, creator))
 	requirePair(t, newPair(), e.pending(l, creator))
 	requirePair(t, pair{share(taken[0], platformShares), share(taken[1], platformShares)}, e.pending(l, PlatformAddress))
@@ -383,10 +438,13 @@ func TestUpdateBeneficiary(t *testing.T) {
 	keys := e.accounts(4)
 	creatorKey, heirKey := keys[1], keys[3]
 	creator, heir := crypto.PubkeyToAddress(creatorKey.PublicKey), crypto.PubkeyToAddress(heirKey.PublicKey)
-	l := e.launchToken(keys[0], newSalt(t), newAddress(t), creator, big.NewInt(0), etherToWei(5))
+	// The trader is the vault, so it holds tokens to sell from the start and each round of swaps both
+	// ways is one block.
+	vaultAmount, sell := new(big.Int).Mul(big.NewInt(1_000_000_000), wad), new(big.Int).Mul(big.NewInt(3_000_000), wad)
+	l := e.launchToken(keys[0], newSalt(t), crypto.PubkeyToAddress(keys[2].PublicKey), creator, vaultAmount, etherToWei(5))
 	tr := e.newTrader(keys[2], l)
 
-	taken := tr.swapBothWays()
+	taken := tr.swapBatch(sell)
 	owed := pair{share(taken[0], creatorShares), share(taken[1], creatorShares)}
 	requirePair(t, owed, e.pending(l, creator))
 	before := e.holdings(l, creator)
@@ -395,7 +453,7 @@ func TestUpdateBeneficiary(t *testing.T) {
 	require.Zero(t, call(e, e.fees(), feesABI.PackGetShares(l.poolID, creator), feesABI.UnpackGetShares).Sign())
 	requireBig(t, creatorShares, call(e, e.fees(), feesABI.PackGetShares(l.poolID, heir), feesABI.UnpackGetShares))
 
-	more := tr.swapBothWays()
+	more := tr.swapBatch(sell)
 	requirePair(t, newPair(), e.pending(l, creator), "future fees are the heir's")
 	heirOwed := pair{share(more[0], creatorShares), share(more[1], creatorShares)}
 	requirePair(t, heirOwed, e.pending(l, heir))
@@ -411,7 +469,7 @@ func TestUpdateBeneficiary(t *testing.T) {
 	merged := new(big.Int).Add(platformShares, creatorShares)
 	requireBig(t, merged, call(e, e.fees(), feesABI.PackGetShares(l.poolID, PlatformAddress), feesABI.UnpackGetShares))
 
-	latest := tr.swapBothWays()
+	latest := tr.swapBatch(sell)
 	requirePair(t, newPair(), e.pending(l, heir))
 	requirePair(t, pair{share(latest[0], merged), share(latest[1], merged)}, e.pending(l, PlatformAddress))
 	released := newPair().add(owed).add(heirOwed).add(platformOwed)
