@@ -334,15 +334,15 @@ func (e *launchEnv) collect(key *ecdsa.PrivateKey, l launched) (release, collect
 	return pair{releases[0].Amount0, releases[0].Amount1}, pair{collects[0].Amount0, collects[0].Amount1}
 }
 
-// requireRevert requires err to be a revert with the FeesManager custom error want (a pointer type).
-func requireRevert[T any](t *testing.T, err error) *T {
+// requireRevert requires err to be a revert with the custom error T, decoded by unpack (a binding's UnpackError).
+func requireRevert[T any](t *testing.T, err error, unpack func([]byte) (any, error)) *T {
 	t.Helper()
 	require.Error(t, err)
 	var dataErr rpc.DataError
 	require.True(t, errors.As(err, &dataErr), "not a revert with data: %v", err)
 	hexData, ok := dataErr.ErrorData().(string)
 	require.True(t, ok, "revert data %v", dataErr.ErrorData())
-	decoded, err := feesABI.UnpackError(common.FromHex(hexData))
+	decoded, err := unpack(common.FromHex(hexData))
 	require.NoError(t, err)
 	got, ok := decoded.(*T)
 	require.True(t, ok, "reverted with %T %+v", decoded, decoded)
@@ -529,21 +529,30 @@ func TestLaunchRefusals(t *testing.T) {
 
 	_, err := e.trySend(launcher, FeesManagerAddress,
 		feesABI.PackLaunch(salt, "Again", "AGAIN", newAddress(t), creator, big.NewInt(0)), big.NewInt(1e15))
-	require.Equal(t, l.token, requireRevert[launch.FeesManagerAlreadyLaunched](t, err).Token)
+	require.Equal(t, l.token, requireRevert[launch.FeesManagerAlreadyLaunched](t, err, feesABI.UnpackError).Token)
 
 	// Another launcher's same salt is another token.
 	other := e.launchToken(outsider, salt, newAddress(t), creator, big.NewInt(0), big.NewInt(1e15))
 	require.NotEqual(t, l.token, other.token)
 
 	_, err = e.trySend(outsider, FeesManagerAddress, feesABI.PackUpdateBeneficiary(l.poolID, newAddress(t)), nil)
-	got := requireRevert[launch.FeesManagerNotBeneficiary](t, err)
+	got := requireRevert[launch.FeesManagerNotBeneficiary](t, err, feesABI.UnpackError)
 	require.Equal(t, crypto.PubkeyToAddress(outsider.PublicKey), got.Caller)
 	_, err = e.trySend(creatorKey, FeesManagerAddress, feesABI.PackUpdateBeneficiary(l.poolID, creator), nil)
-	requireRevert[launch.FeesManagerSameBeneficiary](t, err)
+	requireRevert[launch.FeesManagerSameBeneficiary](t, err, feesABI.UnpackError)
 	_, err = e.trySend(launcher, FeesManagerAddress,
 		feesABI.PackLaunch(newSalt(t), "No ETH", "NOETH", newAddress(t), creator, big.NewInt(0)), nil)
-	requireRevert[launch.FeesManagerNoLiquidity](t, err)
+	requireRevert[launch.FeesManagerNoLiquidity](t, err, feesABI.UnpackError)
 	requireBig(t, creatorShares, call(e, e.fees(), feesABI.PackGetShares(l.poolID, creator), feesABI.UnpackGetShares))
+
+	// Only the FeesManager may collect a pool's fees or initialize it.
+	_, err = e.trySend(outsider, l.pool, poolABI.PackCollect(), nil)
+	requireRevert[launch.LaunchPoolNotInitializer](t, err, poolABI.UnpackError)
+	_, err = e.trySend(outsider, l.pool, poolABI.PackInitialize(), nil)
+	requireRevert[launch.LaunchPoolNotInitializer](t, err, poolABI.UnpackError)
+	params := call(e, e.fees(), feesABI.PackLaunchParameters(), feesABI.UnpackLaunchParameters)
+	require.Empty(t, params.Name, "no launch parameters are left behind")
+	require.Equal(t, common.Address{}, params.Vault)
 }
 
 // TestWETH9IsThePackagesCode: the dev WETH's runtime code is the deployedBytecode of WETH9 as the
