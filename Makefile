@@ -42,13 +42,16 @@ bench: test-db
 record-histories: test-db
 	SVC_RECORD_HISTORIES=1 TEST_DATABASE_URL="$$(cat .data/test-database-url)" $(GO) test -count=1 -run 'TestRecord' ./api/
 
-## contracts: rebuild contracts/build/DevUSDC.json (pinned solc from npm) and its Go bindings internal/evm/usdc/usdc.go
+## contracts: rebuild contracts/build/*.json (pinned solc from npm; WETH9 copied from its npm package) and the Go bindings listed in contracts/bindings.txt
 contracts:
 	cd contracts && npm ci --no-audit --no-fund && node compile.mjs
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-	node contracts/extract.mjs contracts/build/DevUSDC.json "$$tmp" && \
-	$(GO) tool abigen --v2 --pkg usdc --type USDC --abi "$$tmp/DevUSDC.abi" --bin "$$tmp/DevUSDC.bin" --out internal/evm/usdc/usdc.go && \
-	echo "wrote internal/evm/usdc/usdc.go"
+	grep -v '^#' contracts/bindings.txt | while read -r artifact pkg type out; do \
+		node contracts/extract.mjs "contracts/build/$$artifact.json" "$$tmp" && \
+		mkdir -p "$$(dirname "$$out")" && \
+		$(GO) tool abigen --v2 --pkg "$$pkg" --type "$$type" --abi "$$tmp/$$artifact.abi" --bin "$$tmp/$$artifact.bin" --out "$$out" && \
+		echo "wrote $$out" || exit 1; \
+	done
 
 ## docs-viewer: re-fetch the pinned Redoc bundle /docs serves from the binary (api/docsui; commit the result)
 docs-viewer:

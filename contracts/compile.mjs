@@ -1,19 +1,31 @@
-// compile.mjs builds contracts/src/DevUSDC.sol with the pinned solc (npm) through
-// solc's standard-JSON interface and writes build/DevUSDC.json:
+// compile.mjs builds the contracts in CONTRACTS (each contracts/src/<Name>.sol)
+// with the pinned solc (npm) through solc's standard-JSON interface and writes
+// one build/<Name>.json per contract:
 //   { contractName, compiler, abi, bytecode, deployedBytecode }
+// It also copies the prebuilt contracts in PREBUILT (WETH9) from their pinned
+// npm package into the same shape, without recompiling them.
 // Usage: node compile.mjs [--out DIR]   (DIR defaults to ./build next to this file)
 //
 // Source unit names are relative ("src/DevUSDC.sol", "@openzeppelin/contracts/...")
 // so the metadata hash, and with it the bytecode, does not depend on where the
-// tree is checked out.
+// tree is checked out. A contract's metadata covers only the sources it
+// imports, so compiling several together leaves each one's bytecode as if it
+// were compiled alone.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import solc from "solc";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
-const CONTRACT = "DevUSDC";
-const SOURCE = `src/${CONTRACT}.sol`;
+const CONTRACTS = ["DevUSDC", "LaunchToken", "LaunchPool", "FeesManager"];
+
+// PREBUILT maps an artifact name to the npm package file it is copied from.
+const PREBUILT = {
+  WETH9: { pkg: "@uniswap/v2-periphery", file: "build/WETH9.json" },
+};
+
+// sourceOf is the source unit name of a contract.
+const sourceOf = (name) => `src/${name}.sol`;
 
 // parseOut returns the output directory from `--out DIR` (or `--out=DIR`).
 function parseOut(argv) {
@@ -37,47 +49,69 @@ function findImport(unit) {
   }
 }
 
-// standardInput is the solc standard-JSON request for the contract.
+// standardInput is the solc standard-JSON request for all of CONTRACTS.
 function standardInput() {
+  const sources = {};
+  const outputSelection = {};
+  for (const name of CONTRACTS) {
+    sources[sourceOf(name)] = { content: readFileSync(join(ROOT, sourceOf(name)), "utf8") };
+    outputSelection[sourceOf(name)] = { [name]: ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] };
+  }
   return {
     language: "Solidity",
-    sources: { [SOURCE]: { content: readFileSync(join(ROOT, SOURCE), "utf8") } },
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      evmVersion: "cancun",
-      outputSelection: {
-        [SOURCE]: { [CONTRACT]: ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] },
-      },
-    },
+    sources,
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: "cancun", outputSelection },
   };
 }
 
-// compile runs solc and returns the contract's output, failing on any error.
+// compile runs solc and returns the artifacts of CONTRACTS, failing on any error.
 function compile() {
   const output = JSON.parse(solc.compile(JSON.stringify(standardInput()), { import: findImport }));
   const diagnostics = output.errors ?? [];
   for (const d of diagnostics) process.stderr.write(`${d.formattedMessage ?? d.message}\n`);
   if (diagnostics.some((d) => d.severity === "error")) throw new Error("solc reported errors");
-  const contract = output.contracts?.[SOURCE]?.[CONTRACT];
-  if (!contract) throw new Error(`solc produced no output for ${SOURCE}:${CONTRACT}`);
-  return contract;
+  return CONTRACTS.map((name) => {
+    const contract = output.contracts?.[sourceOf(name)]?.[name];
+    if (!contract) throw new Error(`solc produced no output for ${sourceOf(name)}:${name}`);
+    return {
+      contractName: name,
+      compiler: solc.version(),
+      abi: contract.abi,
+      bytecode: `0x${contract.evm.bytecode.object}`,
+      deployedBytecode: `0x${contract.evm.deployedBytecode.object}`,
+    };
+  });
 }
 
-// main compiles and writes the artifact.
+// prebuilt returns the artifacts of PREBUILT, copied from their npm packages
+// (bytecode as shipped, never recompiled).
+function prebuilt() {
+  return Object.entries(PREBUILT).map(([name, { pkg, file }]) => {
+    const pkgDir = join(ROOT, "node_modules", pkg);
+    const { version } = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+    const shipped = JSON.parse(readFileSync(join(pkgDir, file), "utf8"));
+    const bytecode = shipped.evm?.bytecode?.object;
+    const deployed = shipped.evm?.deployedBytecode?.object;
+    if (!bytecode || !deployed) throw new Error(`${pkg}/${file} has no bytecode`);
+    return {
+      contractName: name,
+      compiler: `prebuilt: ${pkg}@${version} ${file}`,
+      abi: shipped.abi,
+      bytecode: `0x${bytecode.replace(/^0x/, "")}`,
+      deployedBytecode: `0x${deployed.replace(/^0x/, "")}`,
+    };
+  });
+}
+
+// main compiles and writes the artifacts.
 function main() {
   const outDir = parseOut(process.argv.slice(2));
-  const contract = compile();
-  const artifact = {
-    contractName: CONTRACT,
-    compiler: solc.version(),
-    abi: contract.abi,
-    bytecode: `0x${contract.evm.bytecode.object}`,
-    deployedBytecode: `0x${contract.evm.deployedBytecode.object}`,
-  };
   mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, `${CONTRACT}.json`);
-  writeFileSync(file, `${JSON.stringify(artifact, null, 2)}\n`);
-  process.stdout.write(`wrote ${file} (solc ${artifact.compiler})\n`);
+  for (const artifact of [...compile(), ...prebuilt()]) {
+    const file = join(outDir, `${artifact.contractName}.json`);
+    writeFileSync(file, `${JSON.stringify(artifact, null, 2)}\n`);
+    process.stdout.write(`wrote ${file} (${artifact.compiler})\n`);
+  }
 }
 
 try {

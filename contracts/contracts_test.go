@@ -14,9 +14,35 @@ import (
 // buildInputs are the files (and the src/ tree) a fresh build needs.
 var buildInputs = []string{"package.json", "package-lock.json", "compile.mjs", "extract.mjs", "src"}
 
-// TestBuildMatchesSources rebuilds DevUSDC from the pinned npm packages in a
-// temporary copy of this directory and requires the artifact and the Go
-// bindings to equal the committed ones byte for byte.
+// binding is one line of bindings.txt: the Go bindings of one artifact.
+type binding struct {
+	artifact, pkg, goType, out string
+}
+
+// readBindings parses bindings.txt (blank lines and # comments skipped).
+func readBindings(t *testing.T) []binding {
+	t.Helper()
+	data, err := os.ReadFile("bindings.txt")
+	if err != nil {
+		t.Fatalf("read bindings.txt: %v", err)
+	}
+	var list []binding
+	for n, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 4 {
+			t.Fatalf("bindings.txt:%d: want 4 fields (artifact package type output), got %q", n+1, line)
+		}
+		list = append(list, binding{artifact: f[0], pkg: f[1], goType: f[2], out: f[3]})
+	}
+	return list
+}
+
+// TestBuildMatchesSources rebuilds every contract from the pinned npm packages
+// in a temporary copy of this directory and requires the artifacts (exactly
+// the committed set) and the Go bindings to equal the committed ones byte for byte.
 func TestBuildMatchesSources(t *testing.T) {
 	requireNode(t)
 	tmp := t.TempDir()
@@ -32,12 +58,40 @@ func TestBuildMatchesSources(t *testing.T) {
 	out := filepath.Join(tmp, "out")
 	run(t, tmp, "node", "compile.mjs", "--out", out)
 	t.Logf("node compile.mjs took %s", time.Since(start).Round(time.Millisecond))
-	requireSameFile(t, filepath.Join("build", "DevUSDC.json"), filepath.Join(out, "DevUSDC.json"))
+	requireSameNames(t, "build", out)
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatalf("read %s: %v", out, err)
+	}
+	for _, e := range entries {
+		requireSameFile(t, filepath.Join("build", e.Name()), filepath.Join(out, e.Name()))
+	}
 
 	start = time.Now()
-	bindings := generateBindings(t, tmp, filepath.Join(out, "DevUSDC.json"))
+	for _, b := range readBindings(t) {
+		fresh := generateBindings(t, tmp, filepath.Join(out, b.artifact+".json"), b)
+		requireSameFile(t, filepath.Join("..", filepath.FromSlash(b.out)), fresh)
+	}
 	t.Logf("go tool abigen took %s", time.Since(start).Round(time.Millisecond))
-	requireSameFile(t, filepath.Join("..", "internal", "evm", "usdc", "usdc.go"), bindings)
+}
+
+// requireSameNames fails unless the two directories hold the same file names.
+func requireSameNames(t *testing.T, committed, fresh string) {
+	t.Helper()
+	names := func(dir string) []string {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatalf("read %s: %v", dir, err)
+		}
+		var list []string
+		for _, e := range entries {
+			list = append(list, e.Name())
+		}
+		return list
+	}
+	if want, got := names(committed), names(fresh); strings.Join(want, ",") != strings.Join(got, ",") {
+		t.Fatalf("%s holds %v but a fresh build writes %v; run `make contracts` and commit the result", committed, want, got)
+	}
 }
 
 // requireNode fails the test (never skips it) when node or npm is missing.
@@ -51,15 +105,15 @@ func requireNode(t *testing.T) {
 }
 
 // generateBindings runs extract.mjs and `go tool abigen` exactly as `make
-// contracts` does, into dir, and returns the path of the generated file.
-func generateBindings(t *testing.T, dir, artifact string) string {
+// contracts` does for b, into dir, and returns the path of the generated file.
+func generateBindings(t *testing.T, dir, artifact string, b binding) string {
 	t.Helper()
 	inputs := filepath.Join(dir, "abigen")
 	run(t, dir, "node", "extract.mjs", artifact, inputs)
-	out := filepath.Join(dir, "usdc.go")
+	out := filepath.Join(dir, b.pkg+"-"+filepath.Base(b.out))
 	// abigen has to run inside the module (cwd = this package) to get the pinned tool version.
-	run(t, ".", "go", "tool", "abigen", "--v2", "--pkg", "usdc", "--type", "USDC",
-		"--abi", filepath.Join(inputs, "DevUSDC.abi"), "--bin", filepath.Join(inputs, "DevUSDC.bin"), "--out", out)
+	run(t, ".", "go", "tool", "abigen", "--v2", "--pkg", b.pkg, "--type", b.goType,
+		"--abi", filepath.Join(inputs, b.artifact+".abi"), "--bin", filepath.Join(inputs, b.artifact+".bin"), "--out", out)
 	return out
 }
 

@@ -8,10 +8,11 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/svcplatform/svc/internal/evm/launch"
 	"github.com/svcplatform/svc/internal/evm/usdc"
 )
 
-// deployTimeout bounds the dev USDC deployment when Start's ctx has no
+// deployTimeout bounds the contract deployments when Start's ctx has no
 // tighter deadline.
 const deployTimeout = 30 * time.Second
 
@@ -42,44 +43,103 @@ func waitTxIndexed(ctx context.Context, client *ethclient.Client) error {
 	}
 }
 
-// ensureUSDC deploys the dev USDC at USDCAddress unless it is already there
-// (a restart on an existing data dir). The deployment must be the deployer's
-// first transaction, which is what puts the contract at USDCAddress.
-func (c *Chain) ensureUSDC(ctx context.Context) error {
+// deployment is one of the deployer's contracts: created by its transaction
+// with nonce, which is what puts it at address.
+type deployment struct {
+	name    string
+	address common.Address
+	nonce   uint64
+	code    []byte // init code, constructor arguments included
+}
+
+// deployments are the dev chain's contracts in the order of the deployer's
+// first nonces: the dev USDC, WETH9, then the FeesManager (trading against
+// that WETH, with the dev platform, ecosystem and protocol beneficiaries).
+func deployments() []deployment {
+	fees := launch.NewFeesManager()
+	return []deployment{
+		{name: "dev USDC", address: USDCAddress, nonce: 0, code: common.FromHex(usdc.USDCMetaData.Bin)},
+		{name: "WETH9", address: WETHAddress, nonce: 1, code: common.FromHex(launch.WETH9MetaData.Bin)},
+		{name: "FeesManager", address: FeesManagerAddress, nonce: 2, code: append(common.FromHex(launch.FeesManagerMetaData.Bin),
+			fees.PackConstructor(WETHAddress, PlatformAddress, EcosystemAddress, ProtocolAddress)...)},
+	}
+}
+
+// ensureContracts deploys each of deployments() that is not at its address
+// yet (all of them on a new chain, none on a restart, the missing ones on a
+// data dir made before they existed), then waits for their receipts.
+func (c *Chain) ensureContracts(ctx context.Context) error { return c.ensure(ctx, deployments()) }
+
+// ensure deploys those of list (in nonce order) that are missing and waits for their receipts.
+func (c *Chain) ensure(ctx context.Context, list []deployment) error {
 	ctx, cancel := context.WithTimeout(ctx, deployTimeout)
 	defer cancel()
 	client := c.Client()
 	defer client.Close()
-	code, err := client.CodeAt(ctx, USDCAddress, nil)
-	if err != nil {
-		return fmt.Errorf("read code at %s: %w", USDCAddress, err)
-	}
-	if len(code) > 0 {
-		return nil
-	}
 	deployerMu.Lock()
-	defer deployerMu.Unlock()
-	nonce, err := client.PendingNonceAt(ctx, DeployerAddress)
-	if err != nil {
-		return fmt.Errorf("deployer nonce: %w", err)
-	}
-	if nonce != 0 {
-		return fmt.Errorf("no contract at %s but the deployer has already used nonce 0, "+
-			"so the dev USDC cannot be put at its fixed address; start from an empty data dir", USDCAddress)
-	}
-	hash, err := sendTx(ctx, client, DeployerKey(), txCall{data: common.FromHex(usdc.USDCMetaData.Bin)})
-	if err != nil {
-		return fmt.Errorf("deploy: %w", err)
+	sent, err := deployMissing(ctx, client, list)
+	deployerMu.Unlock()
+	if err != nil || len(sent) == 0 {
+		return err
 	}
 	if err := waitTxIndexed(ctx, client); err != nil {
 		return fmt.Errorf("deploy: %w", err)
 	}
-	receipt, err := waitReceipt(ctx, client, hash)
-	if err != nil {
-		return fmt.Errorf("deploy: %w", err)
-	}
-	if receipt.ContractAddress != USDCAddress {
-		return fmt.Errorf("deployed at %s, want %s", receipt.ContractAddress, USDCAddress)
+	for _, s := range sent {
+		if err := s.wait(ctx, client); err != nil {
+			return fmt.Errorf("%s: deploy: %w", s.name, err)
+		}
 	}
 	return nil
+}
+
+// sentDeployment is a deployment whose transaction is submitted.
+type sentDeployment struct {
+	deployment
+	hash common.Hash
+}
+
+// wait waits for the deployment's receipt and checks where the contract landed.
+func (s sentDeployment) wait(ctx context.Context, client *ethclient.Client) error {
+	receipt, err := waitReceipt(ctx, client, s.hash)
+	if err != nil {
+		return err
+	}
+	if receipt.ContractAddress != s.address {
+		return fmt.Errorf("deployed at %s, want %s", receipt.ContractAddress, s.address)
+	}
+	return nil
+}
+
+// deployMissing submits, at their own nonces, the deployments whose address holds no code, and returns
+// them. The caller holds deployerMu. The deployer's next nonce must be the first missing one's: otherwise
+// the contract cannot land at its fixed address. The nonce is read once, before sending: the node's
+// pending nonce can lag right after its own block.
+func deployMissing(ctx context.Context, client *ethclient.Client, list []deployment) ([]sentDeployment, error) {
+	next, err := client.PendingNonceAt(ctx, DeployerAddress)
+	if err != nil {
+		return nil, fmt.Errorf("deployer nonce: %w", err)
+	}
+	var sent []sentDeployment
+	for _, d := range list {
+		code, err := client.CodeAt(ctx, d.address, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: read code at %s: %w", d.name, d.address, err)
+		}
+		if len(code) > 0 {
+			continue
+		}
+		if next != d.nonce {
+			return nil, fmt.Errorf("%s: no contract at %s but the deployer's next nonce is %d, not %d, "+
+				"so it cannot be put at its fixed address (a data dir from before it existed, where the faucet "+
+				"has used the deployer since?); delete the data dir to start a fresh dev chain", d.name, d.address, next, d.nonce)
+		}
+		hash, err := sendTxAt(ctx, client, DeployerKey(), d.nonce, txCall{data: d.code})
+		if err != nil {
+			return nil, fmt.Errorf("%s: deploy: %w", d.name, err)
+		}
+		sent = append(sent, sentDeployment{d, hash})
+		next++
+	}
+	return sent, nil
 }

@@ -2,7 +2,8 @@
 // an in-process go-ethereum node that does what `geth --dev` does (chain id
 // 1337, a block as soon as a transaction arrives, every fork active), serves
 // standard JSON-RPC over HTTP, keeps its state in a data directory across
-// restarts, and holds the dev USDC at a fixed address.
+// restarts, and holds the dev USDC, WETH9 and the FeesManager (token launches
+// and their fee split) at fixed addresses.
 //
 // The dev accounts are the public Hardhat/Anvil test keys. They are known to
 // everyone: this chain is for local development only and nothing on it has
@@ -62,16 +63,17 @@ type Chain struct {
 	restoreLog func()
 }
 
-// Start starts the dev chain and makes sure the dev USDC is deployed at
-// USDCAddress (deploying it when the chain is new). ctx bounds the start-up
+// Start starts the dev chain and makes sure the dev USDC, WETH9 and the
+// FeesManager are deployed at USDCAddress, WETHAddress and FeesManagerAddress
+// (deploying them when the chain is new). ctx bounds the start-up
 // only; the chain runs until Close.
 func Start(ctx context.Context, cfg Config) (*Chain, error) {
 	c, err := startNode(cfg, genesis())
 	if err != nil {
 		return nil, err
 	}
-	if err := c.ensureUSDC(ctx); err != nil {
-		return nil, errors.Join(fmt.Errorf("devchain: dev USDC: %w", err), c.Close())
+	if err := c.ensureContracts(ctx); err != nil {
+		return nil, errors.Join(fmt.Errorf("devchain: %w", err), c.Close())
 	}
 	return c, nil
 }

@@ -80,6 +80,11 @@ func TestAccounts(t *testing.T) {
 	require.Equal(t, DeployerAddress, crypto.PubkeyToAddress(DeployerKey().PublicKey))
 	require.Equal(t, FacilitatorAddress, crypto.PubkeyToAddress(FacilitatorKey().PublicKey))
 	require.Equal(t, common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3"), USDCAddress)
+	require.Equal(t, common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"), WETHAddress)
+	require.Equal(t, common.HexToAddress("0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0"), FeesManagerAddress)
+	require.Equal(t, PlatformAddress, crypto.PubkeyToAddress(PlatformKey().PublicKey))
+	require.Equal(t, EcosystemAddress, crypto.PubkeyToAddress(EcosystemKey().PublicKey))
+	require.Equal(t, ProtocolAddress, crypto.PubkeyToAddress(ProtocolKey().PublicKey))
 	require.Equal(t, fmt.Sprintf("eip155:%d", ChainID), Network)
 }
 
@@ -146,9 +151,7 @@ func TestStatePersistsAcrossRestart(t *testing.T) {
 	client := dial(t, second)
 	require.Equal(t, wei, ethBalance(t, client, to))
 	require.Equal(t, atomic, usdcBalance(t, client, to))
-	code, err := client.CodeAt(t.Context(), USDCAddress, nil)
-	require.NoError(t, err)
-	require.NotEmpty(t, code)
+	requireContracts(t, client)
 	transfer(t, client, to, wei) // and the restarted chain still mines
 	require.Equal(t, new(big.Int).Add(wei, wei), ethBalance(t, client, to))
 }
@@ -157,11 +160,50 @@ func TestFreshChainsShareTheUSDCAddress(t *testing.T) {
 	t.Parallel()
 	for range 2 {
 		client := dial(t, startChain(t, t.TempDir()))
-		code, err := client.CodeAt(t.Context(), USDCAddress, nil)
-		require.NoError(t, err)
-		require.NotEmpty(t, code)
+		requireContracts(t, client)
 		require.Zero(t, usdcBalance(t, client, DeployerAddress).Sign())
 	}
+}
+
+// requireContracts requires code at the dev USDC's, WETH9's and the FeesManager's addresses.
+func requireContracts(t *testing.T, client *ethclient.Client) {
+	t.Helper()
+	for _, d := range deployments() {
+		code, err := client.CodeAt(t.Context(), d.address, nil)
+		require.NoError(t, err)
+		require.NotEmpty(t, code, d.name)
+	}
+}
+
+// olderChain makes, in dir, a chain from before WETH9 and the FeesManager: only the dev USDC is
+// deployed. With faucetUsed, the deployer has then sent a transfer (taking nonce 1).
+func olderChain(t *testing.T, dir string, faucetUsed bool) {
+	t.Helper()
+	chain, err := startNode(Config{Addr: "127.0.0.1:0", DataDir: dir}, genesis())
+	require.NoError(t, err)
+	defer func() { require.NoError(t, chain.Close()) }()
+	require.NoError(t, chain.ensure(t.Context(), deployments()[:1]))
+	if faucetUsed {
+		client := chain.Client()
+		defer client.Close()
+		transfer(t, client, newAddress(t), big.NewInt(1))
+	}
+}
+
+func TestOlderDataDirGetsTheLaunchContracts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	olderChain(t, dir, false)
+	requireContracts(t, dial(t, startChain(t, dir)))
+}
+
+func TestOlderDataDirWithUsedNoncesIsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	olderChain(t, dir, true)
+	_, err := Start(t.Context(), Config{Addr: "127.0.0.1:0", DataDir: dir})
+	require.ErrorContains(t, err, "WETH9")
+	require.ErrorContains(t, err, "delete the data dir")
 }
 
 func TestOtherGenesisIsRefused(t *testing.T) {

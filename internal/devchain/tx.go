@@ -37,6 +37,12 @@ func sendTx(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey
 	if err != nil {
 		return common.Hash{}, fmt.Errorf("nonce of %s: %w", from, err)
 	}
+	return sendTxAt(ctx, client, key, pending, call)
+}
+
+// sendTxAt is sendTx at a nonce the caller chose (the next one is tried if the node reports it taken).
+func sendTxAt(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey, nonce uint64, call txCall) (common.Hash, error) {
+	from := crypto.PubkeyToAddress(key.PublicKey)
 	gas, err := gasFor(ctx, client, from, call)
 	if err != nil {
 		return common.Hash{}, err
@@ -45,7 +51,7 @@ func sendTx(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey
 	if err != nil {
 		return common.Hash{}, err
 	}
-	tx, err := evm.Send(ctx, client, key, big.NewInt(ChainID), pending, types.DynamicFeeTx{
+	tx, err := evm.Send(ctx, client, key, big.NewInt(ChainID), nonce, types.DynamicFeeTx{
 		GasTipCap: defaultTip, GasFeeCap: feeCap, Gas: gas, To: call.to, Value: orZero(call.value), Data: call.data,
 	})
 	if err != nil {
