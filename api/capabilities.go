@@ -120,6 +120,7 @@ func archiveKey(t *dbtransfer.Service) string {
 // its list here.
 func routeTable(d Deps) [][]Route {
 	daily := dailyCredits{limiter: d.Limits, log: d.Logger}
+	wallets := &walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB}
 	return [][]Route{
 		(&healthAPI{db: d.DB, temporal: d.Temporal, version: d.Version, archiveKey: archiveKey(d.Transfers)}).routes(),
 		(&catalogAPI{catalog: d.Catalog, gateway: d.Gateway, connections: d.Connections, invoker: d.Invoker}).routes(),
@@ -140,10 +141,9 @@ func routeTable(d Deps) [][]Route {
 		(&databasesAPI{databases: d.Databases}).routes(),
 		(&databaseTransfersAPI{transfers: d.Transfers, log: d.Logger}).routes(),
 		(&automationsAPI{automations: d.Automations}).routes(),
-		(&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB}).routes(),
-		(&walletSignaturesAPI{&walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB}}).routes(),
-		(&walletRootAPI{sends: &walletsAPI{wallets: d.Wallets, chain: d.WalletChain, prices: d.WalletPrices, starts: d.WalletStarts, db: d.DB},
-			names: d.Handles}).routes(),
+		wallets.routes(),
+		(&walletSignaturesAPI{wallets}).routes(),
+		(&walletRootAPI{sends: wallets, names: d.Handles}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
 	}
