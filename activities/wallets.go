@@ -49,19 +49,24 @@ func (w *Wallets) SignWalletTx(ctx context.Context, transactionID string) (workf
 	return workflows.WalletTxSigned{Hash: hash}, err
 }
 
-// BroadcastWalletTx sends the transaction's stored bytes.
-func (w *Wallets) BroadcastWalletTx(ctx context.Context, transactionID string) error {
+// BroadcastWalletTx sends the transaction's stored bytes; a transaction whose nonce another one took
+// answers why it will never be sent.
+func (w *Wallets) BroadcastWalletTx(ctx context.Context, transactionID string) (workflows.WalletTxSent, error) {
 	if w.Sender == nil {
-		return errNoWalletChain
+		return workflows.WalletTxSent{}, errNoWalletChain
 	}
-	if err := w.Sender.Broadcast(ctx, transactionID); err != nil {
-		return err
+	err := w.Sender.Broadcast(ctx, transactionID)
+	if b, ok := wallet.AsBlocked(err); ok {
+		return workflows.WalletTxSent{BlockedCode: b.Code, BlockedError: b.Message}, nil
+	}
+	if err != nil {
+		return workflows.WalletTxSent{}, err
 	}
 	if w.Fault == FaultStallAfterBroadcast {
 		<-ctx.Done()
-		return ctx.Err()
+		return workflows.WalletTxSent{}, ctx.Err()
 	}
-	return nil
+	return workflows.WalletTxSent{}, nil
 }
 
 // WaitWalletTxReceipt waits for the receipt, heartbeating; true when the transaction succeeded.

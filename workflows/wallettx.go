@@ -32,6 +32,13 @@ type WalletTxSigned struct {
 	BlockedError string
 }
 
+// WalletTxSent is what ActivityBroadcastWalletTx answers: empty once the chain holds the transaction,
+// or why it never will (another transaction took its nonce).
+type WalletTxSent struct {
+	BlockedCode  string
+	BlockedError string
+}
+
 // WalletTxEnd is what ActivityFinishWalletTx records.
 type WalletTxEnd struct {
 	TransactionID string
@@ -110,8 +117,13 @@ func sendWalletTx(ctx, actx workflow.Context, p WalletTxParams) error {
 		end.Status, end.ErrorCode, end.ErrorMessage = "failed", signed.BlockedCode, signed.BlockedError
 		return finishWalletTx(actx, ctx, end)
 	}
-	if err := workflow.ExecuteActivity(actx, ActivityBroadcastWalletTx, p.TransactionID).Get(ctx, nil); err != nil {
+	var sent WalletTxSent
+	if err := workflow.ExecuteActivity(actx, ActivityBroadcastWalletTx, p.TransactionID).Get(ctx, &sent); err != nil {
 		return fmt.Errorf("broadcast wallet transaction %s: %w", p.TransactionID, err)
+	}
+	if sent.BlockedCode != "" {
+		end.Status, end.ErrorCode, end.ErrorMessage = "failed", sent.BlockedCode, sent.BlockedError
+		return finishWalletTx(actx, ctx, end)
 	}
 	var succeeded bool
 	rctx := workflow.WithActivityOptions(ctx, walletTxReceipt)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/testsuite"
@@ -27,13 +28,13 @@ func walletTxEnv(t *testing.T, signed workflows.WalletTxSigned, succeeded bool, 
 		steps = append(steps, "sign")
 		return signed, nil
 	}, activity.RegisterOptions{Name: workflows.ActivitySignWalletTx})
-	env.RegisterActivityWithOptions(func(context.Context, string) error {
+	env.RegisterActivityWithOptions(func(context.Context, string) (workflows.WalletTxSent, error) {
 		steps = append(steps, "broadcast")
 		if broadcastFailures > 0 {
 			broadcastFailures--
-			return errors.New("node away")
+			return workflows.WalletTxSent{}, errors.New("node away")
 		}
-		return nil
+		return workflows.WalletTxSent{}, nil
 	}, activity.RegisterOptions{Name: workflows.ActivityBroadcastWalletTx})
 	env.RegisterActivityWithOptions(func(context.Context, string) (bool, error) {
 		steps = append(steps, "receipt")
@@ -63,6 +64,19 @@ func TestWalletTxBlockedNeverBroadcasts(t *testing.T) {
 	require.NoError(t, env.GetWorkflowError())
 	require.Equal(t, []string{"sign"}, *steps)
 	require.Equal(t, []workflows.WalletTxEnd{{TransactionID: "tx_1", Status: "failed", ErrorCode: "paused", ErrorMessage: "paused"}}, *ends)
+}
+
+// TestWalletTxNonceTakenFails: a signed send whose nonce another transaction took is never mined: it
+// ends failed with the reason, without waiting for a receipt.
+func TestWalletTxNonceTakenFails(t *testing.T) {
+	env, _, ends := walletTxEnv(t, workflows.WalletTxSigned{Hash: "0xabc"}, true, 0)
+	blocked := workflows.WalletTxSent{BlockedCode: "nonce_used", BlockedError: "nonce 7 is taken"}
+	env.OnActivity(workflows.ActivityBroadcastWalletTx, mock.Anything, "tx_1").Return(blocked, nil).Once()
+	env.OnActivity(workflows.ActivityWaitWalletTxReceipt, mock.Anything, mock.Anything).Return(false, errors.New("no receipt is awaited")).Maybe()
+	env.ExecuteWorkflow(workflows.WalletTxWorkflowName, workflows.WalletTxParams{TransactionID: "tx_1"})
+	require.NoError(t, env.GetWorkflowError())
+	require.Equal(t, []workflows.WalletTxEnd{{TransactionID: "tx_1", Status: "failed", ErrorCode: "nonce_used", ErrorMessage: "nonce 7 is taken"}}, *ends)
+	env.AssertExpectations(t)
 }
 
 // TestWalletTxReverted: a mined transaction that reverted ends failed.

@@ -32,7 +32,14 @@ type Sender struct {
 	ChainID *big.Int
 }
 
-// Blocked is a send that will never be signed: the reason is its error code.
+// CodeNonceUsed is the error code of a signed send whose nonce another transaction of the wallet took.
+const CodeNonceUsed = "nonce_used"
+
+// rebroadcastEvery is how often a send waiting for its receipt checks that the node still holds it, and
+// sends its bytes again if the node dropped it (a restarted node, an evicted pool entry).
+const rebroadcastEvery = 30 * time.Second
+
+// Blocked is a send that will never be signed or sent: the reason is its error code.
 type Blocked struct{ Code, Message string }
 
 // Error implements error.
@@ -188,6 +195,10 @@ func (s *Sender) Broadcast(ctx context.Context, id string) error {
 		return fmt.Errorf("decode the signed transaction: %w", err)
 	}
 	if err := s.RPC.SendTransaction(ctx, signed); err != nil && !s.known(ctx, signed.Hash(), err) {
+		if strings.Contains(err.Error(), "nonce too low") {
+			return &Blocked{Code: CodeNonceUsed, Message: fmt.Sprintf("the chain already holds another transaction with this wallet's nonce %d "+
+				"(one sent outside the platform?), so %s can never be mined: nothing was sent", signed.Nonce(), signed.Hash().Hex())}
+		}
 		return fmt.Errorf("broadcast %s: %w", signed.Hash().Hex(), err)
 	}
 	_, err = s.DB.NewUpdate().Model((*schema.WalletTransaction)(nil)).Set("status = ?, updated_at = now()", schema.WalletTxBroadcast).
@@ -218,11 +229,33 @@ func (s *Sender) WaitReceipt(ctx context.Context, id string, beat func()) (bool,
 	if t.TxHash == nil {
 		return false, fmt.Errorf("wallet transaction %s is not signed", id)
 	}
-	r, err := evm.WaitReceipt(ctx, s.RPC, common.HexToHash(*t.TxHash), beat)
+	last := time.Now()
+	r, err := evm.WaitReceipt(ctx, s.RPC, common.HexToHash(*t.TxHash), func() {
+		if beat != nil {
+			beat()
+		}
+		if time.Since(last) >= rebroadcastEvery {
+			last = time.Now()
+			s.rebroadcast(ctx, t)
+		}
+	})
 	if err != nil {
 		return false, err
 	}
 	return r.Status == types.ReceiptStatusSuccessful, nil
+}
+
+// rebroadcast sends t's stored bytes again when the node no longer knows the transaction. Errors are
+// left for the next round: the wait goes on either way.
+func (s *Sender) rebroadcast(ctx context.Context, t *schema.WalletTransaction) {
+	signed := new(types.Transaction)
+	if t.RawTx == nil || signed.UnmarshalBinary(t.RawTx) != nil {
+		return
+	}
+	if _, _, err := s.RPC.TransactionByHash(ctx, signed.Hash()); !errors.Is(err, ethereum.NotFound) {
+		return
+	}
+	_ = s.RPC.SendTransaction(ctx, signed)
 }
 
 // Finish records transaction id's end once (confirmed, failed, or rejected when its approval was not
