@@ -675,7 +675,7 @@ func (s *Sender) SignSignature(ctx context.Context, id string) (workflows.Wallet
 		return workflows.WalletSigDone{}, err
 	}
 	_, err = s.DB.NewUpdate().Model(row).Set("status = ?, signature = ?, signed_tx = ?, signed_at = now(), updated_at = now()",
-		schema.WalletSigSigned, sig, signedTx).Where("id = ? AND status IN (?)", id, bun.In(unsignedStatuses)).Exec(ctx)
+		schema.WalletSigSigned, sig, signedTx).Where("id = ? AND status IN (?)", id, bun.List(unsignedStatuses)).Exec(ctx)
 	if err != nil {
 		return workflows.WalletSigDone{}, fmt.Errorf("store signature %s: %w", id, err)
 	}
@@ -763,7 +763,7 @@ func (s *Sender) endSignature(ctx context.Context, row *schema.WalletSignature, 
 	ended := true
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model(row).Set("status = ?, error_code = ?, error_message = ?, updated_at = now()", status, code, msg).
-			Where("id = ? AND status IN (?)", row.ID, bun.In(unsignedStatuses)).Exec(ctx)
+			Where("id = ? AND status IN (?)", row.ID, bun.List(unsignedStatuses)).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("record the end of %s: %w", row.ID, err)
 		}
