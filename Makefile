@@ -42,7 +42,7 @@ bench: test-db
 record-histories: test-db
 	SVC_RECORD_HISTORIES=1 TEST_DATABASE_URL="$$(cat .data/test-database-url)" $(GO) test -count=1 -run 'TestRecord' ./api/
 
-## contracts: rebuild contracts/build/*.json (pinned solc from npm; WETH9 copied from its npm package) and the Go bindings listed in contracts/bindings.txt
+## contracts: rebuild contracts/build/*.json (pinned solc from npm; WETH9 and Uniswap V2 copied from their npm packages) and the Go bindings listed in contracts/bindings.txt
 contracts:
 	cd contracts && npm ci --no-audit --no-fund && node compile.mjs
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \

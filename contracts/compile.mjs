@@ -2,7 +2,7 @@
 // with the pinned solc (npm) through solc's standard-JSON interface and writes
 // one build/<Name>.json per contract:
 //   { contractName, compiler, abi, bytecode, deployedBytecode }
-// It also copies the prebuilt contracts in PREBUILT (WETH9) from their pinned
+// It also copies the prebuilt contracts in PREBUILT (WETH9, Uniswap V2) from their pinned
 // npm package into the same shape, without recompiling them.
 // Usage: node compile.mjs [--out DIR]   (DIR defaults to ./build next to this file)
 //
@@ -22,6 +22,9 @@ const CONTRACTS = ["DevUSDC", "LaunchToken", "LaunchPool", "FeesManager"];
 // PREBUILT maps an artifact name to the npm package file it is copied from.
 const PREBUILT = {
   WETH9: { pkg: "@uniswap/v2-periphery", file: "build/WETH9.json" },
+  UniswapV2Factory: { pkg: "@uniswap/v2-core", file: "build/UniswapV2Factory.json" },
+  UniswapV2Pair: { pkg: "@uniswap/v2-core", file: "build/UniswapV2Pair.json" },
+  UniswapV2Router02: { pkg: "@uniswap/v2-periphery", file: "build/UniswapV2Router02.json" },
 };
 
 // sourceOf is the source unit name of a contract.

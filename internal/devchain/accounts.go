@@ -57,6 +57,14 @@ var (
 	// fee split) lives: the deployer's third transaction (nonce 2).
 	FeesManagerAddress = crypto.CreateAddress(DeployerAddress, 2)
 
+	// UniswapFactoryAddress is where Uniswap V2's factory (the @uniswap/v2-core npm build) lives: the
+	// deployer's fourth transaction (nonce 3).
+	UniswapFactoryAddress = crypto.CreateAddress(DeployerAddress, 3)
+
+	// UniswapRouterAddress is where Uniswap V2's Router02 (the @uniswap/v2-periphery npm build, bound to
+	// UniswapFactoryAddress and WETHAddress) lives: the deployer's fifth transaction (nonce 4).
+	UniswapRouterAddress = crypto.CreateAddress(DeployerAddress, 4)
+
 	// PlatformAddress is dev account #3: the platform beneficiary (36.1 %) of
 	// every launch on the dev FeesManager.
 	PlatformAddress = common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906")

@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/svcplatform/svc/internal/evm/launch"
+	"github.com/svcplatform/svc/internal/evm/uniswap"
 	"github.com/svcplatform/svc/internal/evm/usdc"
 )
 
@@ -62,24 +63,35 @@ func deployments() []deployment {
 		{name: "WETH9", address: WETHAddress, nonce: 1, code: common.FromHex(launch.WETH9MetaData.Bin)},
 		{name: "FeesManager", address: FeesManagerAddress, nonce: 2, code: append(common.FromHex(launch.FeesManagerMetaData.Bin),
 			fees.PackConstructor(WETHAddress, PlatformAddress, EcosystemAddress, ProtocolAddress)...)},
+		{name: "UniswapV2Factory", address: UniswapFactoryAddress, nonce: 3, code: append(common.FromHex(uniswap.FactoryMetaData.Bin),
+			uniswap.NewFactory().PackConstructor(DeployerAddress)...)},
+		{name: "UniswapV2Router02", address: UniswapRouterAddress, nonce: 4, code: append(common.FromHex(uniswap.RouterMetaData.Bin),
+			uniswap.NewRouter().PackConstructor(UniswapFactoryAddress, WETHAddress)...)},
 	}
 }
 
 // ensureContracts deploys each of deployments() that is not at its address
 // yet (all of them on a new chain, none on a restart, the missing ones on a
-// data dir made before they existed), then waits for their receipts.
-func (c *Chain) ensureContracts(ctx context.Context) error { return c.ensure(ctx, deployments()) }
+// data dir made before they existed) and seeds the Uniswap USDC/WETH pair
+// unless it exists, sending everything back to back (one block takes it all),
+// then waits for the receipts.
+func (c *Chain) ensureContracts(ctx context.Context) error { return c.ensure(ctx, deployments(), true) }
 
-// ensure deploys those of list (in nonce order) that are missing and waits for their receipts.
-func (c *Chain) ensure(ctx context.Context, list []deployment) error {
+// ensure deploys those of list (in nonce order) that are missing, then (with seed) the pair's liquidity
+// if missing, and waits for their receipts.
+func (c *Chain) ensure(ctx context.Context, list []deployment, seed bool) error {
 	ctx, cancel := context.WithTimeout(ctx, deployTimeout)
 	defer cancel()
 	client := c.Client()
 	defer client.Close()
 	deployerMu.Lock()
 	sent, err := deployMissing(ctx, client, list)
+	var seeds []common.Hash
+	if err == nil && seed {
+		seeds, err = seedMissing(ctx, client)
+	}
 	deployerMu.Unlock()
-	if err != nil || len(sent) == 0 {
+	if err != nil || len(sent)+len(seeds) == 0 {
 		return err
 	}
 	if err := waitTxIndexed(ctx, client); err != nil {
@@ -88,6 +100,11 @@ func (c *Chain) ensure(ctx context.Context, list []deployment) error {
 	for _, s := range sent {
 		if err := s.wait(ctx, client); err != nil {
 			return fmt.Errorf("%s: deploy: %w", s.name, err)
+		}
+	}
+	for _, h := range seeds {
+		if _, err := waitReceipt(ctx, client, h); err != nil {
+			return fmt.Errorf("seed the USDC/WETH pair: %w", err)
 		}
 	}
 	return nil

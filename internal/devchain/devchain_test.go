@@ -182,7 +182,7 @@ func olderChain(t *testing.T, dir string, faucetUsed bool) {
 	chain, err := startNode(Config{Addr: "127.0.0.1:0", DataDir: dir}, genesis())
 	require.NoError(t, err)
 	defer func() { require.NoError(t, chain.Close()) }()
-	require.NoError(t, chain.ensure(t.Context(), deployments()[:1]))
+	require.NoError(t, chain.ensure(t.Context(), deployments()[:1], false))
 	if faucetUsed {
 		client := chain.Client()
 		defer client.Close()
