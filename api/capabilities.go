@@ -15,6 +15,7 @@ import (
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/dbtransfer"
 	"github.com/svcplatform/svc/internal/delivery"
+	"github.com/svcplatform/svc/internal/feeread"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/handles"
@@ -105,6 +106,8 @@ type Deps struct {
 	// SIWE signs in with Ethereum (seed 002's web sessions); nil answers its routes 503 and refuses
 	// session tokens.
 	SIWE *siwe.Service
+	// Fees answers the public token-fee routes (seed 002); nil answers them 503.
+	Fees *feeread.Reader
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -146,5 +149,6 @@ func routeTable(d Deps) [][]Route {
 		(&walletRootAPI{sends: wallets, names: d.Handles}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
+		(&feesAPI{fees: d.Fees}).routes(),
 	}
 }

@@ -67,6 +67,8 @@ type APIDeps struct {
 	X402 *x402.Config
 	// ChainRPCURL is the chain's JSON-RPC endpoint, read for wallets' balances ("" answers them 503).
 	ChainRPCURL string
+	// Fees is where token-launch fees are read (the public fee routes); an empty Manager answers them 503.
+	Fees FeeConfig
 	// NativeUSDPrice is the native asset's USD price for wallets' policies (0: unknown, so a send of it
 	// is refused while a USD limit is on).
 	NativeUSDPrice float64

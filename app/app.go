@@ -203,6 +203,15 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		defer w.Stop()
 		stopDispatcher := StartDispatcher(tc, db, delivery.DispatcherOptions{Log: log})
 		defer stopDispatcher()
+		if deps.Chain != nil {
+			ictx, stopIndexer := context.WithCancel(ctx)
+			indexed := make(chan struct{})
+			go func() {
+				defer close(indexed)
+				runFeeIndexer(ictx, db, cfg.Chain.RPCURL, deps.Chain.ChainID().Int64(), cfg.Fees, log)
+			}()
+			defer func() { stopIndexer(); <-indexed }()
+		}
 		fmt.Fprintln(progress, "worker: polling task queue svc; dispatching webhook deliveries")
 	}
 	if keyMode < 0 {
@@ -312,6 +321,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 		NativeUSDPrice:  nativePrice(cfg, keyMode),
 		WalletScreening: cfg.WalletScreening,
 		Handles:         cfg.Handles,
+		Fees:            cfg.Fees,
 		DevFaucet:       devFaucet(cfg, keyMode),
 		SIWEDomain:      siweDomain(cfg.SIWEDomain, cfg.HTTPAddr),
 		Databases:       st.databases})

@@ -88,6 +88,8 @@ type Config struct {
 	Databases accountdb.Options
 	// Chain is where x402 top-ups are paid (SVC_CHAIN_RPC_URL and friends; see ChainConfig).
 	Chain ChainConfig
+	// Fees is where token-launch fees are read and indexed (SVC_FEES_MANAGER_ADDRESS and friends; see FeeConfig).
+	Fees FeeConfig
 	// NativeUSDPrice is the chain's native asset in USD, for wallets' USD limits (SVC_NATIVE_USD_PRICE,
 	// a decimal; svcd dev defaults it to DevNativeUSDPrice; otherwise unknown, and sends of the native
 	// asset are refused while a USD limit is on).
@@ -158,6 +160,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if cfg.Chain, err = chainFromEnv(getenv); err != nil {
+		return Config{}, err
+	}
+	if cfg.Fees, err = feesFromEnv(getenv); err != nil {
 		return Config{}, err
 	}
 	cfg.DatabaseClusterURL = or(getenv("SVC_DATABASE_CLUSTER_URL"), cfg.DatabaseURL)

@@ -101,6 +101,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Handles:      d.Handles,
 		DatabaseConn: databaseConn(d),
 		SIWE:         siweService(d),
+		Fees:         feeReader(d),
 	}, nil
 }
 

@@ -122,6 +122,9 @@ type Options struct {
 	TrustedProxies []string
 	// WalletNames is the API's handle resolver (SVC_WALLET_NAMES).
 	WalletNames handles.Names
+	// FeeCacheTTL is how long the public fee routes cache their answers with Chain (0: 2 minutes;
+	// negative: no cache).
+	FeeCacheTTL time.Duration
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -196,6 +199,9 @@ func NewWith(t testing.TB, opts Options) *Env {
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
 			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval},
 			TrustedProxies: opts.TrustedProxies, Handles: resolverOf(t, opts.WalletNames)}}
+	if opts.Chain {
+		e.deps.Fees = app.DevFees(app.FeeConfig{Confirmations: -1, CacheTTL: opts.FeeCacheTTL})
+	}
 	e.Server, e.HTTP = e.startAPI(t)
 	e.URL = e.HTTP.URL
 	return e

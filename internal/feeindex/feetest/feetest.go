@@ -47,6 +47,12 @@ func Start(t testing.TB) *Env {
 	chain, err := devchain.Start(t.Context(), devchain.Config{Addr: "127.0.0.1:0"})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, chain.Close()) })
+	return Attach(t, chain)
+}
+
+// Attach drives a dev chain the test already has.
+func Attach(t testing.TB, chain *devchain.Chain) *Env {
+	t.Helper()
 	client, err := ethclient.Dial(chain.RPCURL())
 	require.NoError(t, err)
 	t.Cleanup(client.Close)
