@@ -156,6 +156,15 @@ func TestTokenFeesOnTheDevChain(t *testing.T) {
 	require.Equal(t, client.FeeTotals{ClaimableWeth: feeread.Ether(pending[wethSide]), ClaimedWeth: "0"}, snap.Totals)
 	require.Contains(t, string(r.Raw), `"lifetimeBestDay":null`)
 
+	// The SDK reads the same snapshot.
+	sdk := client.New(client.WithBaseURL(env.URL))
+	viaSDK := sdk.TokenFees(context.Background(), token, 30)
+	require.True(t, viaSDK.OK, "%+v", viaSDK.Error)
+	require.Equal(t, snap, viaSDK.Body)
+	lookup := sdk.ClaimableFees(context.Background(), token, heir.Hex())
+	require.True(t, lookup.OK, "%+v", lookup.Error)
+	require.False(t, lookup.Body.Eligible)
+
 	// The other path, another window.
 	var week client.FeeSnapshot
 	require.Equal(t, http.StatusOK, f.get("/token-launches/"+token+"/fees?days=7", &week).Status)
@@ -206,10 +215,11 @@ func TestTokenFeesOnTheDevChain(t *testing.T) {
 	ch.Trade(traderKey, l)
 	want := ch.Pending(l, creator)
 	stranger := common.HexToAddress("0x00000000000000000000000000000000000000aa").Hex()
-	var built client.BuildClaimResult
-	r = f.post("/public/amm/build-claim", client.BuildClaimRequest{BeneficiaryAddress: creator.Hex(),
-		TokenAddresses: []string{token, "0xnot-an-address", stranger}}, &built)
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
+	viaBuild := sdk.BuildClaim(context.Background(), client.BuildClaimRequest{BeneficiaryAddress: creator.Hex(),
+		TokenAddresses: []string{token, "0xnot-an-address", stranger}})
+	require.True(t, viaBuild.OK, "%+v", viaBuild.Error)
+	require.Empty(t, viaBuild.IdempotencyKey, "a build changes nothing: no Idempotency-Key")
+	built := viaBuild.Body
 	require.Len(t, built.Transactions, 1)
 	tx := built.Transactions[0]
 	require.Equal(t, token, tx.TokenAddress)
