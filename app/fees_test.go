@@ -1,11 +1,18 @@
 package app
 
 import (
+	"context"
+	"log/slog"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/internal/devchain"
+	"github.com/svcplatform/svc/internal/feeindex/feetest"
+	"github.com/svcplatform/svc/internal/testdb"
 )
 
 // TestFeeConfig: the fee settings are read and checked; svcd dev points them at its chain with no
@@ -37,4 +44,33 @@ func TestFeeConfig(t *testing.T) {
 		_, err := feesFromEnv(env(vars))
 		require.ErrorContains(t, err, name)
 	}
+}
+
+// TestWorkerRunsTheFeeIndexer: the worker's fee indexer follows the dev chain until it stops, and does
+// nothing without a FeesManager.
+func TestWorkerRunsTheFeeIndexer(t *testing.T) {
+	t.Parallel()
+	db := testdb.New(t)
+	ch := feetest.Start(t)
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runFeeIndexer(ctx, db, ch.Chain.RPCURL(), devchain.ChainID, DevFees(FeeConfig{Confirmations: -1}), slog.New(slog.DiscardHandler))
+	}()
+	keys := ch.Keys(1)
+	l := ch.Launch(keys[0], crypto.PubkeyToAddress(keys[0].PublicKey), "Worker Token", "WRK")
+	require.Eventually(t, func() bool {
+		n, err := db.NewSelect().Table("fee_pools").Where("token = ?", strings.ToLower(l.Token.Hex())).Count(ctx)
+		return err == nil && n == 1
+	}, 20*time.Second, 50*time.Millisecond, "the worker's indexer finds the launch")
+	stop()
+	<-done
+
+	off := make(chan struct{})
+	go func() {
+		defer close(off)
+		runFeeIndexer(context.Background(), db, ch.Chain.RPCURL(), devchain.ChainID, FeeConfig{}, nil)
+	}()
+	<-off // returns at once: no FeesManager
 }
