@@ -199,15 +199,27 @@ func TestTokenFeesOnTheDevChain(t *testing.T) {
 	require.Equal(t, 1, snap.Totals.ClaimCount)
 	require.Equal(t, feeread.Ether(released), snap.Totals.ClaimedWeth)
 
-	// The creator's and the platform's views.
+	// The creator's view sums its tokens: a second launch, traded and claimed.
+	l2 := ch.Launch(creatorKey, creator, "Second", "SEC")
+	ch.Trade(traderKey, l2)
+	rel2 := release(t, ch.Collect(creatorKey, l2))
+	f.index()
+	released2 := rel2.Amount0
+	if l2.Token1 == devchain.WETHAddress {
+		released2 = rel2.Amount1
+	}
+	sum := feeread.Ether(new(big.Int).Add(released, released2))
 	var mine client.FeeSnapshot
 	require.Equal(t, http.StatusOK, f.get("/public/amm/creator-fees/"+creator.Hex()+"?days=90", &mine).Status)
-	require.Len(t, mine.Tokens, 1)
+	require.Len(t, mine.Tokens, 2)
+	require.Equal(t, []string{token, l2.Token.Hex()}, []string{mine.Tokens[0].TokenAddress, mine.Tokens[1].TokenAddress})
 	require.Len(t, mine.DailyEarnings, 90)
-	require.Equal(t, snap.Totals, mine.Totals)
+	require.Equal(t, client.FeeTotals{ClaimableWeth: "0", ClaimedWeth: sum, ClaimCount: 2}, mine.Totals)
+	require.Equal(t, sum, mine.DailyEarnings[89].Weth)
+	require.Equal(t, sum, mine.LifetimeEarnedWeth)
 	var platform client.FeeSnapshot
 	require.Equal(t, http.StatusOK, f.get("/public/amm/beneficiary-fees/"+devchain.PlatformAddress.Hex(), &platform).Status)
-	require.Len(t, platform.Tokens, 1)
+	require.Len(t, platform.Tokens, 2, "the platform is a beneficiary of both launches")
 	require.Equal(t, "36.1", platform.Tokens[0].Share)
 	requireClaimable(t, ch.Pending(l, devchain.PlatformAddress), platform.Tokens[0].Claimable)
 

@@ -33,9 +33,6 @@ const Source = "fees-manager"
 // The FeesManager's binding.
 var feesABI = launch.NewFeesManager()
 
-// wad is 1e18: the FeesManager's total shares, and one whole token of 18 decimals.
-var wad = big.NewInt(1e18)
-
 // Options configure a Reader.
 type Options struct {
 	// Manager is the FeesManager; WETH the wrapped ether its pools trade against.

@@ -130,7 +130,7 @@ func (r *Reader) earnings(ctx context.Context, who common.Address, pools []pool,
 			sum(CASE WHEN p.token0 = ? THEN e.amount0 ELSE e.amount1 END)::text AS weth
 			FROM fee_events e JOIN fee_pools p ON p.pool_id = e.pool_id
 			WHERE e.kind = 'release' AND e.beneficiary = ? AND e.pool_id IN (?) GROUP BY 1`,
-			lower(r.opts.WETH), lower(who), bun.In(ids)).Scan(ctx, &rows)
+			lower(r.opts.WETH), lower(who), bun.List(ids)).Scan(ctx, &rows)
 		if err != nil {
 			return fmt.Errorf("sum the daily releases of %s: %w", who.Hex(), err)
 		}
