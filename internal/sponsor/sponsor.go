@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -194,6 +195,9 @@ func (s *Sponsor) need(ctx context.Context, t *schema.WalletTransaction) (*big.I
 	}
 	gas, err := s.RPC.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Value: value, Data: t.Data})
 	if err != nil {
+		if msg := err.Error(); strings.Contains(msg, "revert") || strings.Contains(msg, "insufficient funds") {
+			return nil, &Refused{Reason: msg}
+		}
 		return nil, fmt.Errorf("estimate the gas of %s: %w", t.ID, err)
 	}
 	_, feeCap, err := evm.Fees(ctx, s.RPC)
@@ -255,3 +259,17 @@ func (s *Sponsor) signLocked(ctx context.Context, tx bun.Tx, txID string, amount
 
 // ErrNoSponsor is a worker without a sponsor key or chain.
 var ErrNoSponsor = errors.New("this worker has no gas sponsor (SVC_GAS_SPONSOR_KEY) or chain")
+
+// Refused is a transaction the chain refuses already (it reverts, or the wallet lacks its value): it is
+// not sponsored.
+type Refused struct{ Reason string }
+
+// Error implements error.
+func (r *Refused) Error() string { return "the chain refuses the sponsored transaction: " + r.Reason }
+
+// AsRefused returns the Refused in err's chain, if any.
+func AsRefused(err error) (*Refused, bool) {
+	var r *Refused
+	ok := errors.As(err, &r)
+	return r, ok
+}
