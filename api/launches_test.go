@@ -25,6 +25,7 @@ import (
 	"github.com/svcplatform/svc/internal/sponsor"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
 )
 
 // waitLaunch polls GET /v1/token-launches/{id} until the launch has left deploying.
@@ -218,4 +219,26 @@ func TestTokenLaunches(t *testing.T) {
 	cn := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(narrow.Body["apiKey"].(map[string]any)["secret"].(string)))
 	denied := cn.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "No", TokenSymbol: "NO", FeeRecipient: client.FeeRecipient{Type: "wallet", Value: creator.Hex()}})
 	require.Equal(t, http.StatusForbidden, denied.StatusCode, "a key without managed-wallets: %s", denied.Raw)
+}
+
+// TestRecordLaunchHistory re-records workflows/testdata/launch_deployed.json (SVC_RECORD_HISTORIES=1):
+// a launch whose gas is sponsored, sent by its child wallettx/<id> and recorded deployed.
+func TestRecordLaunchHistory(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{}).Body.Wallet
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.01}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+	r := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Recorded", TokenSymbol: "REC",
+		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}})
+	require.True(t, r.OK, "%v", r.Error)
+	require.Equal(t, client.LaunchDeployed, waitLaunch(t, c, r.Body.Launch.ID).Status)
+	id := workflows.LaunchWorkflowID(r.Body.Launch.ID)
+	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 30*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, id, filepath.Join("..", "workflows", "testdata", "launch_deployed.json"))
 }
