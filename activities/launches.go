@@ -10,11 +10,18 @@ import (
 	"github.com/svcplatform/svc/workflows"
 )
 
+// FaultStallAfterSponsorSign (a test-only fault, as Launches.Fault from SVC_TEST_FAULT) stops
+// SponsorLaunchGas once the gas top-up is signed and stored, before it is sent, until its context ends:
+// a crash test kills the worker there and the retry must send the stored top-up, not sign another.
+const FaultStallAfterSponsorSign = "stall-after-sponsor-sign"
+
 // Launches are the activities of token launches.
 type Launches struct {
 	// Worker sponsors and records launches; nil fails the activities saying so (retried until a worker
 	// has a chain).
 	Worker *launch.Worker
+	// Fault injects a test fault (FaultStallAfterSponsorSign); empty in production.
+	Fault string
 }
 
 var errNoLaunches = errors.New("this worker has no chain or gas sponsor for token launches")
@@ -23,6 +30,13 @@ var errNoLaunches = errors.New("this worker has no chain or gas sponsor for toke
 func (l *Launches) SponsorLaunchGas(ctx context.Context, launchID string) (workflows.LaunchSponsored, error) {
 	if l.Worker == nil {
 		return workflows.LaunchSponsored{}, errNoLaunches
+	}
+	if l.Fault == FaultStallAfterSponsorSign {
+		if err := l.Worker.PrepareGas(ctx, launchID); err != nil {
+			return workflows.LaunchSponsored{}, err
+		}
+		<-ctx.Done()
+		return workflows.LaunchSponsored{}, ctx.Err()
 	}
 	return l.Worker.SponsorGas(ctx, launchID, func() { activity.RecordHeartbeat(ctx) })
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -37,6 +38,10 @@ func (la *launchesAPI) deploy(ctx context.Context, in *deployInput) (*launchOut,
 	r := launch.Request{Scope: p.Scope, ID: newID(ctx, ids.TokenLaunch), Body: in.Body}
 	if p.Key != nil {
 		r.KeyID = p.Key.ID
+		// The launch is a send to the FeesManager: a key's recipient allowlist must allow it.
+		if err := apikey.CheckRecipient(p.Key, la.launches.Config.FeesManager.Hex()); err != nil {
+			return nil, err
+		}
 	}
 	if p.Partner != nil {
 		r.PartnerID = p.Partner.ID

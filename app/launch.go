@@ -104,7 +104,7 @@ func launchActivities(d WorkerDeps) *activities.Launches {
 	}
 	rpc := d.Chain.Client()
 	return &activities.Launches{Worker: &launch.Worker{DB: d.DB, RPC: rpc, FeesManager: fm,
-		Sponsor: &sponsor.Sponsor{DB: d.DB, RPC: rpc, ChainID: d.Chain.ChainID(), Key: key}}}
+		Sponsor: &sponsor.Sponsor{DB: d.DB, RPC: rpc, ChainID: d.Chain.ChainID(), Key: key}}, Fault: d.Fault}
 }
 
 // launchOf is the launches' configuration (validated when the configuration was read).

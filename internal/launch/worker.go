@@ -68,6 +68,19 @@ func (w *Worker) SponsorGas(ctx context.Context, launchID string, beat func()) (
 	return workflows.LaunchSponsored{Hash: hash}, wrap(err, "record the gas top-up of "+launchID)
 }
 
+// PrepareGas signs and stores the launch's gas top-up without sending it (a test fault's first half).
+func (w *Worker) PrepareGas(ctx context.Context, launchID string) error {
+	if w.Sponsor == nil || w.Sponsor.Key == nil {
+		return sponsor.ErrNoSponsor
+	}
+	l, err := w.load(ctx, launchID)
+	if err != nil {
+		return err
+	}
+	_, err = w.Sponsor.Prepare(ctx, l.TransactionID)
+	return err
+}
+
 // Finish records the launch's end once its wallet transaction has ended: deployed with the receipt's
 // Launch event, or failed with the send's reason.
 func (w *Worker) Finish(ctx context.Context, launchID string) error {

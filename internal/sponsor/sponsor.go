@@ -102,17 +102,9 @@ const gasMargin = 150
 // already holds enough). Idempotent: the top-up is signed once, its bytes stored with the sponsor's
 // nonce before they are sent, and a retry re-sends the same bytes.
 func (s *Sponsor) Fund(ctx context.Context, txID string, beat func()) (string, error) {
-	row, err := s.load(ctx, s.DB, txID, "")
-	if err != nil {
+	row, err := s.Prepare(ctx, txID)
+	if err != nil || row.Status == StatusSkipped {
 		return "", err
-	}
-	if row.Status == StatusSkipped {
-		return "", nil
-	}
-	if row.RawTx == nil {
-		if row, err = s.sign(ctx, txID); err != nil || row.Status == StatusSkipped {
-			return "", err
-		}
 	}
 	signed := new(types.Transaction)
 	if err := signed.UnmarshalBinary(row.RawTx); err != nil {
@@ -131,6 +123,16 @@ func (s *Sponsor) Fund(ctx context.Context, txID string, beat func()) (string, e
 	_, err = s.DB.NewUpdate().Model((*schema.GasSponsorship)(nil)).Set("status = ?, updated_at = now()", StatusConfirmed).
 		Where("transaction_id = ?", txID).Exec(ctx)
 	return signed.Hash().Hex(), wrap(err, "record the top-up of "+txID)
+}
+
+// Prepare works out and signs transaction txID's top-up once (or records it skipped when the wallet
+// needs none), and answers the sponsorship as stored.
+func (s *Sponsor) Prepare(ctx context.Context, txID string) (*schema.GasSponsorship, error) {
+	row, err := s.load(ctx, s.DB, txID, "")
+	if err != nil || row.Status == StatusSkipped || row.RawTx != nil {
+		return row, err
+	}
+	return s.sign(ctx, txID)
 }
 
 // known reports whether the chain already has hash.
