@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"math/big"
 	"net/http"
@@ -16,12 +17,16 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm/launch"
+	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/ids"
+	launchsvc "github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/partner"
+	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/sponsor"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
@@ -241,4 +246,49 @@ func TestRecordLaunchHistory(t *testing.T) {
 	id := workflows.LaunchWorkflowID(r.Body.Launch.ID)
 	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 30*time.Second, 20*time.Millisecond)
 	writeHistory(t, env, id, filepath.Join("..", "workflows", "testdata", "launch_deployed.json"))
+}
+
+// TestLaunchSweepStartsAnUnstartedLaunch: a launch recorded by a request whose workflow start failed is
+// not sent by the wallet sends' sweep (its gas must be sponsored first); the launches' sweep starts its
+// workflow, and it deploys.
+func TestLaunchSweepStartsAnUnstartedLaunch(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{}).Body.Wallet
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.01}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+
+	master, err := base64.StdEncoding.DecodeString(env.EncryptionKey)
+	require.NoError(t, err)
+	box, err := secretbox.New(master)
+	require.NoError(t, err)
+	store := wallet.NewStore(env.DB, box, client.ChainDev)
+	rpc, err := ethclient.Dial(env.Chain.RPCURL())
+	require.NoError(t, err)
+	t.Cleanup(rpc.Close)
+	names, err := handles.New("", nil)
+	require.NoError(t, err)
+	cfg, err := app.LaunchConfig{}.Launch()
+	require.NoError(t, err)
+	svc := &launchsvc.Service{DB: env.DB, Wallets: store, Chain: &wallet.Chain{RPC: rpc, USDC: devchain.USDCAddress}, Names: names,
+		Engine: refused{}, Config: cfg, Prices: wallet.Prices{NativeCents: int64(app.DevNativeUSDPrice * 100)}}
+	_, err = svc.Deploy(ctx, launchsvc.Request{Scope: tenantScope(tenant.id), KeyID: "key_x", ID: "lch_swept",
+		Body: client.TokenLaunchRequest{TokenName: "Swept", TokenSymbol: "SWP", FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}}}, time.Now())
+	require.ErrorContains(t, err, "workflow did not start")
+
+	n, err := (&wallet.Starts{Store: store, Engine: env.Temporal}).Sweep(ctx, 0, 10)
+	require.NoError(t, err)
+	require.Zero(t, n, "a launch's transaction is not the wallet sweep's")
+	n, err = launchsvc.Sweep(ctx, env.DB, env.Temporal, time.Hour, 10)
+	require.NoError(t, err)
+	require.Zero(t, n, "a fresh launch is left to its request")
+	n, err = launchsvc.Sweep(ctx, env.DB, env.Temporal, 0, 10)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	done := waitLaunch(t, c, "lch_swept")
+	require.Equal(t, client.LaunchDeployed, done.Status, "%+v", done.Error)
+	require.NotEmpty(t, done.SponsorTxHash)
 }

@@ -35,6 +35,36 @@ func Start(ctx context.Context, e wallet.Engine, l *schema.TokenLaunch, p workfl
 	return nil
 }
 
+// Sweep starts the workflows of launches still deploying after settle (their request died between
+// recording them and starting their workflow), recorded in the last day, at most limit of them; it
+// answers how many it handed on. A launch whose workflow runs or ran is left as it is.
+func Sweep(ctx context.Context, db *bun.DB, e wallet.Engine, settle time.Duration, limit int) (int, error) {
+	var stale []schema.TokenLaunch
+	before := time.Now().Add(-settle)
+	err := db.NewSelect().Model(&stale).Where("status = ? AND created_at < ? AND created_at > ?", schema.LaunchDeploying, before,
+		before.Add(-24*time.Hour)).OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("list deploying launches: %w", err)
+	}
+	n := 0
+	for i := range stale {
+		l := &stale[i]
+		t := new(schema.WalletTransaction)
+		if err := db.NewSelect().Model(t).Where("id = ?", l.TransactionID).Scan(ctx); err != nil {
+			continue // its send was never recorded: a retry of the request records it
+		}
+		p := workflows.LaunchParams{LaunchID: l.ID, TransactionID: t.ID}
+		if t.ApprovalID != nil {
+			p.ApprovalID = *t.ApprovalID
+		}
+		if err := Start(ctx, e, l, p); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
 // Worker does the work of the launch workflow's activities.
 type Worker struct {
 	DB          *bun.DB
