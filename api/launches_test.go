@@ -217,6 +217,18 @@ func TestTokenLaunches(t *testing.T) {
 	over := co.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Over", TokenSymbol: "OVR", FeeRecipient: client.FeeRecipient{Type: "wallet", Value: creator.Hex()}})
 	require.Equal(t, http.StatusTooManyRequests, over.StatusCode, "%s", over.Raw)
 	require.Equal(t, "token_launches_per_day", over.Error.Details["limit"])
+	// The club tier deploys 100 a day; this launch then fails on chain: the wallet cannot pay the seed.
+	_, err = env.DB.NewUpdate().Table("accounts").Set("tier = 'club'").Where("id = ?", other.id).Exec(ctx)
+	require.NoError(t, err)
+	club := co.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Club", TokenSymbol: "CLB", FeeRecipient: client.FeeRecipient{Type: "wallet", Value: creator.Hex()}})
+	require.Equal(t, http.StatusAccepted, club.StatusCode, "%s", club.Raw)
+	unpaid := waitLaunch(t, co, club.Body.Launch.ID)
+	require.Equal(t, client.LaunchFailed, unpaid.Status)
+	require.Equal(t, "chain_refused", unpaid.Error.Code, "%+v", unpaid.Error)
+	require.Empty(t, unpaid.TokenAddress)
+	badType := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Coin", TokenSymbol: "AB", FeeRecipient: client.FeeRecipient{Type: "email", Value: "a@b.c"}})
+	require.Equal(t, http.StatusBadRequest, badType.StatusCode, "%s", badType.Raw)
+	require.Equal(t, "feeRecipient.type", badType.Error.Param, "%s", badType.Raw)
 
 	narrow := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: tenant.key,
 		Body: map[string]any{"services": []string{"managed-workflows"}}, Headers: map[string]string{"Idempotency-Key": "narrow"}})

@@ -135,13 +135,16 @@ func (s *Sponsor) Prepare(ctx context.Context, txID string) (*schema.GasSponsors
 	return s.sign(ctx, txID)
 }
 
-// known reports whether the chain already has hash.
+// known reports whether the chain already has hash (sending it again answered err).
 func (s *Sponsor) known(ctx context.Context, hash common.Hash, err error) bool {
+	if strings.Contains(err.Error(), "already known") {
+		return true
+	}
 	if _, _, terr := s.RPC.TransactionByHash(ctx, hash); terr == nil {
 		return true
 	}
 	r, rerr := s.RPC.TransactionReceipt(ctx, hash)
-	return rerr == nil && r != nil && err != nil
+	return rerr == nil && r != nil
 }
 
 func (s *Sponsor) load(ctx context.Context, db bun.IDB, txID, lock string) (*schema.GasSponsorship, error) {
