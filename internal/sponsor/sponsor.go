@@ -58,8 +58,8 @@ func Reserve(ctx context.Context, db bun.IDB, r Request, now time.Time) error {
 	if err != nil || n > 0 {
 		return wrap(err, "read the sponsorship of "+r.TransactionID)
 	}
-	day := now.UTC().Truncate(24 * time.Hour)
-	used, err := db.NewSelect().Model((*schema.GasSponsorship)(nil)).Where("wallet_id = ? AND day = ?", r.WalletID, day).Count(ctx)
+	day := now.UTC().Format(time.DateOnly) // the UTC day, whatever the session's time zone
+	used, err := db.NewSelect().Model((*schema.GasSponsorship)(nil)).Where("wallet_id = ? AND day = ?::date", r.WalletID, day).Count(ctx)
 	if err != nil {
 		return fmt.Errorf("count the sponsorships of wallet %s: %w", r.WalletID, err)
 	}
@@ -67,9 +67,9 @@ func Reserve(ctx context.Context, db bun.IDB, r Request, now time.Time) error {
 		return svcerr.New(svcerr.LimitExceeded, "the platform sponsors the gas of at most %d transactions per wallet per UTC day (limit gas_sponsorships_per_day), and wallet %s has had them: retry tomorrow",
 			DailyLimit, r.WalletID).WithDetails("limit", "gas_sponsorships_per_day").WithDetails("max", DailyLimit)
 	}
-	row := &schema.GasSponsorship{TransactionID: r.TransactionID, WalletID: r.WalletID, AccountID: r.AccountID, Purpose: r.Purpose,
-		Day: day, SponsorAddress: "", ToAddress: r.To.Hex(), AmountWei: "0", Status: StatusReserved}
-	if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
+	if _, err := db.NewRaw(`INSERT INTO gas_sponsorships (transaction_id, wallet_id, account_id, purpose, day, sponsor_address, to_address,
+		amount_wei, status) VALUES (?, ?, ?, ?, ?::date, '', ?, 0, ?)`, r.TransactionID, r.WalletID, r.AccountID, r.Purpose, day, r.To.Hex(),
+		StatusReserved).Exec(ctx); err != nil {
 		return fmt.Errorf("record the sponsorship of %s: %w", r.TransactionID, err)
 	}
 	return nil
