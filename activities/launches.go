@@ -48,3 +48,11 @@ func (l *Launches) FinishLaunch(ctx context.Context, launchID string) error {
 	}
 	return l.Worker.Finish(ctx, launchID)
 }
+
+// ReadApprovalOutcome reads the approval's outcome ("" status while it is pending).
+func (l *Launches) ReadApprovalOutcome(ctx context.Context, approvalID string) (workflows.ApprovalOutcome, error) {
+	if l.Worker == nil {
+		return workflows.ApprovalOutcome{}, errNoLaunches
+	}
+	return l.Worker.ApprovalOutcome(ctx, approvalID)
+}

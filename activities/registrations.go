@@ -55,5 +55,6 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityRejectWalletSig, Func: s.Wallets.RejectWalletSig},
 		{Name: workflows.ActivitySponsorLaunchGas, Func: s.Launches.SponsorLaunchGas},
 		{Name: workflows.ActivityFinishLaunch, Func: s.Launches.FinishLaunch},
+		{Name: workflows.ActivityReadApprovalOutcome, Func: s.Launches.ReadApprovalOutcome},
 	}
 }

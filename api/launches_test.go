@@ -304,3 +304,29 @@ func TestLaunchSweepStartsAnUnstartedLaunch(t *testing.T) {
 	require.Equal(t, client.LaunchDeployed, done.Status, "%+v", done.Error)
 	require.NotEmpty(t, done.SponsorTxHash)
 }
+
+// TestLaunchWaitsForItsApproval: a launch whose wallet policy asks for an approval (its seed is above
+// approvalAboveUsd) is sent only once the approval is granted, then deploys.
+func TestLaunchWaitsForItsApproval(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{}).Body.Wallet
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.01}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+	require.True(t, c.UpdateWalletPolicy(ctx, w.ID, client.UpdateWalletPolicyRequest{ApprovalAboveUSD: client.USD(1)}).OK)
+	r := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Gated", TokenSymbol: "GTD",
+		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}})
+	require.True(t, r.OK, "%v", r.Error)
+	tx := c.GetWalletTransaction(ctx, w.ID, r.Body.Launch.TransactionID)
+	require.True(t, tx.OK, "%v", tx.Error)
+	require.Equal(t, client.WalletTxPendingApproval, tx.Body.Transaction.Status)
+	require.NotNil(t, tx.Body.Transaction.ApprovalID)
+	require.Equal(t, client.LaunchDeploying, c.TokenLaunch(ctx, r.Body.Launch.ID).Body.Launch.Status)
+	require.True(t, approverFor(t, env, tenant).DecideApproval(ctx, *tx.Body.Transaction.ApprovalID,
+		client.DecideApprovalRequest{Decision: client.DecisionApprove}).OK)
+	done := waitLaunch(t, c, r.Body.Launch.ID)
+	require.Equal(t, client.LaunchDeployed, done.Status, "%+v", done.Error)
+}

@@ -57,6 +57,9 @@ func LaunchWorkflow(ctx workflow.Context, p LaunchParams) error {
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE})
 	child := workflow.ExecuteChildWorkflow(cctx, WalletTxWorkflowName,
 		WalletTxParams{TransactionID: p.TransactionID, ApprovalID: p.ApprovalID, ApprovalExpiresAt: p.ApprovalExpiresAt})
+	if p.ApprovalID != "" && child.GetChildWorkflowExecution().Get(ctx, nil) == nil {
+		forwardApprovalOutcome(ctx, actx, p)
+	}
 	err := child.Get(ctx, nil)
 	var started *temporal.ChildWorkflowExecutionAlreadyStartedError
 	if err != nil && !errors.As(err, &started) {
@@ -66,4 +69,16 @@ func LaunchWorkflow(ctx workflow.Context, p LaunchParams) error {
 		return fmt.Errorf("record the end of launch %s: %w", p.LaunchID, err)
 	}
 	return nil
+}
+
+// forwardApprovalOutcome hands the child wallettx/<id> an outcome its approval reached before the child
+// existed (decided while the gas was being sponsored: the decision's signal found no workflow then). An
+// outcome reached later is signalled to the running child by the approval itself; a second copy of one is
+// harmless (the child drains late outcomes).
+func forwardApprovalOutcome(ctx, actx workflow.Context, p LaunchParams) {
+	var got ApprovalOutcome
+	if err := workflow.ExecuteActivity(actx, ActivityReadApprovalOutcome, p.ApprovalID).Get(ctx, &got); err != nil || got.Status == "" {
+		return
+	}
+	_ = workflow.SignalExternalWorkflow(ctx, WalletTxWorkflowID(p.TransactionID), "", SignalApprovalOutcome, got).Get(ctx, nil)
 }

@@ -142,6 +142,8 @@ const (
 	// ActivityFinishLaunch waits for a launch's wallet transaction to end and records the launch deployed
 	// (from the receipt's Launch event) or failed (idempotent).
 	ActivityFinishLaunch = "FinishLaunch"
+	// ActivityReadApprovalOutcome reads an approval's outcome: its final status, or "" while it is pending.
+	ActivityReadApprovalOutcome = "ReadApprovalOutcome"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

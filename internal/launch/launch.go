@@ -27,7 +27,6 @@ import (
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
-	"github.com/svcplatform/svc/workflows"
 )
 
 // Daily deploy limits per account and UTC day, by tier (accounts.tier).
@@ -122,9 +121,9 @@ func (s *Service) send(ctx context.Context, r Request, l *schema.TokenLaunch, no
 		}
 		return err
 	}
-	p := workflows.LaunchParams{LaunchID: l.ID, TransactionID: t.ID}
-	if t.ApprovalID != nil {
-		p.ApprovalID = *t.ApprovalID
+	p, err := paramsOf(ctx, s.DB, s.Engine, l, t)
+	if err != nil {
+		return err
 	}
 	return Start(ctx, s.Engine, l, p)
 }

@@ -14,6 +14,7 @@ import (
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/evm/launch"
 	"github.com/svcplatform/svc/internal/sponsor"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -53,9 +54,9 @@ func Sweep(ctx context.Context, db *bun.DB, e wallet.Engine, settle time.Duratio
 		if err := db.NewSelect().Model(t).Where("id = ?", l.TransactionID).Scan(ctx); err != nil {
 			continue // its send was never recorded: a retry of the request records it
 		}
-		p := workflows.LaunchParams{LaunchID: l.ID, TransactionID: t.ID}
-		if t.ApprovalID != nil {
-			p.ApprovalID = *t.ApprovalID
+		p, err := paramsOf(ctx, db, e, l, t)
+		if err != nil {
+			return n, err
 		}
 		if err := Start(ctx, e, l, p); err != nil {
 			return n, err
@@ -63,6 +64,25 @@ func Sweep(ctx context.Context, db *bun.DB, e wallet.Engine, settle time.Duratio
 		n++
 	}
 	return n, nil
+}
+
+// paramsOf are the launch workflow's parameters for launch l with wallet transaction t: when the wallet's
+// policy asked for an approval, its workflow is started (one started before is fine) and its id and
+// expiry passed on to wallettx/<id>, as wallet sends do.
+func paramsOf(ctx context.Context, db bun.IDB, e wallet.Engine, l *schema.TokenLaunch, t *schema.WalletTransaction) (workflows.LaunchParams, error) {
+	p := workflows.LaunchParams{LaunchID: l.ID, TransactionID: t.ID}
+	if t.ApprovalID == nil {
+		return p, nil
+	}
+	a, err := approval.NewStore(db).ByID(ctx, *t.ApprovalID)
+	if err != nil {
+		return p, err
+	}
+	if err := approval.Start(ctx, e, a); err != nil {
+		return p, err
+	}
+	p.ApprovalID, p.ApprovalExpiresAt = a.ID, a.ExpiresAt
+	return p, nil
 }
 
 // Worker does the work of the launch workflow's activities.
@@ -109,6 +129,18 @@ func (w *Worker) PrepareGas(ctx context.Context, launchID string) error {
 	}
 	_, err = w.Sponsor.Prepare(ctx, l.TransactionID)
 	return err
+}
+
+// ApprovalOutcome reads approval id's outcome: its final status, or "" while it is pending.
+func (w *Worker) ApprovalOutcome(ctx context.Context, id string) (workflows.ApprovalOutcome, error) {
+	a, err := approval.NewStore(w.DB).ByID(ctx, id)
+	if err != nil {
+		return workflows.ApprovalOutcome{}, err
+	}
+	if a.Status == client.ApprovalPending {
+		return workflows.ApprovalOutcome{ApprovalID: id}, nil
+	}
+	return workflows.ApprovalOutcome{ApprovalID: id, Status: a.Status}, nil
 }
 
 // Finish records the launch's end once its wallet transaction has ended: deployed with the receipt's
