@@ -14,6 +14,7 @@ type Set struct {
 	Transfers   *Transfers
 	Automations *Automations
 	Wallets     *Wallets
+	Launches    *Launches
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -52,5 +53,8 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityFinishWalletTx, Func: s.Wallets.FinishWalletTx},
 		{Name: workflows.ActivitySignWalletSig, Func: s.Wallets.SignWalletSig},
 		{Name: workflows.ActivityRejectWalletSig, Func: s.Wallets.RejectWalletSig},
+		{Name: workflows.ActivitySponsorLaunchGas, Func: s.Launches.SponsorLaunchGas},
+		{Name: workflows.ActivityFinishLaunch, Func: s.Launches.FinishLaunch},
+		{Name: workflows.ActivityReadApprovalOutcome, Func: s.Launches.ReadApprovalOutcome},
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/idempotency"
+	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/limit"
 	"github.com/svcplatform/svc/internal/project"
@@ -96,6 +97,8 @@ type Deps struct {
 	// Handles is the handle resolver (SVC_WALLET_NAMES and SVC_HANDLE_RESOLVER_FILE): POST
 	// /wallet/transfer's to, token launches' feeRecipient.
 	Handles *handles.Resolver
+	// Launches are the token launches; nil answers their routes 503.
+	Launches *launch.Service
 	// Automations are the cron-driven runs on Temporal Schedules.
 	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
@@ -147,6 +150,7 @@ func routeTable(d Deps) [][]Route {
 		wallets.routes(),
 		(&walletSignaturesAPI{wallets}).routes(),
 		(&walletRootAPI{sends: wallets, names: d.Handles}).routes(),
+		(&launchesAPI{launches: d.Launches}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
 		(&feesAPI{fees: d.Fees}).routes(),

@@ -21,6 +21,7 @@ import (
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/idempotency"
+	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/wallet"
@@ -76,6 +77,8 @@ type APIDeps struct {
 	WalletScreening wallet.ScreeningOptions
 	// Handles is the handle resolver (Config.Handles; nil knows no name).
 	Handles *handles.Resolver
+	// Launch configures token launches (zero: the dev chain's FeesManager, vault and seed).
+	Launch launch.Config
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).
 	TopUpWait time.Duration
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the

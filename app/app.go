@@ -196,6 +196,14 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 			defer deps.Chain.Close()
 		}
 		deps.Fault = cfg.Chain.Fault
+		if deps.GasSponsorKey, err = cfg.Launch.sponsorKey(); err != nil {
+			return fmt.Errorf("worker: %w", err)
+		}
+		lc, err := cfg.Launch.Launch()
+		if err != nil {
+			return fmt.Errorf("worker: %w", err)
+		}
+		deps.FeesManager = lc.FeesManager
 		w := NewWorker(tc, deps, sdkworker.Options{})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
@@ -322,6 +330,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 		WalletScreening: cfg.WalletScreening,
 		Handles:         cfg.Handles,
 		Fees:            cfg.Fees,
+		Launch:          launchOf(cfg.Launch),
 		DevFaucet:       devFaucet(cfg, keyMode),
 		SIWEDomain:      siweDomain(cfg.SIWEDomain, cfg.HTTPAddr),
 		Databases:       st.databases})

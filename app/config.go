@@ -104,6 +104,8 @@ type Config struct {
 	// file SVC_HANDLE_RESOLVER_FILE (x, farcaster and ens names; read again when it changes; none by
 	// default). See handles.New.
 	Handles *handles.Resolver
+	// Launch configures token launches (SVC_LAUNCH_SEED_WEI, SVC_GAS_SPONSOR_KEY, …; see LaunchConfig).
+	Launch LaunchConfig
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
 	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
 	DevRecord string
@@ -183,6 +185,13 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	if cfg.Handles, err = handles.New(getenv("SVC_HANDLE_RESOLVER_FILE"), names); err != nil {
 		return Config{}, fmt.Errorf("SVC_HANDLE_RESOLVER_FILE: %w", err)
+	}
+	cfg.Launch = launchFromEnv(getenv)
+	if _, err := cfg.Launch.Launch(); err != nil {
+		return Config{}, err
+	}
+	if _, err := cfg.Launch.sponsorKey(); err != nil {
+		return Config{}, err
 	}
 	return cfg, nil
 }

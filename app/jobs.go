@@ -6,6 +6,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/launch"
 )
 
 // Ages after which an open hold's call must have ended: an invocation lasts at most the longest service
@@ -56,7 +57,7 @@ func (a *APIProcess) sweepRuns(ctx context.Context) {
 const walletSendSettle = time.Minute
 
 // sweepWalletSends starts the workflows of sends and signatures a dying request recorded without
-// starting (wallet.Starts.Sweep, wallet.Starts.SweepSignatures).
+// starting (wallet.Starts.Sweep, launch.Sweep, wallet.Starts.SweepSignatures).
 func (a *APIProcess) sweepWalletSends(ctx context.Context) {
 	if a.deps.WalletStarts == nil {
 		return
@@ -67,6 +68,15 @@ func (a *APIProcess) sweepWalletSends(ctx context.Context) {
 	}
 	if n > 0 {
 		a.log.Info("handed wallet sends to their workflows", "count", n)
+	}
+	if a.deps.Launches != nil {
+		n, err = launch.Sweep(ctx, a.deps.DB, a.deps.Launches.Engine, walletSendSettle, 100)
+		if err != nil && ctx.Err() == nil {
+			a.log.Warn("start unstarted token launches", "err", err)
+		}
+		if n > 0 {
+			a.log.Info("handed token launches to their workflows", "count", n)
+		}
 	}
 	n, err = a.deps.WalletStarts.SweepSignatures(ctx, walletSendSettle, 100)
 	if err != nil && ctx.Err() == nil {

@@ -99,6 +99,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		WalletChain:  walletChain(d),
 		WalletPrices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))},
 		Handles:      d.Handles,
+		Launches:     launchService(wallets, d),
 		DatabaseConn: databaseConn(d),
 		SIWE:         siweService(d),
 		Fees:         feeReader(d),
@@ -143,6 +144,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Databases: databaseActivities(d),
 		Transfers: transferActivities(d),
 		Wallets:   walletActivities(d),
+		Launches:  launchActivities(d),
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.

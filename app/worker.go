@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/uptrace/bun"
 	sdkclient "go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -57,6 +59,10 @@ type WorkerDeps struct {
 	// Fault injects a test fault into top-up settlement (activities.FaultStallAfterSettle) or wallet
 	// sends (activities.FaultStallAfterSign, activities.FaultStallAfterBroadcast); never in production.
 	Fault string
+	// GasSponsorKey pays the gas of sponsored wallet transactions (token launches); nil on the dev chain
+	// means devchain.SponsorKey. FeesManager is the launches' fee manager (zero: the dev chain's).
+	GasSponsorKey *ecdsa.PrivateKey
+	FeesManager   common.Address
 	// Schedules pauses automations' schedules; NewWorker sets it to its client's when nil.
 	Schedules sdkclient.ScheduleClient
 	// LimitClock places automations' fires in the creating keys' limit windows (default time.Now); it

@@ -189,6 +189,7 @@ var LimitOperations = []string{
 	OpAutomationsResume, OpAutomationsTrigger, OpAutomationsCancel, OpAutomationsDelete,
 	OpWalletsSignaturesRead, OpWalletSign,
 	OpAuthSIWENonce, OpAuthSIWEVerify, OpAuthSIWELink,
+	OpTokenLaunchesDeploy, OpTokenLaunchesRead,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

@@ -33,6 +33,8 @@ const (
 	// WalletSigWorkflowName makes one message or transaction signature of a wallet (workflow id
 	// walletsig/<signatureId>).
 	WalletSigWorkflowName = "WalletSigWorkflow"
+	// LaunchWorkflowName deploys one token launch (workflow id launch/<launchId>).
+	LaunchWorkflowName = "LaunchWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -48,6 +50,7 @@ var Registrations = []Registration{
 	{Name: AutomationFireWorkflowName, Func: AutomationFireWorkflow},
 	{Name: WalletTxWorkflowName, Func: WalletTxWorkflow},
 	{Name: WalletSigWorkflowName, Func: WalletSigWorkflow},
+	{Name: LaunchWorkflowName, Func: LaunchWorkflow},
 }
 
 // Signal names.
@@ -133,6 +136,14 @@ const (
 	// ActivityRejectWalletSig records a wallet signature rejected (its approval was not granted),
 	// releasing its reserved spend (idempotent).
 	ActivityRejectWalletSig = "RejectWalletSig"
+	// ActivitySponsorLaunchGas tops a launch's wallet up with its transaction's gas from the platform's
+	// sponsor and waits for the top-up (idempotent: once per transaction).
+	ActivitySponsorLaunchGas = "SponsorLaunchGas"
+	// ActivityFinishLaunch waits for a launch's wallet transaction to end and records the launch deployed
+	// (from the receipt's Launch event) or failed (idempotent).
+	ActivityFinishLaunch = "FinishLaunch"
+	// ActivityReadApprovalOutcome reads an approval's outcome: its final status, or "" while it is pending.
+	ActivityReadApprovalOutcome = "ReadApprovalOutcome"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

@@ -125,6 +125,8 @@ type Options struct {
 	// FeeCacheTTL is how long the public fee routes cache their answers with Chain (0: 2 minutes;
 	// negative: no cache).
 	FeeCacheTTL time.Duration
+	// HandleFile is the handle resolver's file (SVC_HANDLE_RESOLVER_FILE: x, farcaster and ens names).
+	HandleFile string
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -198,7 +200,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 			Artifacts: artifacts, Blobs: blobs, X402: xc, ChainRPCURL: chainURL(chain), NativeUSDPrice: app.DevNativeUSDPrice, WalletScreening: opts.WalletScreening, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
 			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval},
-			TrustedProxies: opts.TrustedProxies, Handles: resolverOf(t, opts.WalletNames)}}
+			TrustedProxies: opts.TrustedProxies, Handles: resolverOf(t, opts.HandleFile, opts.WalletNames)}}
 	if opts.Chain {
 		e.deps.Fees = app.DevFees(app.FeeConfig{Confirmations: -1, CacheTTL: opts.FeeCacheTTL})
 	}
@@ -377,9 +379,9 @@ func isJSON(contentType string) bool {
 	return contentType == "" || strings.Contains(contentType, "json")
 }
 
-// resolverOf is the handle resolver of a test: its fixed ENS-style names, no file.
-func resolverOf(t testing.TB, names handles.Names) *handles.Resolver {
-	r, err := handles.New("", names)
+// resolverOf is the handle resolver of a test: its file (none when ""), its fixed ENS-style names.
+func resolverOf(t testing.TB, file string, names handles.Names) *handles.Resolver {
+	r, err := handles.New(file, names)
 	require.NoError(t, err)
 	return r
 }

@@ -65,7 +65,7 @@ type Chain struct {
 
 // Start starts the dev chain and makes sure the dev USDC, WETH9 and the
 // FeesManager are deployed at USDCAddress, WETHAddress and FeesManagerAddress
-// (deploying them when the chain is new). ctx bounds the start-up
+// (deploying them when the chain is new), and funds the gas sponsor (SponsorAddress). ctx bounds the start-up
 // only; the chain runs until Close.
 func Start(ctx context.Context, cfg Config) (*Chain, error) {
 	c, err := startNode(cfg, genesis())
@@ -73,6 +73,9 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 		return nil, err
 	}
 	if err := c.ensureContracts(ctx); err != nil {
+		return nil, errors.Join(fmt.Errorf("devchain: %w", err), c.Close())
+	}
+	if err := c.ensureSponsor(ctx); err != nil {
 		return nil, errors.Join(fmt.Errorf("devchain: %w", err), c.Close())
 	}
 	return c, nil

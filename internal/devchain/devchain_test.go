@@ -86,6 +86,7 @@ func TestAccounts(t *testing.T) {
 	require.Equal(t, EcosystemAddress, crypto.PubkeyToAddress(EcosystemKey().PublicKey))
 	require.Equal(t, ProtocolAddress, crypto.PubkeyToAddress(ProtocolKey().PublicKey))
 	require.Equal(t, fmt.Sprintf("eip155:%d", ChainID), Network)
+	require.Equal(t, common.HexToAddress("0x976EA74026E726554dB657fA54763abd0C3a0aa9"), SponsorAddress, "Hardhat/Anvil account #6")
 }
 
 // TestGenesisIsStable pins the genesis hash: existing data dirs only open
@@ -173,6 +174,9 @@ func requireContracts(t *testing.T, client *ethclient.Client) {
 		require.NoError(t, err)
 		require.NotEmpty(t, code, d.name)
 	}
+	bal, err := client.BalanceAt(t.Context(), SponsorAddress, nil)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, bal.Cmp(etherToWei(sponsorFloorETH)), 0, "the gas sponsor is funded at start")
 }
 
 // olderChain makes, in dir, a chain from before WETH9 and the FeesManager: only the dev USDC is

@@ -38,6 +38,8 @@ const (
 	WalletSignature = "sig"
 	// Partner names an organisation-level partner key (X-Partner-Key).
 	Partner = "ptn"
+	// TokenLaunch names a token launch (POST /token-launches/deploy).
+	TokenLaunch = "lch"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

@@ -63,7 +63,10 @@ func (s *Starts) Start(ctx context.Context, t *schema.WalletTransaction) error {
 func (s *Starts) Sweep(ctx context.Context, settle time.Duration, limit int) (int, error) {
 	var stale []schema.WalletTransaction
 	before := time.Now().Add(-settle)
+	// A token launch's transaction is its launch workflow's to start (after its gas is sponsored): the
+	// launches' own sweep hands it on.
 	err := s.Store.db.NewSelect().Model(&stale).Where("tx_hash IS NULL AND created_at < ?", before).
+		Where("NOT EXISTS (SELECT 1 FROM token_launches l WHERE l.transaction_id = ?TableAlias.id)").
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			return q.Where("status = ?", schema.WalletTxQueued).
 				WhereOr("status = ? AND created_at > ?", schema.WalletTxPendingApproval, before.Add(-10*settle))
