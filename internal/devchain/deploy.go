@@ -85,10 +85,10 @@ func (c *Chain) ensure(ctx context.Context, list []deployment, seed bool) error 
 	client := c.Client()
 	defer client.Close()
 	deployerMu.Lock()
-	sent, err := deployMissing(ctx, client, list)
+	sent, next, err := deployMissing(ctx, client, list)
 	var seeds []common.Hash
 	if err == nil && seed {
-		seeds, err = seedMissing(ctx, client)
+		seeds, err = seedMissing(ctx, client, next)
 	}
 	deployerMu.Unlock()
 	if err != nil || len(sent)+len(seeds) == 0 {
@@ -129,34 +129,34 @@ func (s sentDeployment) wait(ctx context.Context, client *ethclient.Client) erro
 }
 
 // deployMissing submits, at their own nonces, the deployments whose address holds no code, and returns
-// them. The caller holds deployerMu. The deployer's next nonce must be the first missing one's: otherwise
+// them with the deployer's next nonce after them. The caller holds deployerMu. The deployer's next nonce must be the first missing one's: otherwise
 // the contract cannot land at its fixed address. The nonce is read once, before sending: the node's
 // pending nonce can lag right after its own block.
-func deployMissing(ctx context.Context, client *ethclient.Client, list []deployment) ([]sentDeployment, error) {
+func deployMissing(ctx context.Context, client *ethclient.Client, list []deployment) ([]sentDeployment, uint64, error) {
 	next, err := client.PendingNonceAt(ctx, DeployerAddress)
 	if err != nil {
-		return nil, fmt.Errorf("deployer nonce: %w", err)
+		return nil, 0, fmt.Errorf("deployer nonce: %w", err)
 	}
 	var sent []sentDeployment
 	for _, d := range list {
 		code, err := client.CodeAt(ctx, d.address, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%s: read code at %s: %w", d.name, d.address, err)
+			return nil, 0, fmt.Errorf("%s: read code at %s: %w", d.name, d.address, err)
 		}
 		if len(code) > 0 {
 			continue
 		}
 		if next != d.nonce {
-			return nil, fmt.Errorf("%s: no contract at %s but the deployer's next nonce is %d, not %d, "+
+			return nil, 0, fmt.Errorf("%s: no contract at %s but the deployer's next nonce is %d, not %d, "+
 				"so it cannot be put at its fixed address (a data dir from before it existed, where the faucet "+
 				"has used the deployer since?); delete the data dir to start a fresh dev chain", d.name, d.address, next, d.nonce)
 		}
 		hash, err := sendTxAt(ctx, client, DeployerKey(), d.nonce, txCall{data: d.code})
 		if err != nil {
-			return nil, fmt.Errorf("%s: deploy: %w", d.name, err)
+			return nil, 0, fmt.Errorf("%s: deploy: %w", d.name, err)
 		}
 		sent = append(sent, sentDeployment{d, hash})
 		next++
 	}
-	return sent, nil
+	return sent, next, nil
 }

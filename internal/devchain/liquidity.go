@@ -37,8 +37,9 @@ const (
 // restart on an existing data dir), holding deployerMu: the deployer mints SeedUSDC to itself, approves
 // the router and adds the liquidity with addLiquidityETH, three transactions at fixed nonces right after
 // the deployments (sent just before, maybe still pending), with fixed gas since each depends on the one
-// before. It answers their hashes.
-func seedMissing(ctx context.Context, client *ethclient.Client) ([]common.Hash, error) {
+// before. next is the deployer's next nonce as deployMissing left it (read before it sent, since the
+// node's pending nonce can lag right after its own block). It answers their hashes.
+func seedMissing(ctx context.Context, client *ethclient.Client, next uint64) ([]common.Hash, error) {
 	if code, err := client.CodeAt(ctx, UniswapFactoryAddress, nil); err != nil {
 		return nil, fmt.Errorf("read code at %s: %w", UniswapFactoryAddress, err)
 	} else if len(code) > 0 {
@@ -46,10 +47,6 @@ func seedMissing(ctx context.Context, client *ethclient.Client) ([]common.Hash, 
 		if err != nil || pair != (common.Address{}) {
 			return nil, err
 		}
-	}
-	next, err := client.PendingNonceAt(ctx, DeployerAddress)
-	if err != nil {
-		return nil, fmt.Errorf("deployer nonce: %w", err)
 	}
 	if next != seedNonce {
 		return nil, fmt.Errorf("no USDC/WETH pair on Uniswap but the deployer's next nonce is %d, not %d (a data dir from "+
@@ -65,6 +62,7 @@ func seedMissing(ctx context.Context, client *ethclient.Client) ([]common.Hash, 
 	}
 	hashes := make([]common.Hash, len(calls))
 	for i, call := range calls {
+		var err error
 		if hashes[i], err = sendTxAt(ctx, client, DeployerKey(), seedNonce+uint64(i), call); err != nil {
 			return nil, fmt.Errorf("seed the USDC/WETH pair: %w", err)
 		}
