@@ -282,6 +282,7 @@ func (a *app) feesClaimWallet(args []string) int {
 	defer rpc.Close()
 	var done []claimDone
 	for _, u := range built.Body.Transactions {
+		fmt.Fprintf(a.stderr, "%s: signing and sending collectFees of %s...\n", u.TokenSymbol, u.TokenAddress)
 		d, err := sendClaim(a.ctx, rpc, key, u)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "error: claim of %s: %v\n", u.TokenAddress, err)
