@@ -26,13 +26,12 @@ const (
 	feesClaimCommand = "fees " + feesClaimWallet
 )
 
-// feesCommands are seed 002's creator-fee commands, "svc fees ...".
+// feesCommands are seed 002's creator-fee commands: "svc fees", which runs "svc fees claim-wallet" by
+// its first argument (its help is in subcommandHelp, as "svc login siwe"'s).
 func feesCommands() []command {
 	return []command{
 		{name: "fees", args: "[address]", run: (*app).fees, help: feesHelp,
 			brief: "show the creator fees of an address or a token (fees claim-wallet collects them)"},
-		{name: feesClaimCommand, run: (*app).feesClaimWallet, help: feesClaimWalletHelp,
-			brief: "sign and send collectFees of launched tokens with your own key"},
 	}
 }
 

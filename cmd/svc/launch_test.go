@@ -137,3 +137,26 @@ func wethOf(t *testing.T, ch *feetest.Env, who common.Address) *big.Int {
 	require.NoError(t, err)
 	return new(big.Int).SetBytes(out)
 }
+
+// TestLaunchAndFeesHelp: "svc help" lists launch and fees; the help of fees claim-wallet is reachable
+// both ways and says where the key comes from.
+func TestLaunchAndFeesHelp(t *testing.T) {
+	t.Parallel()
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir()}
+	r := cli(t, vars, "", "help")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Regexp(t, `(?m)^  launch\s+launch a token`, r.stdout)
+	require.Regexp(t, `(?m)^  fees \[address\]\s+show the creator fees`, r.stdout)
+	for _, args := range [][]string{{"help", "fees", "claim-wallet"}, {"fees", "claim-wallet", "--help"}} {
+		r := cli(t, vars, "", args...)
+		require.Equal(t, exitOK, r.code, "%v: %s", args, r.stderr)
+		require.Contains(t, r.stdout, "Usage: svc fees claim-wallet", args)
+		require.Contains(t, r.stdout, "SVC_PRIVATE_KEY", args)
+	}
+	r = cli(t, vars, "", "launch", "--help")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Contains(t, r.stdout, "--image, --tweet and --website")
+	r = cli(t, vars, "", "fees", "claim", "0x0000000000000000000000000000000000000001")
+	require.Equal(t, exitUsage, r.code, r.stderr)
+	require.Contains(t, r.stderr, "not available yet")
+}
