@@ -47,7 +47,7 @@ func TestLaunchAndFeesCommands(t *testing.T) {
 	var created client.WalletEnvelope
 	out := ok(svc("--json", "wallets", "create", "--name", "launcher"))
 	require.NoError(t, json.Unmarshal([]byte(out), &created), out)
-	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": created.Wallet.Address, "usdc": 0, "eth": 0.01}})
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": created.Wallet.Address, "usdc": 0, "eth": 0.05}})
 	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
 	sdk := client.New(client.WithBaseURL(env.URL))
 
@@ -126,6 +126,14 @@ func TestLaunchAndFeesCommands(t *testing.T) {
 	require.Contains(t, r.stderr, "confirmed in block")
 	require.NotContains(t, out+r.stderr, keyHex, "the key is never printed")
 	require.Equal(t, 1, wethOf(t, ch, creator).Cmp(before), "the creator's WETH rose")
+
+	out = ok(svc("launch", "--name", "Second Coin", "-y", "--fee-type", "wallet", "--fee", creator.Hex(), "--interval", "50ms"))
+	require.Regexp(t, `(?m)^Status:\s+deployed$`, out)
+	require.Regexp(t, `(?m)^Token:\s+Second Coin \(SC\)$`, out)
+	require.Regexp(t, `(?m)^Token address:\s+0x[0-9a-fA-F]{40}$`, out)
+	require.Regexp(t, `(?m)^Pool id:\s+0x[0-9a-f]{64}$`, out)
+	require.Regexp(t, `(?m)^Initializer:\s+`+devchain.FeesManagerAddress.Hex()+`$`, out)
+	require.Regexp(t, `(?m)^Transaction:\s+0x[0-9a-f]{64}$`, out)
 }
 
 // wethOf reads the WETH balance of who.
