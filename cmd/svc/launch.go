@@ -198,7 +198,7 @@ func (a *app) followLaunch(c *client.Client, l client.TokenLaunch, f launchFlags
 		select {
 		case <-a.ctx.Done():
 			fmt.Fprintln(a.stderr)
-			return a.localError("interrupted", "stopped following; the launch goes on: svc launch is not needed again")
+			return a.localError("interrupted", "stopped following launch "+l.ID+"; it goes on (GET /v1/token-launches/"+l.ID+")")
 		case <-time.After(f.interval):
 		}
 		r := c.TokenLaunch(a.ctx, l.ID)
@@ -230,7 +230,7 @@ func (a *app) followLaunch(c *client.Client, l client.TokenLaunch, f launchFlags
 		fmt.Fprintln(a.stderr, "error: "+msg)
 		return exitAPI
 	}
-	fmt.Fprintf(a.stderr, "error: still deploying after %s; it goes on\n", f.timeout)
+	fmt.Fprintf(a.stderr, "error: launch %s still deploying after %s; it goes on (GET /v1/token-launches/%s)\n", l.ID, f.timeout, l.ID)
 	return exitAPI
 }
 
