@@ -1,0 +1,122 @@
+package api_test
+
+import (
+	"context"
+	"math/big"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/app/apptest"
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/devchain"
+	"github.com/svcplatform/svc/internal/evm/launch"
+	"github.com/svcplatform/svc/internal/feeindex"
+	"github.com/svcplatform/svc/internal/feeindex/feetest"
+	"github.com/svcplatform/svc/schema"
+)
+
+// waitClaim polls GET /v1/fee-claims/{id} until the claim has left claiming.
+func waitClaim(t *testing.T, c *client.Client, id string) client.FeeClaim {
+	t.Helper()
+	var last client.FeeClaim
+	require.Eventually(t, func() bool {
+		r := c.FeeClaim(context.Background(), id)
+		require.True(t, r.OK, "%v", r.Error)
+		last = r.Body.Claim
+		return last.Status != client.FeeClaimClaiming
+	}, 90*time.Second, 100*time.Millisecond, "claim %s never ended (last %+v)", id, last)
+	return last
+}
+
+// balanceOf is an ERC-20 balance on the dev chain.
+func balanceOf(t *testing.T, rpc *ethclient.Client, token, who common.Address) *big.Int {
+	t.Helper()
+	tok := launch.NewLaunchToken()
+	b, err := tok.UnpackBalanceOf(ethCall(t, rpc, token, tok.PackBalanceOf(who)))
+	require.NoError(t, err)
+	return b
+}
+
+// TestFeeClaimsOnTheDevChain: a token launched through the API with the launching wallet as its fee
+// recipient, traded both ways from Go; the wallet claims through POST /token-launches/{token}/fees/claim
+// (202, then the receipt), its gas sponsored: the claim records the Release amounts, which equal what
+// pendingFees showed before, and the wallet's WETH and token balances rise by exactly them. A wallet that
+// is no beneficiary is 403 and a paused wallet is refused, both recording nothing; another account
+// cannot read the claim.
+func TestFeeClaimsOnTheDevChain(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true, FeeCacheTTL: -1})
+	tenant, other := newDatabaseAccount(t, env), newDatabaseAccount(t, env)
+	c, co := sdkFor(env, tenant), sdkFor(env, other)
+	ctx := context.Background()
+	ch := feetest.Attach(t, env.Chain)
+	rpc := ch.Client
+
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{Name: "creator"}).Body.Wallet
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.01}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
+	dep := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Claim Coin", TokenSymbol: "CLM",
+		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}})
+	require.True(t, dep.OK, "%v", dep.Error)
+	l := waitLaunch(t, c, dep.Body.Launch.ID)
+	require.Equal(t, client.LaunchDeployed, l.Status, "%+v", l.Error)
+	require.NoError(t, feeindex.New(env.DB, rpc, feeindex.Options{Manager: devchain.FeesManagerAddress, ChainID: devchain.ChainID}).CatchUp(ctx))
+
+	launched := feetest.Launched{Token: common.HexToAddress(l.TokenAddress), Pool: common.HexToAddress(l.PoolAddress),
+		PoolID: common.HexToHash(l.PoolID), Token0: devchain.WETHAddress}
+	ch.Trade(ch.Keys(1)[0], launched)
+	me, token := common.HexToAddress(w.Address), common.HexToAddress(l.TokenAddress)
+	pending := ch.Pending(launched, me)
+	require.True(t, pending[0].Sign() > 0 && pending[1].Sign() > 0, "trades both ways leave fees of both tokens: %v", pending)
+	wethBefore, tokBefore := balanceOf(t, rpc, devchain.WETHAddress, me), balanceOf(t, rpc, token, me)
+
+	// Another wallet of the account holds no shares: 403 naming the rule, nothing recorded.
+	stranger := c.CreateWallet(ctx, client.CreateWalletRequest{Name: "stranger"}).Body.Wallet
+	denied := c.ClaimFees(ctx, l.TokenAddress, client.FeeClaimRequest{WalletID: stranger.ID})
+	require.Equal(t, http.StatusForbidden, denied.StatusCode, "%s", denied.Raw)
+	require.Contains(t, denied.Error.Message, "is not a beneficiary")
+	countClaims := func(walletID string) int {
+		n, err := env.DB.NewSelect().Model((*schema.FeeClaim)(nil)).Where("wallet_id = ?", walletID).Count(ctx)
+		require.NoError(t, err)
+		return int(n)
+	}
+	require.Zero(t, countClaims(stranger.ID))
+
+	claim := c.ClaimFees(ctx, l.TokenAddress, client.FeeClaimRequest{WalletID: w.ID})
+	require.True(t, claim.OK, "%v", claim.Error)
+	require.Equal(t, http.StatusAccepted, claim.StatusCode)
+	require.Equal(t, client.FeeClaimClaiming, claim.Body.Claim.Status)
+	require.Equal(t, w.Address, claim.Body.Claim.Signer)
+	require.Equal(t, "feeclaim/"+claim.Body.Claim.ID, claim.Body.Claim.WorkflowID)
+	done := waitClaim(t, c, claim.Body.Claim.ID)
+	require.Equal(t, client.FeeClaimClaimed, done.Status, "%+v", done.Error)
+	require.NotEmpty(t, done.TransactionHash)
+	require.NotNil(t, done.BlockNumber)
+	require.NotNil(t, done.GasUsed)
+	require.Equal(t, int64(devchain.ChainID), done.ChainID)
+	require.Equal(t, pending[0].String(), done.Amount0, "released what pendingFees showed")
+	require.Equal(t, pending[1].String(), done.Amount1, "released what pendingFees showed")
+	wethUp := new(big.Int).Sub(balanceOf(t, rpc, devchain.WETHAddress, me), wethBefore)
+	tokUp := new(big.Int).Sub(balanceOf(t, rpc, token, me), tokBefore)
+	require.True(t, wethUp.Sign() > 0, "the wallet's WETH rose")
+	got := []string{wethUp.String(), tokUp.String()}
+	require.Subset(t, []string{done.Amount0, done.Amount1}, got, "balances rose by exactly the released amounts")
+	require.NotEqual(t, got[0], got[1])
+	n, err := env.DB.NewSelect().Model((*schema.WalletTransaction)(nil)).Where("wallet_id = ? AND to_address = ?", w.ID,
+		devchain.FeesManagerAddress.Hex()).Count(ctx)
+	require.NoError(t, err)
+	require.EqualValues(t, 2, n, "one launch and one claim transaction")
+
+	require.Equal(t, http.StatusNotFound, co.FeeClaim(ctx, done.ID).StatusCode, "another account's claim is 404")
+
+	// A paused wallet is refused and nothing is recorded.
+	require.True(t, c.UpdateWalletPolicy(ctx, w.ID, client.UpdateWalletPolicyRequest{Paused: ptr(true)}).OK)
+	paused := c.ClaimFees(ctx, l.TokenAddress, client.FeeClaimRequest{WalletID: w.ID})
+	require.Equal(t, http.StatusForbidden, paused.StatusCode, "%s", paused.Raw)
+	require.Equal(t, 1, countClaims(w.ID), "a refused claim leaves no row")
+}
