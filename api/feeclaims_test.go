@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/big"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/svcplatform/svc/internal/feeindex"
 	"github.com/svcplatform/svc/internal/feeindex/feetest"
 	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
 )
 
 // waitClaim polls GET /v1/fee-claims/{id} until the claim has left claiming.
@@ -119,4 +122,32 @@ func TestFeeClaimsOnTheDevChain(t *testing.T) {
 	paused := c.ClaimFees(ctx, l.TokenAddress, client.FeeClaimRequest{WalletID: w.ID})
 	require.Equal(t, http.StatusForbidden, paused.StatusCode, "%s", paused.Raw)
 	require.Equal(t, 1, countClaims(w.ID), "a refused claim leaves no row")
+}
+
+// TestRecordFeeClaimHistory re-records workflows/testdata/feeclaim_claimed.json (SVC_RECORD_HISTORIES=1):
+// a claim whose gas is sponsored, sent by its child wallettx/<id> and recorded claimed.
+func TestRecordFeeClaimHistory(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := apptest.NewWith(t, apptest.Options{Chain: true, FeeCacheTTL: -1})
+	c := sdkFor(env, newDatabaseAccount(t, env))
+	ctx := context.Background()
+	ch := feetest.Attach(t, env.Chain)
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{}).Body.Wallet
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.01}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+	dep := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Recorded", TokenSymbol: "REC",
+		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}})
+	require.True(t, dep.OK, "%v", dep.Error)
+	l := waitLaunch(t, c, dep.Body.Launch.ID)
+	require.NoError(t, feeindex.New(env.DB, ch.Client, feeindex.Options{Manager: devchain.FeesManagerAddress, ChainID: devchain.ChainID}).CatchUp(ctx))
+	ch.Trade(ch.Keys(1)[0], feetest.Launched{Token: common.HexToAddress(l.TokenAddress), Pool: common.HexToAddress(l.PoolAddress),
+		PoolID: common.HexToHash(l.PoolID), Token0: devchain.WETHAddress})
+	r := c.ClaimFees(ctx, l.TokenAddress, client.FeeClaimRequest{})
+	require.True(t, r.OK, "%v", r.Error)
+	require.Equal(t, client.FeeClaimClaimed, waitClaim(t, c, r.Body.Claim.ID).Status)
+	id := workflows.FeeClaimWorkflowID(r.Body.Claim.ID)
+	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 30*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, id, filepath.Join("..", "workflows", "testdata", "feeclaim_claimed.json"))
 }
