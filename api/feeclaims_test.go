@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"math/big"
 	"net/http"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 
@@ -47,7 +49,7 @@ func balanceOf(t *testing.T, rpc *ethclient.Client, token, who common.Address) *
 
 // TestFeeClaimsOnTheDevChain: a token launched through the API with the launching wallet as its fee
 // recipient, traded both ways from Go; the wallet claims through POST /token-launches/{token}/fees/claim
-// (202, then the receipt), its gas sponsored: the claim records the Release amounts, which equal what
+// with a web session (SIWE) of the account (202, then the receipt), its gas sponsored: the claim records the Release amounts, which equal what
 // pendingFees showed before, and the wallet's WETH and token balances rise by exactly them. A wallet that
 // is no beneficiary is 403 and a paused wallet is refused, both recording nothing; another account
 // cannot read the claim.
@@ -90,9 +92,18 @@ func TestFeeClaimsOnTheDevChain(t *testing.T) {
 	}
 	require.Zero(t, countClaims(stranger.ID))
 
-	claim := c.ClaimFees(ctx, l.TokenAddress, client.FeeClaimRequest{WalletID: w.ID})
-	require.True(t, claim.OK, "%v", claim.Error)
-	require.Equal(t, http.StatusAccepted, claim.StatusCode)
+	// A web session (SIWE) of the account claims.
+	signer, err := crypto.GenerateKey()
+	require.NoError(t, err)
+	linkAddress(t, env, tenant.key, signer)
+	text, sig := siweMessage(t, signer, siweNonce(t, env), nil)
+	session := signIn(t, env, text, sig)
+	require.Equal(t, http.StatusOK, session.Status, "%s", session.Raw)
+	viaSession := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/token-launches/" + l.TokenAddress + "/fees/claim",
+		Key: session.Body["token"].(string), Body: map[string]any{"walletId": w.ID}, Headers: map[string]string{"Idempotency-Key": "claim-1"}})
+	require.Equal(t, http.StatusAccepted, viaSession.Status, "%s", viaSession.Raw)
+	var claim struct{ Body client.FeeClaimEnvelope }
+	require.NoError(t, json.Unmarshal(viaSession.Raw, &claim.Body))
 	require.Equal(t, client.FeeClaimClaiming, claim.Body.Claim.Status)
 	require.Equal(t, w.Address, claim.Body.Claim.Signer)
 	require.Equal(t, "feeclaim/"+claim.Body.Claim.ID, claim.Body.Claim.WorkflowID)
