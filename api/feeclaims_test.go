@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"math/big"
 	"net/http"
@@ -15,12 +16,17 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm/launch"
+	"github.com/svcplatform/svc/internal/feeclaim"
 	"github.com/svcplatform/svc/internal/feeindex"
 	"github.com/svcplatform/svc/internal/feeindex/feetest"
+	"github.com/svcplatform/svc/internal/feeread"
+	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
 	"github.com/svcplatform/svc/workflows"
 )
@@ -47,6 +53,60 @@ func balanceOf(t *testing.T, rpc *ethclient.Client, token, who common.Address) *
 	return b
 }
 
+// launchAndTrade launches a token through the API from a fresh wallet of c's account that is its fee
+// recipient, indexes it and trades it both ways from Go.
+func launchAndTrade(t *testing.T, env *apptest.Env, c *client.Client, ch *feetest.Env) (client.Wallet, client.TokenLaunch, feetest.Launched) {
+	t.Helper()
+	ctx := context.Background()
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{Name: "creator"}).Body.Wallet
+	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.01}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
+	dep := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Claim Coin", TokenSymbol: "CLM",
+		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}})
+	require.True(t, dep.OK, "%v", dep.Error)
+	l := waitLaunch(t, c, dep.Body.Launch.ID)
+	require.Equal(t, client.LaunchDeployed, l.Status, "%+v", l.Error)
+	require.NoError(t, feeindex.New(env.DB, ch.Client, feeindex.Options{Manager: devchain.FeesManagerAddress, ChainID: devchain.ChainID}).CatchUp(ctx))
+	launched := feetest.Launched{Token: common.HexToAddress(l.TokenAddress), Pool: common.HexToAddress(l.PoolAddress),
+		PoolID: common.HexToHash(l.PoolID), Token0: devchain.WETHAddress}
+	ch.Trade(ch.Keys(1)[0], launched)
+	return w, l, launched
+}
+
+// TestFeeClaimSweepStartsAnUnstartedClaim: a claim recorded by a request whose workflow start failed is
+// left by a sweep while fresh, then started by it, and claims.
+func TestFeeClaimSweepStartsAnUnstartedClaim(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true, FeeCacheTTL: -1})
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	ch := feetest.Attach(t, env.Chain)
+	w, l, _ := launchAndTrade(t, env, c, ch)
+
+	master, err := base64.StdEncoding.DecodeString(env.EncryptionKey)
+	require.NoError(t, err)
+	box, err := secretbox.New(master)
+	require.NoError(t, err)
+	svc := &feeclaim.Service{DB: env.DB, Wallets: wallet.NewStore(env.DB, box, client.ChainDev),
+		Chain: &wallet.Chain{RPC: ch.Client, USDC: devchain.USDCAddress}, Engine: refused{},
+		Fees:   feeread.New(env.DB, ch.Client, feeread.Options{Manager: devchain.FeesManagerAddress, WETH: devchain.WETHAddress, ChainID: devchain.ChainID, CacheTTL: -1}),
+		Prices: wallet.Prices{NativeCents: int64(app.DevNativeUSDPrice * 100)}}
+	_, err = svc.Claim(ctx, feeclaim.Request{Scope: tenantScope(tenant.id), KeyID: "key_x", ID: "fcl_swept", Token: common.HexToAddress(l.TokenAddress),
+		Body: client.FeeClaimRequest{WalletID: w.ID}}, time.Now())
+	require.ErrorContains(t, err, "workflow did not start")
+
+	n, err := feeclaim.Sweep(ctx, env.DB, env.Temporal, time.Hour, 10)
+	require.NoError(t, err)
+	require.Zero(t, n, "a fresh claim is left to its request")
+	n, err = feeclaim.Sweep(ctx, env.DB, env.Temporal, 0, 10)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	done := waitClaim(t, c, "fcl_swept")
+	require.Equal(t, client.FeeClaimClaimed, done.Status, "%+v", done.Error)
+	require.NotEqual(t, "0", done.Amount0)
+}
+
 // TestFeeClaimsOnTheDevChain: a token launched through the API with the launching wallet as its fee
 // recipient, traded both ways from Go; the wallet claims through POST /token-launches/{token}/fees/claim
 // with a web session (SIWE) of the account (202, then the receipt), its gas sponsored: the claim records the Release amounts, which equal what
@@ -62,19 +122,7 @@ func TestFeeClaimsOnTheDevChain(t *testing.T) {
 	ch := feetest.Attach(t, env.Chain)
 	rpc := ch.Client
 
-	w := c.CreateWallet(ctx, client.CreateWalletRequest{Name: "creator"}).Body.Wallet
-	r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.01}})
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
-	dep := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Claim Coin", TokenSymbol: "CLM",
-		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}})
-	require.True(t, dep.OK, "%v", dep.Error)
-	l := waitLaunch(t, c, dep.Body.Launch.ID)
-	require.Equal(t, client.LaunchDeployed, l.Status, "%+v", l.Error)
-	require.NoError(t, feeindex.New(env.DB, rpc, feeindex.Options{Manager: devchain.FeesManagerAddress, ChainID: devchain.ChainID}).CatchUp(ctx))
-
-	launched := feetest.Launched{Token: common.HexToAddress(l.TokenAddress), Pool: common.HexToAddress(l.PoolAddress),
-		PoolID: common.HexToHash(l.PoolID), Token0: devchain.WETHAddress}
-	ch.Trade(ch.Keys(1)[0], launched)
+	w, l, launched := launchAndTrade(t, env, c, ch)
 	me, token := common.HexToAddress(w.Address), common.HexToAddress(l.TokenAddress)
 	pending := ch.Pending(launched, me)
 	require.True(t, pending[0].Sign() > 0 && pending[1].Sign() > 0, "trades both ways leave fees of both tokens: %v", pending)
@@ -145,16 +193,7 @@ func TestRecordFeeClaimHistory(t *testing.T) {
 	c := sdkFor(env, newDatabaseAccount(t, env))
 	ctx := context.Background()
 	ch := feetest.Attach(t, env.Chain)
-	w := c.CreateWallet(ctx, client.CreateWalletRequest{}).Body.Wallet
-	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.01}})
-	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
-	dep := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Recorded", TokenSymbol: "REC",
-		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}})
-	require.True(t, dep.OK, "%v", dep.Error)
-	l := waitLaunch(t, c, dep.Body.Launch.ID)
-	require.NoError(t, feeindex.New(env.DB, ch.Client, feeindex.Options{Manager: devchain.FeesManagerAddress, ChainID: devchain.ChainID}).CatchUp(ctx))
-	ch.Trade(ch.Keys(1)[0], feetest.Launched{Token: common.HexToAddress(l.TokenAddress), Pool: common.HexToAddress(l.PoolAddress),
-		PoolID: common.HexToHash(l.PoolID), Token0: devchain.WETHAddress})
+	_, l, _ := launchAndTrade(t, env, c, ch)
 	r := c.ClaimFees(ctx, l.TokenAddress, client.FeeClaimRequest{})
 	require.True(t, r.OK, "%v", r.Error)
 	require.Equal(t, client.FeeClaimClaimed, waitClaim(t, c, r.Body.Claim.ID).Status)
