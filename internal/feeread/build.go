@@ -190,15 +190,11 @@ func (r *Reader) BuildTransfer(ctx context.Context, token, current, next common.
 	return &client.BuildTransferResult{OK: true, UnsignedFeeTx: tx}, nil
 }
 
-// ClaimPlan is what a managed wallet's claim of one token's fees sends: collectFees(poolId) to the
-// manager, and what pendingFees showed before.
+// ClaimPlan is a claim of one token's fees checked against the chain: the pool whose collectFees the
+// claimer sends, and what pendingFees showed before.
 type ClaimPlan struct {
-	Manager common.Address
 	PoolID  common.Hash
-	Data    []byte
 	Pending [2]*big.Int
-	Name    string
-	Symbol  string
 }
 
 // PlanClaim checks that who may claim token's fees (403 when it holds no shares and nothing is pending)
@@ -224,7 +220,7 @@ func (r *Reader) PlanClaim(ctx context.Context, token, who common.Address) (*Cla
 	if _, err := r.client.CallContract(ctx, ethereum.CallMsg{From: who, To: &to, Data: data}, nil); err != nil {
 		return nil, svcerr.New(svcerr.Conflict, "the chain refuses collectFees from %s for %s: %s", who.Hex(), token.Hex(), rootMessage(err))
 	}
-	return &ClaimPlan{Manager: to, PoolID: p.poolID(), Data: data, Pending: pending, Name: p.Name, Symbol: p.Symbol}, nil
+	return &ClaimPlan{PoolID: p.poolID(), Pending: pending}, nil
 }
 
 // Manager is the FeesManager the reader reads.
