@@ -15,6 +15,7 @@ type Set struct {
 	Automations *Automations
 	Wallets     *Wallets
 	Launches    *Launches
+	FeeClaims   *FeeClaims
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -56,5 +57,7 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivitySponsorLaunchGas, Func: s.Launches.SponsorLaunchGas},
 		{Name: workflows.ActivityFinishLaunch, Func: s.Launches.FinishLaunch},
 		{Name: workflows.ActivityReadApprovalOutcome, Func: s.Launches.ReadApprovalOutcome},
+		{Name: workflows.ActivitySponsorFeeClaimGas, Func: s.FeeClaims.SponsorFeeClaimGas},
+		{Name: workflows.ActivityFinishFeeClaim, Func: s.FeeClaims.FinishFeeClaim},
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/dbtransfer"
 	"github.com/svcplatform/svc/internal/delivery"
+	"github.com/svcplatform/svc/internal/feeclaim"
 	"github.com/svcplatform/svc/internal/feeread"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
@@ -99,6 +100,8 @@ type Deps struct {
 	Handles *handles.Resolver
 	// Launches are the token launches; nil answers their routes 503.
 	Launches *launch.Service
+	// FeeClaims are managed wallets' fee claims; nil answers their routes 503.
+	FeeClaims *feeclaim.Service
 	// Automations are the cron-driven runs on Temporal Schedules.
 	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
@@ -151,6 +154,7 @@ func routeTable(d Deps) [][]Route {
 		(&walletSignaturesAPI{wallets}).routes(),
 		(&walletRootAPI{sends: wallets, names: d.Handles}).routes(),
 		(&launchesAPI{launches: d.Launches}).routes(),
+		(&feeClaimsAPI{claims: d.FeeClaims}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
 		(&feesAPI{fees: d.Fees}).routes(),

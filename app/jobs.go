@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/feeclaim"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/launch"
 )
@@ -76,6 +77,15 @@ func (a *APIProcess) sweepWalletSends(ctx context.Context) {
 		}
 		if n > 0 {
 			a.log.Info("handed token launches to their workflows", "count", n)
+		}
+	}
+	if a.deps.FeeClaims != nil {
+		n, err = feeclaim.Sweep(ctx, a.deps.DB, a.deps.FeeClaims.Engine, walletSendSettle, 100)
+		if err != nil && ctx.Err() == nil {
+			a.log.Warn("start unstarted fee claims", "err", err)
+		}
+		if n > 0 {
+			a.log.Info("handed fee claims to their workflows", "count", n)
 		}
 	}
 	n, err = a.deps.WalletStarts.SweepSignatures(ctx, walletSendSettle, 100)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/svcplatform/svc/activities"
 	"github.com/svcplatform/svc/internal/devchain"
+	"github.com/svcplatform/svc/internal/feeclaim"
+	"github.com/svcplatform/svc/internal/feeread"
 	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/sponsor"
 	"github.com/svcplatform/svc/internal/wallet"
@@ -105,6 +107,24 @@ func launchActivities(d WorkerDeps) *activities.Launches {
 	rpc := d.Chain.Client()
 	return &activities.Launches{Worker: &launch.Worker{DB: d.DB, RPC: rpc, FeesManager: fm,
 		Sponsor: &sponsor.Sponsor{DB: d.DB, RPC: rpc, ChainID: d.Chain.ChainID(), Key: key}}, Fault: d.Fault}
+}
+
+// feeClaimActivities sponsor and record fee claims on the worker's chain, with the launches' sponsor
+// (failing, retried, without a chain).
+func feeClaimActivities(l *activities.Launches) *activities.FeeClaims {
+	if l.Worker == nil {
+		return &activities.FeeClaims{}
+	}
+	return &activities.FeeClaims{Worker: &feeclaim.Worker{DB: l.Worker.DB, RPC: l.Worker.RPC, Sponsor: l.Worker.Sponsor,
+		FeesManager: l.Worker.FeesManager}}
+}
+
+// feeClaimService records fee claims and starts their workflows; nil without launches or a fee reader.
+func feeClaimService(l *launch.Service, fees *feeread.Reader) *feeclaim.Service {
+	if l == nil || fees == nil {
+		return nil
+	}
+	return &feeclaim.Service{DB: l.DB, Wallets: l.Wallets, Chain: l.Chain, Prices: l.Prices, Fees: fees, Engine: l.Engine}
 }
 
 // launchOf is the launches' configuration (validated when the configuration was read).

@@ -62,6 +62,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	}
 	keys := apikey.NewStore(d.DB)
 	wallets := walletStore(d)
+	launches, fees := launchService(wallets, d), feeReader(d)
 	book := ledger.New(d.DB)
 	leases := d.CreditLeases
 	leases.Log = cmp.Or(leases.Log, d.Logger)
@@ -99,10 +100,11 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		WalletChain:  walletChain(d),
 		WalletPrices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))},
 		Handles:      d.Handles,
-		Launches:     launchService(wallets, d),
+		Launches:     launches,
+		FeeClaims:    feeClaimService(launches, fees),
 		DatabaseConn: databaseConn(d),
 		SIWE:         siweService(d),
-		Fees:         feeReader(d),
+		Fees:         fees,
 	}, nil
 }
 
@@ -132,6 +134,7 @@ func Activities(d WorkerDeps) activities.Set {
 	if d.Temporal != nil {
 		approvals.Runs = run.NewService(run.NewWriteStore(d.DB), d.Temporal).WithCatalog(workerCatalog(d.Gateway))
 	}
+	launches := launchActivities(d)
 	return activities.Set{
 		Runs:        &activities.Runs{Store: run.NewWriteStore(d.DB), Artifacts: d.Artifacts},
 		Approvals:   approvals,
@@ -144,7 +147,8 @@ func Activities(d WorkerDeps) activities.Set {
 		Databases: databaseActivities(d),
 		Transfers: transferActivities(d),
 		Wallets:   walletActivities(d),
-		Launches:  launchActivities(d),
+		Launches:  launches,
+		FeeClaims: feeClaimActivities(launches),
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.

@@ -189,7 +189,7 @@ var LimitOperations = []string{
 	OpAutomationsResume, OpAutomationsTrigger, OpAutomationsCancel, OpAutomationsDelete,
 	OpWalletsSignaturesRead, OpWalletSign,
 	OpAuthSIWENonce, OpAuthSIWEVerify, OpAuthSIWELink,
-	OpTokenLaunchesDeploy, OpTokenLaunchesRead,
+	OpTokenLaunchesDeploy, OpTokenLaunchesRead, OpFeeClaimsCreate, OpFeeClaimsRead,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

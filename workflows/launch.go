@@ -47,26 +47,39 @@ var launchSteps = workflow.ActivityOptions{
 // is already running (started by the sends' sweep) is not started twice: the last step waits for the
 // transaction's end whoever sends it.
 func LaunchWorkflow(ctx workflow.Context, p LaunchParams) error {
+	return sponsoredSend(ctx, sponsoredStep{What: "launch", ID: p.LaunchID, Sponsor: ActivitySponsorLaunchGas, Finish: ActivityFinishLaunch},
+		WalletTxParams{TransactionID: p.TransactionID, ApprovalID: p.ApprovalID, ApprovalExpiresAt: p.ApprovalExpiresAt})
+}
+
+// sponsoredStep names what a sponsored send does: its activities that sponsor the gas and record the end.
+type sponsoredStep struct {
+	What, ID        string
+	Sponsor, Finish string
+}
+
+// sponsoredSend runs a sponsored wallet send (token launches, fee claims): s.Sponsor makes the wallet
+// transaction payable, the child workflow wallettx/<transactionId> sends it exactly once (a child
+// already running is not started twice), and s.Finish waits for its end and records it.
+func sponsoredSend(ctx workflow.Context, s sponsoredStep, tx WalletTxParams) error {
 	actx := workflow.WithActivityOptions(ctx, launchSteps)
 	var sponsored LaunchSponsored
-	if err := workflow.ExecuteActivity(actx, ActivitySponsorLaunchGas, p.LaunchID).Get(ctx, &sponsored); err != nil {
-		return fmt.Errorf("sponsor the gas of launch %s: %w", p.LaunchID, err)
+	if err := workflow.ExecuteActivity(actx, s.Sponsor, s.ID).Get(ctx, &sponsored); err != nil {
+		return fmt.Errorf("sponsor the gas of %s %s: %w", s.What, s.ID, err)
 	}
-	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: WalletTxWorkflowID(p.TransactionID), TaskQueue: TaskQueue,
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: WalletTxWorkflowID(tx.TransactionID), TaskQueue: TaskQueue,
 		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE})
-	child := workflow.ExecuteChildWorkflow(cctx, WalletTxWorkflowName,
-		WalletTxParams{TransactionID: p.TransactionID, ApprovalID: p.ApprovalID, ApprovalExpiresAt: p.ApprovalExpiresAt})
-	if p.ApprovalID != "" && child.GetChildWorkflowExecution().Get(ctx, nil) == nil {
-		forwardApprovalOutcome(ctx, actx, p)
+	child := workflow.ExecuteChildWorkflow(cctx, WalletTxWorkflowName, tx)
+	if tx.ApprovalID != "" && child.GetChildWorkflowExecution().Get(ctx, nil) == nil {
+		forwardApprovalOutcome(ctx, actx, tx)
 	}
 	err := child.Get(ctx, nil)
 	var started *temporal.ChildWorkflowExecutionAlreadyStartedError
 	if err != nil && !errors.As(err, &started) {
-		workflow.GetLogger(ctx).Warn("the launch's wallet transaction ended with an error", "transactionId", p.TransactionID, "err", err)
+		workflow.GetLogger(ctx).Warn("the wallet transaction ended with an error", "what", s.What, "transactionId", tx.TransactionID, "err", err)
 	}
-	if err := workflow.ExecuteActivity(actx, ActivityFinishLaunch, p.LaunchID).Get(ctx, nil); err != nil {
-		return fmt.Errorf("record the end of launch %s: %w", p.LaunchID, err)
+	if err := workflow.ExecuteActivity(actx, s.Finish, s.ID).Get(ctx, nil); err != nil {
+		return fmt.Errorf("record the end of %s %s: %w", s.What, s.ID, err)
 	}
 	return nil
 }
@@ -75,7 +88,7 @@ func LaunchWorkflow(ctx workflow.Context, p LaunchParams) error {
 // existed (decided while the gas was being sponsored: the decision's signal found no workflow then). An
 // outcome reached later is signalled to the running child by the approval itself; a second copy of one is
 // harmless (the child drains late outcomes).
-func forwardApprovalOutcome(ctx, actx workflow.Context, p LaunchParams) {
+func forwardApprovalOutcome(ctx, actx workflow.Context, p WalletTxParams) {
 	var got ApprovalOutcome
 	if err := workflow.ExecuteActivity(actx, ActivityReadApprovalOutcome, p.ApprovalID).Get(ctx, &got); err != nil || got.Status == "" {
 		return

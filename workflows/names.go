@@ -35,6 +35,8 @@ const (
 	WalletSigWorkflowName = "WalletSigWorkflow"
 	// LaunchWorkflowName deploys one token launch (workflow id launch/<launchId>).
 	LaunchWorkflowName = "LaunchWorkflow"
+	// FeeClaimWorkflowName claims one token's fees from a managed wallet (workflow id feeclaim/<claimId>).
+	FeeClaimWorkflowName = "FeeClaimWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -51,6 +53,7 @@ var Registrations = []Registration{
 	{Name: WalletTxWorkflowName, Func: WalletTxWorkflow},
 	{Name: WalletSigWorkflowName, Func: WalletSigWorkflow},
 	{Name: LaunchWorkflowName, Func: LaunchWorkflow},
+	{Name: FeeClaimWorkflowName, Func: FeeClaimWorkflow},
 }
 
 // Signal names.
@@ -142,6 +145,12 @@ const (
 	// ActivityFinishLaunch waits for a launch's wallet transaction to end and records the launch deployed
 	// (from the receipt's Launch event) or failed (idempotent).
 	ActivityFinishLaunch = "FinishLaunch"
+	// ActivitySponsorFeeClaimGas tops a fee claim's wallet up with its transaction's gas from the
+	// platform's sponsor (idempotent: once per transaction).
+	ActivitySponsorFeeClaimGas = "SponsorFeeClaimGas"
+	// ActivityFinishFeeClaim waits for a fee claim's wallet transaction to end and records the claim
+	// claimed (from the receipt's Release event) or failed (idempotent).
+	ActivityFinishFeeClaim = "FinishFeeClaim"
 	// ActivityReadApprovalOutcome reads an approval's outcome: its final status, or "" while it is pending.
 	ActivityReadApprovalOutcome = "ReadApprovalOutcome"
 )

@@ -189,3 +189,39 @@ func (r *Reader) BuildTransfer(ctx context.Context, token, current, next common.
 	}
 	return &client.BuildTransferResult{OK: true, UnsignedFeeTx: tx}, nil
 }
+
+// ClaimPlan is a claim of one token's fees checked against the chain: the pool whose collectFees the
+// claimer sends, and what pendingFees showed before.
+type ClaimPlan struct {
+	PoolID  common.Hash
+	Pending [2]*big.Int
+}
+
+// PlanClaim checks that who may claim token's fees (403 when it holds no shares and nothing is pending)
+// and simulates collectFees from who with eth_call (a refusal answers 409 with the chain's reason).
+func (r *Reader) PlanClaim(ctx context.Context, token, who common.Address) (*ClaimPlan, error) {
+	p, err := r.poolOf(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	shares, err := r.shares(ctx, p, who)
+	if err != nil {
+		return nil, err
+	}
+	pending, err := r.pending(ctx, p, who)
+	if err != nil {
+		return nil, err
+	}
+	if shares.Sign() == 0 && pending[0].Sign() == 0 && pending[1].Sign() == 0 {
+		return nil, errNotBeneficiary(who, p)
+	}
+	data := feesABI.PackCollectFees(p.poolID())
+	to := r.opts.Manager
+	if _, err := r.client.CallContract(ctx, ethereum.CallMsg{From: who, To: &to, Data: data}, nil); err != nil {
+		return nil, svcerr.New(svcerr.Conflict, "the chain refuses collectFees from %s for %s: %s", who.Hex(), token.Hex(), rootMessage(err))
+	}
+	return &ClaimPlan{PoolID: p.poolID(), Pending: pending}, nil
+}
+
+// Manager is the FeesManager the reader reads.
+func (r *Reader) Manager() common.Address { return r.opts.Manager }

@@ -40,6 +40,8 @@ const (
 	Partner = "ptn"
 	// TokenLaunch names a token launch (POST /token-launches/deploy).
 	TokenLaunch = "lch"
+	// FeeClaim names a managed wallet's fee claim (POST /token-launches/{tokenAddress}/fees/claim).
+	FeeClaim = "fcl"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

@@ -71,18 +71,26 @@ func Sweep(ctx context.Context, db *bun.DB, e wallet.Engine, settle time.Duratio
 // expiry passed on to wallettx/<id>, as wallet sends do.
 func paramsOf(ctx context.Context, db bun.IDB, e wallet.Engine, l *schema.TokenLaunch, t *schema.WalletTransaction) (workflows.LaunchParams, error) {
 	p := workflows.LaunchParams{LaunchID: l.ID, TransactionID: t.ID}
+	var err error
+	p.ApprovalID, p.ApprovalExpiresAt, err = ApprovalOf(ctx, db, e, t)
+	return p, err
+}
+
+// ApprovalOf is wallet transaction t's approval, when its wallet's policy asked for one: its workflow is
+// started (one started before is fine) and its id and expiry answered for wallettx/<id>, as wallet sends
+// do. Without one it answers "".
+func ApprovalOf(ctx context.Context, db bun.IDB, e wallet.Engine, t *schema.WalletTransaction) (string, time.Time, error) {
 	if t.ApprovalID == nil {
-		return p, nil
+		return "", time.Time{}, nil
 	}
 	a, err := approval.NewStore(db).ByID(ctx, *t.ApprovalID)
 	if err != nil {
-		return p, err
+		return "", time.Time{}, err
 	}
 	if err := approval.Start(ctx, e, a); err != nil {
-		return p, err
+		return "", time.Time{}, err
 	}
-	p.ApprovalID, p.ApprovalExpiresAt = a.ID, a.ExpiresAt
-	return p, nil
+	return a.ID, a.ExpiresAt, nil
 }
 
 // Worker does the work of the launch workflow's activities.

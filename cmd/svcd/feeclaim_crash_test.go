@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/activities"
+	"github.com/svcplatform/svc/app/apptest"
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/devchain"
+	"github.com/svcplatform/svc/internal/feeclaim"
+	"github.com/svcplatform/svc/internal/feeindex"
+	"github.com/svcplatform/svc/internal/feeindex/feetest"
+	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
+)
+
+// TestWorkerKilledBetweenClaimSendAndReceiptClaimsOnce launches a token and trades it, then kills the
+// svcd worker (SIGKILL) once the fee claim's collectFees is broadcast but its receipt not yet read,
+// starts another, and checks that the claim is recorded claimed with what pendingFees showed and that
+// exactly one claim transaction left the wallet.
+func TestWorkerKilledBetweenClaimSendAndReceiptClaimsOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svcd := svcdPath(t)
+	env := apptest.NewWith(t, apptest.Options{Chain: true, NoWorker: true, FeeCacheTTL: -1})
+	dir := t.TempDir()
+	plain := startWorker(t, svcd, env, "", dir, chainEnv(env)...)
+	ch := feetest.Attach(t, env.Chain)
+
+	_, key := accountKey(t, env)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{Name: "creator"}).Body.Wallet
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.01}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+	dep := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Crash Claim", TokenSymbol: "CRC",
+		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}})
+	require.True(t, dep.OK, "%v", dep.Error)
+	var l client.TokenLaunch
+	require.Eventually(t, func() bool {
+		got := c.TokenLaunch(ctx, dep.Body.Launch.ID)
+		require.True(t, got.OK, "%v", got.Error)
+		l = got.Body.Launch
+		return l.Status != client.LaunchDeploying
+	}, 90*time.Second, 100*time.Millisecond, "the launch never ended; worker log:\n%s", plain.log)
+	require.Equal(t, client.LaunchDeployed, l.Status, "%+v", l.Error)
+	require.NoError(t, feeindex.New(env.DB, ch.Client, feeindex.Options{Manager: devchain.FeesManagerAddress, ChainID: devchain.ChainID}).CatchUp(ctx))
+	launched := feetest.Launched{Token: common.HexToAddress(l.TokenAddress), Pool: common.HexToAddress(l.PoolAddress),
+		PoolID: common.HexToHash(l.PoolID), Token0: devchain.WETHAddress}
+	ch.Trade(ch.Keys(1)[0], launched)
+	me := common.HexToAddress(w.Address)
+	pending := ch.Pending(launched, me)
+	require.NoError(t, plain.cmd.Process.Signal(syscall.SIGKILL))
+	_ = plain.cmd.Wait()
+
+	first := startWorker(t, svcd, env, "", dir, append(chainEnv(env), "SVC_TEST_FAULT="+activities.FaultStallAfterBroadcast)...)
+	r := c.ClaimFees(ctx, l.TokenAddress, client.FeeClaimRequest{})
+	require.True(t, r.OK, "%v", r.Error)
+	id, txID := r.Body.Claim.ID, feeclaim.TransactionID(r.Body.Claim.ID)
+	var killed schema.WalletTransaction
+	require.Eventually(t, func() bool {
+		require.NoError(t, env.DB.NewSelect().Model(&killed).Where("id = ?", txID).Scan(ctx))
+		return killed.TxHash != nil && killed.Status == schema.WalletTxBroadcast &&
+			running(t, env, workflows.WalletTxWorkflowID(txID), workflows.ActivityBroadcastWalletTx)
+	}, 60*time.Second, 10*time.Millisecond, "the claim never stalled after its broadcast; worker log:\n%s", first.log)
+	require.Eventually(t, func() bool {
+		got, err := ch.Client.TransactionReceipt(ctx, common.HexToHash(*killed.TxHash))
+		return err == nil && got != nil
+	}, 30*time.Second, 10*time.Millisecond, "the claim transaction was never mined")
+	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
+	_ = first.cmd.Wait()
+	second := startWorker(t, svcd, env, "", dir, chainEnv(env)...)
+
+	var done client.FeeClaim
+	require.Eventually(t, func() bool {
+		got := c.FeeClaim(ctx, id)
+		require.True(t, got.OK, "%v", got.Error)
+		done = got.Body.Claim
+		return done.Status != client.FeeClaimClaiming
+	}, 90*time.Second, 100*time.Millisecond, "the claim never ended (last %+v); second worker log:\n%s", &done, second.log)
+	require.Equal(t, client.FeeClaimClaimed, done.Status, "%+v", done.Error)
+	require.Equal(t, killed.TxHash, &done.TransactionHash, "the transaction broadcast before the kill is the claim's")
+	require.Equal(t, pending[0].String(), done.Amount0)
+	require.Equal(t, pending[1].String(), done.Amount1)
+	mined, err := ch.Client.NonceAt(ctx, me, nil)
+	require.NoError(t, err)
+	require.EqualValues(t, 2, mined, "one launch and one claim transaction from the wallet")
+}
