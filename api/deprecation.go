@@ -22,6 +22,18 @@ type Deprecation struct {
 	Successor string
 }
 
+// Seed 002's four legacy claim endpoints are deprecated since LegacyClaimSince and served until
+// LegacyClaimSunset (docs/API.md lists their paths and successors).
+var (
+	LegacyClaimSince  = time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+	LegacyClaimSunset = time.Date(2027, 5, 31, 0, 0, 0, 0, time.UTC)
+)
+
+// legacyClaim is the deprecation of a legacy claim endpoint replaced by successor.
+func legacyClaim(successor string) *Deprecation {
+	return &Deprecation{Since: LegacyClaimSince, Sunset: LegacyClaimSunset, Successor: successor}
+}
+
 // headers sets the deprecation headers of an answer of a deprecated route.
 func (d *Deprecation) headers(h http.Header) {
 	h.Set("Deprecation", "@"+strconv.FormatInt(d.Since.Unix(), 10))

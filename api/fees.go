@@ -205,5 +205,16 @@ func (fa *feesAPI) routes() []Route {
 			Summary: "Unsigned collectFees transactions for a beneficiary to sign (at most 50 tokens)"}, fa.buildClaim),
 		handle(Route{Op: client.OpPublicBuildTransfer, Method: http.MethodPost, Path: "/public/amm/build-transfer-beneficiary", Tag: tag, Auth: authNone,
 			Reads: true, Summary: "An unsigned updateBeneficiary transaction for the current beneficiary to sign", document: forbidden}, fa.buildTransfer),
+		// Seed 002's legacy claim endpoints, served until their sunset (with /token-launches/{tokenAddress}/claim
+		// in the claims' table): the same handlers under their old paths.
+		handle(Route{Op: client.OpPublicClaimableFees + ".legacy", Method: http.MethodGet, Path: "/public/amm/claimable/{tokenAddress}", Tag: tag,
+			Auth: authNone, Deprecated: legacyClaim("/public/amm/claimable-fees/{tokenAddress}"),
+			Summary: "Legacy claimable lookup (deprecated): the same as GET /public/amm/claimable-fees/{tokenAddress}", document: notFound}, fa.claimable),
+		handle(Route{Op: client.OpPublicBuildClaim + ".legacy", Method: http.MethodPost, Path: "/public/amm/claim-transactions", Tag: tag,
+			Auth: authNone, Reads: true, Deprecated: legacyClaim("/public/amm/build-claim"),
+			Summary: "Legacy claim build (deprecated): the same as POST /public/amm/build-claim"}, fa.buildClaim),
+		handle(Route{Op: client.OpPublicBuildTransfer + ".legacy", Method: http.MethodPost, Path: "/public/amm/transfer-beneficiary-transaction", Tag: tag,
+			Auth: authNone, Reads: true, Deprecated: legacyClaim("/public/amm/build-transfer-beneficiary"),
+			Summary: "Legacy beneficiary transfer build (deprecated): the same as POST /public/amm/build-transfer-beneficiary", document: forbidden}, fa.buildTransfer),
 	}
 }
