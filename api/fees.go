@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/feeread"
@@ -33,19 +34,26 @@ type tokenFeesInput struct {
 }
 
 func (fa *feesAPI) tokenFees(ctx context.Context, in *tokenFeesInput) (*Out[client.FeeSnapshot], error) {
+	return fa.snapshot(ctx, "tokenAddress", in.TokenAddress, in.Days, (*feeread.Reader).TokenFees)
+}
+
+// snapshot answers read's fee snapshot of the address in field (the path's raw value) over the days of
+// the query's raw value, each checked first (400 naming it).
+func (fa *feesAPI) snapshot(ctx context.Context, field, address, rawDays string,
+	read func(*feeread.Reader, context.Context, common.Address, int) (*client.FeeSnapshot, error)) (*Out[client.FeeSnapshot], error) {
 	r, err := fa.reader()
 	if err != nil {
 		return nil, err
 	}
-	token, err := feeread.ParseAddress("tokenAddress", in.TokenAddress)
+	addr, err := feeread.ParseAddress(field, address)
 	if err != nil {
 		return nil, err
 	}
-	days, err := feeread.ParseDays(in.Days)
+	days, err := feeread.ParseDays(rawDays)
 	if err != nil {
 		return nil, err
 	}
-	s, err := r.TokenFees(ctx, token, days)
+	s, err := read(r, ctx, addr, days)
 	if err != nil {
 		return nil, err
 	}
@@ -83,23 +91,7 @@ type walletFeesInput struct {
 }
 
 func (fa *feesAPI) creatorFees(ctx context.Context, in *walletFeesInput) (*Out[client.FeeSnapshot], error) {
-	r, err := fa.reader()
-	if err != nil {
-		return nil, err
-	}
-	who, err := feeread.ParseAddress("walletAddress", in.WalletAddress)
-	if err != nil {
-		return nil, err
-	}
-	days, err := feeread.ParseDays(in.Days)
-	if err != nil {
-		return nil, err
-	}
-	s, err := r.CreatorFees(ctx, who, days)
-	if err != nil {
-		return nil, err
-	}
-	return reply(*s)
+	return fa.snapshot(ctx, "walletAddress", in.WalletAddress, in.Days, (*feeread.Reader).CreatorFees)
 }
 
 type beneficiaryFeesInput struct {

@@ -11,15 +11,12 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/uptrace/bun"
-	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/client"
 	evmlaunch "github.com/svcplatform/svc/internal/evm/launch"
 	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/sponsor"
-	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
 	"github.com/svcplatform/svc/workflows"
@@ -40,15 +37,9 @@ func Start(ctx context.Context, e wallet.Engine, db bun.IDB, c *schema.FeeClaim)
 	if p.ApprovalID, p.ApprovalExpiresAt, err = launch.ApprovalOf(ctx, db, e, t); err != nil {
 		return err
 	}
-	_, err = e.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.FeeClaimWorkflowID(c.ID), TaskQueue: workflows.TaskQueue,
-		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+	return wallet.StartOnce(ctx, e, sdkclient.StartWorkflowOptions{ID: workflows.FeeClaimWorkflowID(c.ID),
 		TypedSearchAttributes: workflows.ResourceAttributes(c.AccountID, c.ProjectID, client.ServiceManagedWallets, client.OpFeeClaimsCreate),
-		StaticSummary:         "claim the fees of " + c.TokenAddress + " (" + c.ID + ") from " + c.WalletID}, workflows.FeeClaimWorkflowName, p)
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if err != nil && !errors.As(err, &started) {
-		return svcerr.New(svcerr.Unavailable, "the fee claim is recorded but its workflow did not start; retry with the same Idempotency-Key")
-	}
-	return nil
+		StaticSummary:         "claim the fees of " + c.TokenAddress + " (" + c.ID + ") from " + c.WalletID}, "fee claim", workflows.FeeClaimWorkflowName, p)
 }
 
 // Sweep starts the workflows of claims still claiming after settle whose request died between recording

@@ -9,15 +9,12 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/uptrace/bun"
-	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/evm/launch"
 	"github.com/svcplatform/svc/internal/sponsor"
-	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
 	"github.com/svcplatform/svc/workflows"
@@ -25,15 +22,9 @@ import (
 
 // Start starts launch l's workflow launch/<id>; one started before is fine.
 func Start(ctx context.Context, e wallet.Engine, l *schema.TokenLaunch, p workflows.LaunchParams) error {
-	_, err := e.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.LaunchWorkflowID(l.ID), TaskQueue: workflows.TaskQueue,
-		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+	return wallet.StartOnce(ctx, e, sdkclient.StartWorkflowOptions{ID: workflows.LaunchWorkflowID(l.ID),
 		TypedSearchAttributes: workflows.ResourceAttributes(l.AccountID, l.ProjectID, client.ServiceManagedWallets, client.OpTokenLaunchesDeploy),
-		StaticSummary:         "launch " + l.TokenSymbol + " (" + l.ID + ") from " + l.WalletID}, workflows.LaunchWorkflowName, p)
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if err != nil && !errors.As(err, &started) {
-		return svcerr.New(svcerr.Unavailable, "the launch is recorded but its workflow did not start; retry with the same Idempotency-Key")
-	}
-	return nil
+		StaticSummary:         "launch " + l.TokenSymbol + " (" + l.ID + ") from " + l.WalletID}, "launch", workflows.LaunchWorkflowName, p)
 }
 
 // Sweep starts the workflows of launches still deploying after settle (their request died between

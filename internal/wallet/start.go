@@ -45,13 +45,20 @@ func (s *Starts) Start(ctx context.Context, t *schema.WalletTransaction) error {
 		}
 		params.ApprovalID, params.ApprovalExpiresAt = a.ID, a.ExpiresAt
 	}
-	_, err := s.Engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.WalletTxWorkflowID(t.ID), TaskQueue: workflows.TaskQueue,
-		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+	return StartOnce(ctx, s.Engine, sdkclient.StartWorkflowOptions{ID: workflows.WalletTxWorkflowID(t.ID),
 		TypedSearchAttributes: workflows.ResourceAttributes(t.AccountID, t.ProjectID, client.ServiceManagedWallets, client.OpWalletsTransactionsCreate),
-		StaticSummary:         "send " + t.ID + " from " + t.WalletID}, workflows.WalletTxWorkflowName, params)
+		StaticSummary:         "send " + t.ID + " from " + t.WalletID}, "send", workflows.WalletTxWorkflowName, params)
+}
+
+// StartOnce starts workflow name (on the platform's task queue, its id never reused) for a resource a
+// request recorded, what naming it in the error: one started before is fine; any other failure is a 503
+// asking for a retry with the same Idempotency-Key, which finds the recorded resource and starts it.
+func StartOnce(ctx context.Context, e Engine, opts sdkclient.StartWorkflowOptions, what, name string, params any) error {
+	opts.TaskQueue, opts.WorkflowIDReusePolicy = workflows.TaskQueue, enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
+	_, err := e.ExecuteWorkflow(ctx, opts, name, params)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if err != nil && !errors.As(err, &started) {
-		return svcerr.New(svcerr.Unavailable, "the send is recorded but its workflow did not start; retry with the same Idempotency-Key")
+		return svcerr.New(svcerr.Unavailable, "the %s is recorded but its workflow did not start; retry with the same Idempotency-Key", what)
 	}
 	return nil
 }
