@@ -159,6 +159,16 @@ func readBooks(t *testing.T, env *apptest.Env, ch *feetest.Env, l feetest.Launch
 	return b
 }
 
+// withPoolTokens is l with its pool's token0 and token1 as the pool orders them (launchAndTrade assumes
+// WETH is token0).
+func withPoolTokens(t *testing.T, ch *feetest.Env, l feetest.Launched) feetest.Launched {
+	t.Helper()
+	pool := launch.NewLaunchPool()
+	l.Token0 = viewOf(t, ch, l.Pool, pool.PackToken0(), pool.UnpackToken0)
+	l.Token1 = viewOf(t, ch, l.Pool, pool.PackToken1(), pool.UnpackToken1)
+	return l
+}
+
 // swapFeesBefore sums the fee of l's Swap events in blocks before block, per token.
 func swapFeesBefore(t *testing.T, ch *feetest.Env, l feetest.Launched, block int64) [2]*big.Int {
 	t.Helper()
@@ -200,6 +210,7 @@ func TestFeeBooksBalance(t *testing.T) {
 	ctx := context.Background()
 	ch := feetest.Attach(t, env.Chain)
 	w, l, launched := launchAndTrade(t, env, c, ch)
+	launched = withPoolTokens(t, ch, launched)
 	keys := ch.Keys(2)
 	ch.Trade(keys[0], launched)
 	require.Zero(t, releasesIn(ch.Collect(keys[1], launched)), "an address without shares is released nothing")
