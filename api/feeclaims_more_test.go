@@ -27,7 +27,8 @@ func countFeeClaims(t *testing.T, env *apptest.Env, walletID string) int {
 	return int(n)
 }
 
-// pendingApprovalOf requires claim's wallet transaction to wait for an approval and answers its id.
+// pendingApprovalOf requires claim (as the claim route answered it) to wait for an approval, named by
+// its approvalId, the claim's and its wallet transaction's, and answers the approval's id.
 func pendingApprovalOf(t *testing.T, c *client.Client, claim client.FeeClaim) string {
 	t.Helper()
 	tx := c.GetWalletTransaction(context.Background(), claim.WalletID, claim.TransactionID)
@@ -35,13 +36,18 @@ func pendingApprovalOf(t *testing.T, c *client.Client, claim client.FeeClaim) st
 	require.Equal(t, client.WalletTxPendingApproval, tx.Body.Transaction.Status)
 	require.NotNil(t, tx.Body.Transaction.ApprovalID)
 	require.NotEmpty(t, *tx.Body.Transaction.ApprovalID)
+	require.Equal(t, tx.Body.Transaction.ApprovalID, claim.ApprovalID, "the claim names the approval it waits for")
+	read := c.FeeClaim(context.Background(), claim.ID)
+	require.True(t, read.OK, "%v", read.Error)
+	require.Equal(t, client.FeeClaimClaiming, read.Body.Claim.Status, "the claim waits for its approval")
+	require.Equal(t, claim.ApprovalID, read.Body.Claim.ApprovalID)
 	return *tx.Body.Transaction.ApprovalID
 }
 
 // TestFeeClaimWaitsForItsApproval: a wallet whose screening asks for an approval of its next send (its
-// burst limit is one send an hour, and the launch was that send) claims: 202 claiming, its wallet
-// transaction pending approval with an approval id; a second key approves and the claim completes with
-// the Release amounts. The next claim waits too; the approver rejects it: the claim fails and the claim
+// burst limit is one send an hour, and the launch was that send) claims: 202 claiming with an approvalId,
+// its wallet transaction pending that approval; a second key approves and the claim completes with the
+// Release amounts. The next claim waits too; the approver rejects it: the claim fails and the claim
 // transaction is never sent (the wallet's nonce does not move).
 func TestFeeClaimWaitsForItsApproval(t *testing.T) {
 	t.Parallel()
@@ -60,7 +66,6 @@ func TestFeeClaimWaitsForItsApproval(t *testing.T) {
 	require.Equal(t, http.StatusAccepted, first.StatusCode, "%s", first.Raw)
 	require.Equal(t, client.FeeClaimClaiming, first.Body.Claim.Status)
 	approvalID := pendingApprovalOf(t, c, first.Body.Claim)
-	require.Equal(t, client.FeeClaimClaiming, c.FeeClaim(ctx, first.Body.Claim.ID).Body.Claim.Status, "the claim waits for its approval")
 	require.True(t, approver.DecideApproval(ctx, approvalID, client.DecideApprovalRequest{Decision: client.DecisionApprove}).OK)
 	done := waitClaim(t, c, first.Body.Claim.ID)
 	require.Equal(t, client.FeeClaimClaimed, done.Status, "%+v", done.Error)
@@ -129,6 +134,7 @@ func TestFeeClaimRefusals(t *testing.T) {
 	// Sponsored today: the launch and one claim, then eight more: ten in all.
 	claimed := c.ClaimFees(ctx, l.TokenAddress, client.FeeClaimRequest{WalletID: w.ID})
 	require.Equal(t, http.StatusAccepted, claimed.StatusCode, "%s", claimed.Raw)
+	require.Nil(t, claimed.Body.Claim.ApprovalID, "a claim that needs no approval names none")
 	require.Equal(t, client.FeeClaimClaimed, waitClaim(t, c, claimed.Body.Claim.ID).Status)
 	day := time.Now().UTC().Truncate(24 * time.Hour)
 	sponsored := func() int {

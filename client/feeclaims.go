@@ -44,6 +44,7 @@ type FeeClaim struct {
 	TokenAddress  string    `json:"tokenAddress"`
 	PoolID        string    `json:"poolId"`
 	TransactionID string    `json:"transactionId" doc:"The wallet transaction that sends collectFees."`
+	ApprovalID    *string   `json:"approvalId,omitempty" doc:"The approval (apr_…) the claim's wallet transaction waits (or waited) for, when the wallet's policy or screening asked for one; the claim stays claiming until it is decided."`
 	Amount0       string    `json:"amount0,omitempty" doc:"Released of the pool's token0 (wei), once claimed."`
 	Amount1       string    `json:"amount1,omitempty" doc:"Released of the pool's token1 (wei), once claimed."`
 	WorkflowID    string    `json:"workflowId"`

@@ -39,4 +39,7 @@ type FeeClaim struct {
 	CreatedAt     time.Time  `bun:"created_at,nullzero,default:now()"`
 	UpdatedAt     time.Time  `bun:"updated_at,nullzero,default:now()"`
 	ClaimedAt     *time.Time `bun:"claimed_at"`
+	// ApprovalID is the approval the claim's wallet transaction waits (or waited) for, when its wallet's
+	// policy or screening asked for one; read from the transaction, not stored with the claim.
+	ApprovalID *string `bun:"-"`
 }

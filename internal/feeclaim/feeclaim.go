@@ -47,8 +47,18 @@ type Request struct {
 // its workflow feeclaim/<id>. Before anything is recorded it refuses with 403 a wallet that holds no
 // shares of the token's pool and has nothing pending, with 409 a collectFees the chain refuses from the
 // wallet (eth_call), with 429 a wallet over its sponsored transactions, and with the wallet policy's
-// answer a send the policy refuses (a paused wallet).
+// answer a send the policy refuses (a paused wallet). A claim whose send waits for an approval carries
+// the approval's id.
 func (s *Service) Claim(ctx context.Context, r Request, now time.Time) (*schema.FeeClaim, error) {
+	c, err := s.claim(ctx, r, now)
+	if err != nil {
+		return c, err
+	}
+	return c, withApproval(ctx, s.DB, c)
+}
+
+// claim is Claim without the approval's id.
+func (s *Service) claim(ctx context.Context, r Request, now time.Time) (*schema.FeeClaim, error) {
 	if c, err := load(ctx, s.DB, r.ID); err == nil {
 		return c, s.send(ctx, r, c, now)
 	}
@@ -129,7 +139,27 @@ func (s *Service) Get(ctx context.Context, scope tenant.Scope, id string) (*sche
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, svcerr.NotFoundf("fee claim %s not found", id)
 	}
-	return c, wrap(err, "read fee claim "+id)
+	if err != nil {
+		return nil, fmt.Errorf("read fee claim %s: %w", id, err)
+	}
+	return c, withApproval(ctx, s.DB, c)
+}
+
+// withApproval sets c.ApprovalID from its wallet transaction (none when the transaction needed no
+// approval, or is not recorded).
+func withApproval(ctx context.Context, db bun.IDB, c *schema.FeeClaim) error {
+	var id sql.NullString
+	err := db.NewRaw("SELECT approval_id FROM wallet_transactions WHERE id = ?", c.TransactionID).Scan(ctx, &id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read the approval of fee claim %s: %w", c.ID, err)
+	}
+	if id.Valid {
+		c.ApprovalID = &id.String
+	}
+	return nil
 }
 
 func load(ctx context.Context, db bun.IDB, id string) (*schema.FeeClaim, error) {

@@ -165,7 +165,8 @@ func ToWire(c *schema.FeeClaim) client.FeeClaim {
 		Signer: c.WalletAddress, ChainID: chainID, Description: fmt.Sprintf("Claim the fees of %s (pool %s) to %s", c.TokenAddress, c.PoolID, c.WalletAddress),
 		BlockNumber: c.BlockNumber, GasUsed: c.GasUsed},
 		ID: c.ID, WalletID: c.WalletID, TokenAddress: c.TokenAddress, PoolID: c.PoolID, TransactionID: c.TransactionID,
-		Amount0: derefOr(c.Amount0, ""), Amount1: derefOr(c.Amount1, ""), WorkflowID: workflows.FeeClaimWorkflowID(c.ID), CreatedAt: c.CreatedAt.UnixMilli()}
+		Amount0: derefOr(c.Amount0, ""), Amount1: derefOr(c.Amount1, ""), WorkflowID: workflows.FeeClaimWorkflowID(c.ID), CreatedAt: c.CreatedAt.UnixMilli(),
+		ApprovalID: c.ApprovalID}
 	if c.ErrorCode != nil {
 		out.Error = &client.RunError{Code: *c.ErrorCode, Message: derefOr(c.ErrorMessage, "")}
 	}
