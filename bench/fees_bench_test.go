@@ -77,19 +77,13 @@ func BenchmarkFeeSnapshotCacheVersusEthCall(b *testing.B) {
 	}
 }
 
-// lagSample is how far the indexer's cursor was behind the head at one moment.
-type lagSample struct {
-	blocks int64
-	at     time.Time
-}
-
 // lagMeter samples the head and the fee indexer's cursor and records, for every block, when it was first
 // seen at the head and when the cursor first covered it.
 type lagMeter struct {
 	mu       sync.Mutex
 	seen     map[int64]time.Time
 	indexed  map[int64]time.Time
-	samples  []lagSample
+	samples  []int64 // blocks between the head and the cursor, per sample
 	lastHead int64
 	cursor   int64
 }
@@ -115,7 +109,7 @@ func (m *lagMeter) sample(ctx context.Context, ch *feetest.Env, ix *feeindex.Ind
 		m.indexed[n] = now
 	}
 	m.cursor = max(m.cursor, cur)
-	m.samples = append(m.samples, lagSample{blocks: m.lastHead - m.cursor, at: now})
+	m.samples = append(m.samples, m.lastHead-m.cursor)
 	return nil
 }
 
@@ -126,7 +120,7 @@ func (m *lagMeter) worst() (int64, time.Duration) {
 	var blocks int64
 	var wait time.Duration
 	for _, s := range m.samples {
-		blocks = max(blocks, s.blocks)
+		blocks = max(blocks, s)
 	}
 	for n, at := range m.indexed {
 		if seen, ok := m.seen[n]; ok {
