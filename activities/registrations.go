@@ -16,6 +16,8 @@ type Set struct {
 	Wallets     *Wallets
 	Launches    *Launches
 	FeeClaims   *FeeClaims
+	// Beneficiaries are the beneficiary transfers' activities.
+	Beneficiaries *Beneficiaries
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -59,5 +61,7 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityReadApprovalOutcome, Func: s.Launches.ReadApprovalOutcome},
 		{Name: workflows.ActivitySponsorFeeClaimGas, Func: s.FeeClaims.SponsorFeeClaimGas},
 		{Name: workflows.ActivityFinishFeeClaim, Func: s.FeeClaims.FinishFeeClaim},
+		{Name: workflows.ActivitySponsorBeneficiaryGas, Func: s.Beneficiaries.SponsorBeneficiaryGas},
+		{Name: workflows.ActivityFinishBeneficiary, Func: s.Beneficiaries.FinishBeneficiary},
 	}
 }

@@ -57,6 +57,11 @@ func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.SessionOnly {
+		return nil, (&svcerr.Error{Code: svcerr.Forbidden, Message: sessionOnlyMessage + ": " + r.Method + " " + r.Path +
+			" acts as the account's owner, so sign in (POST /auth/siwe/nonce, then POST /auth/siwe/verify) and send the session token in Authorization: Bearer"}).
+			WithDetails("rule", "sessionOnly")
+	}
 	key := caller.Key
 	if err := checkClientIP(key, c.ClientIP()); err != nil {
 		return nil, err

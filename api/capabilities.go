@@ -10,6 +10,7 @@ import (
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
+	"github.com/svcplatform/svc/internal/beneficiary"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/connection"
@@ -102,6 +103,8 @@ type Deps struct {
 	Launches *launch.Service
 	// FeeClaims are managed wallets' fee claims; nil answers their routes 503.
 	FeeClaims *feeclaim.Service
+	// Beneficiaries are managed wallets' beneficiary transfers; nil answers their routes 503.
+	Beneficiaries *beneficiary.Service
 	// Automations are the cron-driven runs on Temporal Schedules.
 	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
@@ -155,6 +158,7 @@ func routeTable(d Deps) [][]Route {
 		(&walletRootAPI{sends: wallets, names: d.Handles}).routes(),
 		(&launchesAPI{launches: d.Launches}).routes(),
 		(&feeClaimsAPI{claims: d.FeeClaims}).routes(),
+		(&beneficiaryAPI{transfers: d.Beneficiaries}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
 		(&feesAPI{fees: d.Fees}).routes(),

@@ -64,6 +64,9 @@ type Route struct {
 	// Session routes also accept a web session (SIWE) token in Authorization: Bearer, acting as the
 	// account's owner (seed 002: wallet-level settings and some /user/... routes).
 	Session bool
+	// SessionOnly routes take only a web session (SIWE): an API key, in Authorization: Bearer or in
+	// X-API-Key, is refused with 403 (seed 002: /user/amm/execute-transfer-beneficiary). Set Session too.
+	SessionOnly bool
 	// Partner routes also accept a partner key in X-Partner-Key (seed 002's organisation-level key),
 	// acting for the partner's account.
 	Partner bool
@@ -187,6 +190,7 @@ func (r Route) operation() huma.Operation {
 		op.Security = []map[string][]string{{"apiKey": {}}, {"apiKeyHeader": {}}, {"creditToken": {}}}
 		op.Extensions["x-svc-limit-operation"] = r.LimitOp()
 	}
+	r.documentSession(&op)
 	if r.Scope != "" {
 		op.Extensions["x-svc-scope"] = r.Scope
 		op.Description = "Requires scope `" + r.Scope + "`."
@@ -215,6 +219,23 @@ func (r Route) operation() huma.Operation {
 		r.Deprecated.document(&op)
 	}
 	return op
+}
+
+// sessionOnlyMessage is the refusal of an API key on a session-only route.
+const sessionOnlyMessage = "this route takes a web session (sign in with Ethereum), not an API key"
+
+// documentSession states in the operation whether the route accepts a web session (an extra security
+// alternative) or takes nothing else (the only one, and x-svc-session-only).
+func (r Route) documentSession(op *huma.Operation) {
+	switch {
+	case r.SessionOnly:
+		op.Security = []map[string][]string{{"webSession": {}}}
+		op.Extensions["x-svc-session-only"] = true
+		op.Description += "Takes a web session token only (POST /auth/siwe/verify): " + sessionOnlyMessage + ", so an API key is refused with 403. "
+	case r.Session && r.Auth != authNone:
+		op.Security = append(op.Security, map[string][]string{"webSession": {}})
+		op.Description += "Also accepts a web session token (POST /auth/siwe/verify). "
+	}
 }
 
 func (r Route) errors() []int {

@@ -108,6 +108,8 @@ func humaConfig(version string) huma.Config {
 		"apiKey":       {Type: "http", Scheme: "bearer", Description: "Authorization: Bearer svc_sk_..."},
 		"apiKeyHeader": {Type: "apiKey", In: "header", Name: "X-API-Key", Description: "The same API key in X-API-Key (seed 002's header); send one of the two."},
 		"creditToken":  {Type: "apiKey", In: "header", Name: "X-Svc-Credit-Token", Description: "First-key credit token (JWT) from `svcd accounts create`."},
+		"webSession": {Type: "http", Scheme: "bearer", Description: "Authorization: Bearer <web session token> from POST /auth/siwe/verify " +
+			"(sign in with Ethereum); routes that accept it say so, and session-only routes (x-svc-session-only) refuse API keys."},
 	}
 	// A NullableUSD is a number (or null) on the wire; its Go type only remembers that it was sent.
 	cfg.Components.Schemas.RegisterTypeAlias(reflect.TypeOf(client.NullableUSD{}), reflect.TypeOf(float64(0)))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/svcplatform/svc/internal/beneficiary"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/feeclaim"
 	"github.com/svcplatform/svc/internal/gateway"
@@ -86,6 +87,15 @@ func (a *APIProcess) sweepWalletSends(ctx context.Context) {
 		}
 		if n > 0 {
 			a.log.Info("handed fee claims to their workflows", "count", n)
+		}
+	}
+	if a.deps.Beneficiaries != nil {
+		n, err = beneficiary.Sweep(ctx, a.deps.DB, a.deps.Beneficiaries.Engine, walletSendSettle, 100)
+		if err != nil && ctx.Err() == nil {
+			a.log.Warn("start unstarted beneficiary transfers", "err", err)
+		}
+		if n > 0 {
+			a.log.Info("handed beneficiary transfers to their workflows", "count", n)
 		}
 	}
 	n, err = a.deps.WalletStarts.SweepSignatures(ctx, walletSendSettle, 100)

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/svcplatform/svc/activities"
+	"github.com/svcplatform/svc/internal/beneficiary"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/feeclaim"
 	"github.com/svcplatform/svc/internal/feeread"
@@ -117,6 +118,25 @@ func feeClaimActivities(l *activities.Launches) *activities.FeeClaims {
 	}
 	return &activities.FeeClaims{Worker: &feeclaim.Worker{DB: l.Worker.DB, RPC: l.Worker.RPC, Sponsor: l.Worker.Sponsor,
 		FeesManager: l.Worker.FeesManager}}
+}
+
+// beneficiaryActivities sponsor and record beneficiary transfers on the worker's chain, with the
+// launches' sponsor (failing, retried, without a chain).
+func beneficiaryActivities(l *activities.Launches) *activities.Beneficiaries {
+	if l.Worker == nil {
+		return &activities.Beneficiaries{}
+	}
+	return &activities.Beneficiaries{Worker: &beneficiary.Worker{DB: l.Worker.DB, RPC: l.Worker.RPC, Sponsor: l.Worker.Sponsor,
+		FeesManager: l.Worker.FeesManager}}
+}
+
+// beneficiaryService records beneficiary transfers and starts their workflows; nil without launches or a
+// fee reader.
+func beneficiaryService(l *launch.Service, fees *feeread.Reader) *beneficiary.Service {
+	if l == nil || fees == nil {
+		return nil
+	}
+	return &beneficiary.Service{DB: l.DB, Wallets: l.Wallets, Chain: l.Chain, Prices: l.Prices, Fees: fees, Engine: l.Engine}
 }
 
 // feeClaimService records fee claims and starts their workflows; nil without launches or a fee reader.

@@ -190,6 +190,7 @@ var LimitOperations = []string{
 	OpWalletsSignaturesRead, OpWalletSign,
 	OpAuthSIWENonce, OpAuthSIWEVerify, OpAuthSIWELink,
 	OpTokenLaunchesDeploy, OpTokenLaunchesRead, OpFeeClaimsCreate, OpFeeClaimsRead,
+	OpBeneficiaryTransfersCreate, OpBeneficiaryTransfersRead,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

@@ -57,7 +57,7 @@ type sponsoredStep struct {
 	Sponsor, Finish string
 }
 
-// sponsoredSend runs a sponsored wallet send (token launches, fee claims): s.Sponsor makes the wallet
+// sponsoredSend runs a sponsored wallet send (token launches, fee claims, beneficiary transfers): s.Sponsor makes the wallet
 // transaction payable, the child workflow wallettx/<transactionId> sends it exactly once (a child
 // already running is not started twice), and s.Finish waits for its end and records it.
 func sponsoredSend(ctx workflow.Context, s sponsoredStep, tx WalletTxParams) error {

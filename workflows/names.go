@@ -37,6 +37,9 @@ const (
 	LaunchWorkflowName = "LaunchWorkflow"
 	// FeeClaimWorkflowName claims one token's fees from a managed wallet (workflow id feeclaim/<claimId>).
 	FeeClaimWorkflowName = "FeeClaimWorkflow"
+	// BeneficiaryWorkflowName moves a managed wallet's beneficiary share of a pool to another address
+	// (workflow id beneficiary/<transferId>).
+	BeneficiaryWorkflowName = "BeneficiaryWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -54,6 +57,7 @@ var Registrations = []Registration{
 	{Name: WalletSigWorkflowName, Func: WalletSigWorkflow},
 	{Name: LaunchWorkflowName, Func: LaunchWorkflow},
 	{Name: FeeClaimWorkflowName, Func: FeeClaimWorkflow},
+	{Name: BeneficiaryWorkflowName, Func: BeneficiaryWorkflow},
 }
 
 // Signal names.
@@ -151,6 +155,12 @@ const (
 	// ActivityFinishFeeClaim waits for a fee claim's wallet transaction to end and records the claim
 	// claimed (from the receipt's Release event) or failed (idempotent).
 	ActivityFinishFeeClaim = "FinishFeeClaim"
+	// ActivitySponsorBeneficiaryGas tops a beneficiary transfer's wallet up with its transaction's gas
+	// from the platform's sponsor (idempotent: once per transaction).
+	ActivitySponsorBeneficiaryGas = "SponsorBeneficiaryGas"
+	// ActivityFinishBeneficiary waits for a beneficiary transfer's wallet transaction to end and records
+	// the transfer transferred (with the old beneficiary's Release amounts) or failed (idempotent).
+	ActivityFinishBeneficiary = "FinishBeneficiary"
 	// ActivityReadApprovalOutcome reads an approval's outcome: its final status, or "" while it is pending.
 	ActivityReadApprovalOutcome = "ReadApprovalOutcome"
 )

@@ -160,22 +160,9 @@ func rootMessage(err error) string {
 // BuildTransfer builds the unsigned updateBeneficiary call moving current's shares of token's pool to
 // next: 403 when current holds no shares.
 func (r *Reader) BuildTransfer(ctx context.Context, token, current, next common.Address) (*client.BuildTransferResult, error) {
-	if next == (common.Address{}) {
-		return nil, svcerr.Invalid("newBeneficiary", "newBeneficiary must not be the zero address")
-	}
-	if next == current {
-		return nil, svcerr.Invalid("newBeneficiary", "newBeneficiary must differ from currentBeneficiary")
-	}
-	p, err := r.poolOf(ctx, token)
+	p, shares, err := r.transferable(ctx, token, current, next)
 	if err != nil {
 		return nil, err
-	}
-	shares, err := r.shares(ctx, p, current)
-	if err != nil {
-		return nil, err
-	}
-	if shares.Sign() == 0 {
-		return nil, errNotBeneficiary(current, p)
 	}
 	f, err := r.gasPrices(ctx)
 	if err != nil {
@@ -188,6 +175,57 @@ func (r *Reader) BuildTransfer(ctx context.Context, token, current, next common.
 		return nil, err
 	}
 	return &client.BuildTransferResult{OK: true, UnsignedFeeTx: tx}, nil
+}
+
+// transferable checks a transfer of current's share of token's pool to next: 400 naming newBeneficiary
+// for the zero address or current itself, 404 for an unknown token, 403 when current holds no shares. It
+// answers the pool and current's shares.
+func (r *Reader) transferable(ctx context.Context, token, current, next common.Address) (pool, *big.Int, error) {
+	if next == (common.Address{}) {
+		return pool{}, nil, svcerr.Invalid("newBeneficiary", "newBeneficiary must not be the zero address")
+	}
+	if next == current {
+		return pool{}, nil, svcerr.Invalid("newBeneficiary", "newBeneficiary must differ from the current beneficiary %s", current.Hex())
+	}
+	p, err := r.poolOf(ctx, token)
+	if err != nil {
+		return pool{}, nil, err
+	}
+	shares, err := r.shares(ctx, p, current)
+	if err != nil {
+		return pool{}, nil, err
+	}
+	if shares.Sign() == 0 {
+		return pool{}, nil, errNotBeneficiary(current, p)
+	}
+	return p, shares, nil
+}
+
+// TransferPlan is a beneficiary transfer checked against the chain: the pool, the shares that move and
+// what pendingFees showed the current beneficiary before (it is paid that first).
+type TransferPlan struct {
+	PoolID  common.Hash
+	Shares  *big.Int
+	Pending [2]*big.Int
+}
+
+// PlanTransfer checks a transfer of current's share of token's pool to next (see transferable) and
+// simulates updateBeneficiary from current with eth_call (a refusal answers 409 with the chain's reason).
+func (r *Reader) PlanTransfer(ctx context.Context, token, current, next common.Address) (*TransferPlan, error) {
+	p, shares, err := r.transferable(ctx, token, current, next)
+	if err != nil {
+		return nil, err
+	}
+	pending, err := r.pending(ctx, p, current)
+	if err != nil {
+		return nil, err
+	}
+	to := r.opts.Manager
+	data := feesABI.PackUpdateBeneficiary(p.poolID(), next)
+	if _, err := r.client.CallContract(ctx, ethereum.CallMsg{From: current, To: &to, Data: data}, nil); err != nil {
+		return nil, svcerr.New(svcerr.Conflict, "the chain refuses updateBeneficiary from %s for %s: %s", current.Hex(), token.Hex(), rootMessage(err))
+	}
+	return &TransferPlan{PoolID: p.poolID(), Shares: shares, Pending: pending}, nil
 }
 
 // ClaimPlan is a claim of one token's fees checked against the chain: the pool whose collectFees the

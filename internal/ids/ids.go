@@ -42,6 +42,8 @@ const (
 	TokenLaunch = "lch"
 	// FeeClaim names a managed wallet's fee claim (POST /token-launches/{tokenAddress}/fees/claim).
 	FeeClaim = "fcl"
+	// BeneficiaryTransfer names a managed wallet's beneficiary transfer (POST /user/amm/execute-transfer-beneficiary).
+	BeneficiaryTransfer = "bnt"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
