@@ -148,3 +148,21 @@ func TestHostRootPublicRoutes(t *testing.T) {
 	require.Equal(t, "not_found", env.Error.Code)
 	require.NotContains(t, fetchJSON(t, h, "/openapi.json")["paths"], "/pricing")
 }
+
+// TestOpenAPIStatesSessionOnlyRoutes: a session-only route's only security is a web session and it says
+// so (x-svc-session-only); a route that takes both lists the web session beside the API key.
+func TestOpenAPIStatesSessionOnlyRoutes(t *testing.T) {
+	t.Parallel()
+	doc := fetchJSON(t, newBareServer(t).Handler(), "/openapi.json")
+	paths := doc["paths"].(map[string]any)
+	transfer := paths["/user/amm/execute-transfer-beneficiary"].(map[string]any)["post"].(map[string]any)
+	require.Equal(t, []any{map[string]any{"webSession": []any{}}}, transfer["security"])
+	require.Equal(t, true, transfer["x-svc-session-only"])
+	require.Contains(t, transfer["description"], "not an API key")
+	claim := paths["/token-launches/{tokenAddress}/fees/claim"].(map[string]any)["post"].(map[string]any)
+	require.Contains(t, claim["security"], map[string]any{"webSession": []any{}})
+	require.Contains(t, claim["security"], map[string]any{"apiKey": []any{}})
+	require.Nil(t, claim["x-svc-session-only"])
+	schemes := doc["components"].(map[string]any)["securitySchemes"].(map[string]any)
+	require.Contains(t, schemes, "webSession")
+}
