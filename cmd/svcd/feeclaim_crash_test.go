@@ -36,24 +36,7 @@ func TestWorkerKilledBetweenClaimSendAndReceiptClaimsOnce(t *testing.T) {
 
 	_, key := accountKey(t, env)
 	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
-	w := c.CreateWallet(ctx, client.CreateWalletRequest{Name: "creator"}).Body.Wallet
-	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.01}})
-	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
-	dep := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Crash Claim", TokenSymbol: "CRC",
-		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}})
-	require.True(t, dep.OK, "%v", dep.Error)
-	var l client.TokenLaunch
-	require.Eventually(t, func() bool {
-		got := c.TokenLaunch(ctx, dep.Body.Launch.ID)
-		require.True(t, got.OK, "%v", got.Error)
-		l = got.Body.Launch
-		return l.Status != client.LaunchDeploying
-	}, 90*time.Second, 100*time.Millisecond, "the launch never ended; worker log:\n%s", plain.log)
-	require.Equal(t, client.LaunchDeployed, l.Status, "%+v", l.Error)
-	require.NoError(t, feeindex.New(env.DB, ch.Client, feeindex.Options{Manager: devchain.FeesManagerAddress, ChainID: devchain.ChainID}).CatchUp(ctx))
-	launched := feetest.Launched{Token: common.HexToAddress(l.TokenAddress), Pool: common.HexToAddress(l.PoolAddress),
-		PoolID: common.HexToHash(l.PoolID), Token0: devchain.WETHAddress}
-	ch.Trade(ch.Keys(1)[0], launched)
+	w, l, launched := launchTradedFor(t, env, c, ch, plain)
 	me := common.HexToAddress(w.Address)
 	pending := ch.Pending(launched, me)
 	require.NoError(t, plain.cmd.Process.Signal(syscall.SIGKILL))
@@ -91,4 +74,30 @@ func TestWorkerKilledBetweenClaimSendAndReceiptClaimsOnce(t *testing.T) {
 	mined, err := ch.Client.NonceAt(ctx, me, nil)
 	require.NoError(t, err)
 	require.EqualValues(t, 2, mined, "one launch and one claim transaction from the wallet")
+}
+
+// launchTradedFor launches a token through the API from a fresh funded wallet of c's account that is its
+// fee recipient (with the worker plain running), indexes it and trades it both ways.
+func launchTradedFor(t *testing.T, env *apptest.Env, c *client.Client, ch *feetest.Env, plain *workerProcess) (client.Wallet, client.TokenLaunch, feetest.Launched) {
+	t.Helper()
+	ctx := context.Background()
+	w := c.CreateWallet(ctx, client.CreateWalletRequest{Name: "creator"}).Body.Wallet
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.01}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+	dep := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Crash Claim", TokenSymbol: "CRC",
+		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}})
+	require.True(t, dep.OK, "%v", dep.Error)
+	var l client.TokenLaunch
+	require.Eventually(t, func() bool {
+		got := c.TokenLaunch(ctx, dep.Body.Launch.ID)
+		require.True(t, got.OK, "%v", got.Error)
+		l = got.Body.Launch
+		return l.Status != client.LaunchDeploying
+	}, 90*time.Second, 100*time.Millisecond, "the launch never ended; worker log:\n%s", plain.log)
+	require.Equal(t, client.LaunchDeployed, l.Status, "%+v", l.Error)
+	require.NoError(t, feeindex.New(env.DB, ch.Client, feeindex.Options{Manager: devchain.FeesManagerAddress, ChainID: devchain.ChainID}).CatchUp(ctx))
+	launched := feetest.Launched{Token: common.HexToAddress(l.TokenAddress), Pool: common.HexToAddress(l.PoolAddress),
+		PoolID: common.HexToHash(l.PoolID), Token0: devchain.WETHAddress}
+	ch.Trade(ch.Keys(1)[0], launched)
+	return w, l, launched
 }
