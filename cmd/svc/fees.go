@@ -26,8 +26,8 @@ const (
 	feesClaimCommand = "fees " + feesClaimWallet
 )
 
-// feesCommands are seed 002's creator-fee commands: "svc fees", which runs "svc fees claim-wallet" by
-// its first argument (its help is in subcommandHelp, as "svc login siwe"'s).
+// feesCommands are seed 002's creator-fee commands: "svc fees", which runs "svc fees claim" and "svc
+// fees claim-wallet" by its first argument (its help is in subcommandHelp, as "svc login siwe"'s).
 func feesCommands() []command {
 	return []command{
 		{name: "fees", args: "[address]", run: (*app).fees, help: feesHelp,
@@ -37,6 +37,7 @@ func feesCommands() []command {
 
 // feesHelp is the help of "svc fees".
 const feesHelp = `Usage: svc fees [address] [--token ADDR] [--days N]
+       svc fees claim TOKEN [--wallet ID]
        svc fees claim-wallet [--all] [--token ADDR]... [--yes] [--private-key HEX] [--rpc-url URL]
 
 Shows the creator-fee snapshot of an address (GET /public/amm/creator-fees/{address}): every token
@@ -48,7 +49,8 @@ the WETH it earned each day of the window. Without an address, the account's fir
   --days N        the window of daily earnings, 1 to 90 (default 30)
 
 "svc fees claim-wallet" collects the fees with a key you hold (run it with --help for details).
-"svc fees claim" (claiming with a managed wallet) is not available yet.
+"svc fees claim" claims with the account's managed wallet, its gas paid by the platform (run it
+with --help for details).
 
 ` + globalFlagsHelp
 
@@ -58,8 +60,8 @@ func (a *app) fees(args []string) int {
 	if len(args) > 0 && args[0] == feesClaimWallet {
 		return a.feesClaimWallet(args[1:])
 	}
-	if len(args) > 0 && args[0] == "claim" {
-		return a.usageError(cmd, `"svc fees claim" is not available yet: use "svc fees claim-wallet" with the beneficiary's key`)
+	if len(args) > 0 && args[0] == feesClaim {
+		return a.feesClaimWithWallet(args[1:])
 	}
 	var (
 		token string

@@ -84,7 +84,7 @@ func helpText(name string) (string, bool) {
 
 // subcommandHelp is the help of the forms a command takes by its first argument, where the command
 // runs itself and so is no group of the table ("svc login siwe").
-var subcommandHelp = map[string]string{"login siwe": loginSIWEHelp, feesClaimCommand: feesClaimWalletHelp}
+var subcommandHelp = map[string]string{"login siwe": loginSIWEHelp, feesClaimCommand: feesClaimWalletHelp, feesClaimName: feesClaimHelp}
 
 // printUsage writes the help text of a command, or the overview when there is no such command.
 func (a *app) printUsage(w io.Writer, cmd string) {

@@ -164,7 +164,83 @@ func TestLaunchAndFeesHelp(t *testing.T) {
 	r = cli(t, vars, "", "launch", "--help")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	require.Contains(t, r.stdout, "--image, --tweet and --website")
-	r = cli(t, vars, "", "fees", "claim", "0x0000000000000000000000000000000000000001")
+	for _, args := range [][]string{{"help", "fees", "claim"}, {"fees", "claim", "--help"}} {
+		r := cli(t, vars, "", args...)
+		require.Equal(t, exitOK, r.code, "%v: %s", args, r.stderr)
+		require.Contains(t, r.stdout, "Usage: svc fees claim TOKEN", args)
+		require.Contains(t, r.stdout, "--idempotency-key", args)
+	}
+	r = cli(t, vars, "", "fees", "claim", "0x12")
 	require.Equal(t, exitUsage, r.code, r.stderr)
-	require.Contains(t, r.stderr, "not available yet")
+	require.Contains(t, r.stderr, "the token must be an address")
+	r = cli(t, vars, "", "fees", "claim")
+	require.Equal(t, exitUsage, r.code, r.stderr)
+	require.Contains(t, r.stderr, "give the token's address")
+}
+
+// TestFeesClaimCommand follows "svc fees claim" against the real API and dev chain: a token launched by
+// the account's managed wallet with that wallet as its fee recipient, traded both ways; the claim shows
+// its progress on stderr and prints the receipt with exactly the amounts pendingFees showed; after more
+// trades a --json claim answers the claim envelope; a wallet that is no beneficiary is refused (403,
+// exit 1).
+func TestFeesClaimCommand(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true, NoDatabases: true, FeeCacheTTL: -1})
+	ch := feetest.Attach(t, env.Chain)
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
+		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
+	svc := func(args ...string) result {
+		t.Helper()
+		return cli(t, vars, "", args...)
+	}
+	var created client.WalletEnvelope
+	r := svc("--json", "wallets", "create", "--name", "creator")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &created), r.stdout)
+	me := common.HexToAddress(created.Wallet.Address)
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": me.Hex(), "usdc": 0, "eth": 0.05}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+	r = svc("--json", "launch", "--name", "Claim Cli", "--fee-type", "wallet", "--fee", me.Hex(), "--yes", "--interval", "50ms")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var launched client.TokenLaunchEnvelope
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &launched), r.stdout)
+	l := launched.Launch
+	token := common.HexToAddress(l.TokenAddress)
+	pooled := feetest.Launched{Token: token, Pool: common.HexToAddress(l.PoolAddress), PoolID: common.HexToHash(l.PoolID), Creator: me,
+		Token0: devchain.WETHAddress, Token1: token}
+	if bytes.Compare(token.Bytes(), devchain.WETHAddress.Bytes()) < 0 {
+		pooled.Token0, pooled.Token1 = token, devchain.WETHAddress
+	}
+	require.NoError(t, feeindex.New(env.DB, ch.Client, feeindex.Options{Manager: devchain.FeesManagerAddress, ChainID: devchain.ChainID}).
+		CatchUp(context.Background()))
+	trader := ch.Keys(1)[0]
+	ch.Trade(trader, pooled)
+
+	pending := ch.Pending(pooled, me)
+	r = svc("fees", "claim", l.TokenAddress, "--interval", "50ms", "--idempotency-key", "cli-claim-1")
+	require.Equal(t, exitOK, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	require.Regexp(t, `Claim fcl_\S+ claiming.* → claimed`, r.stderr, "progress on stderr")
+	require.Regexp(t, `(?m)^Status:\s+claimed$`, r.stdout)
+	require.Regexp(t, `(?m)^Transaction:\s+0x[0-9a-f]{64}$`, r.stdout)
+	require.Regexp(t, `(?m)^Released token0:\s+`+pending[0].String()+` wei$`, r.stdout)
+	require.Regexp(t, `(?m)^Released token1:\s+`+pending[1].String()+` wei$`, r.stdout)
+	zero := ch.Pending(pooled, me)
+	require.Zero(t, zero[0].Sign()+zero[1].Sign(), "everything pending was claimed")
+
+	ch.Trade(trader, pooled)
+	pending = ch.Pending(pooled, me)
+	r = svc("--json", "fees", "claim", l.TokenAddress, "--wallet", created.Wallet.ID, "--interval", "50ms")
+	require.Equal(t, exitOK, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	var claim client.FeeClaimEnvelope
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &claim), r.stdout)
+	require.True(t, claim.OK)
+	require.Equal(t, client.FeeClaimClaimed, claim.Claim.Status)
+	require.Equal(t, []string{pending[0].String(), pending[1].String()}, []string{claim.Claim.Amount0, claim.Claim.Amount1})
+
+	r = svc("--json", "wallets", "create", "--name", "stranger")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &created), r.stdout)
+	r = svc("fees", "claim", l.TokenAddress, "--wallet", created.Wallet.ID)
+	require.Equal(t, exitAPI, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	require.Contains(t, r.stderr, "is not a beneficiary")
 }
