@@ -32,13 +32,19 @@ import (
 // web session token as its credential.
 func sessionSDK(t *testing.T, env *apptest.Env, tenant dbTenant) *client.Client {
 	t.Helper()
+	return client.New(client.WithBaseURL(env.URL), client.WithAPIKey(sessionToken(t, env, tenant)))
+}
+
+// sessionToken signs in with a fresh address linked to the tenant's account: the web session token.
+func sessionToken(t *testing.T, env *apptest.Env, tenant dbTenant) string {
+	t.Helper()
 	signer, err := crypto.GenerateKey()
 	require.NoError(t, err)
 	linkAddress(t, env, tenant.key, signer)
 	text, sig := siweMessage(t, signer, siweNonce(t, env), nil)
 	session := signIn(t, env, text, sig)
 	require.Equal(t, http.StatusOK, session.Status, "%s", session.Raw)
-	return client.New(client.WithBaseURL(env.URL), client.WithAPIKey(session.Body["token"].(string)))
+	return session.Body["token"].(string)
 }
 
 // waitBeneficiary polls GET /v1/beneficiary-transfers/{id} until the transfer has left transferring.
@@ -79,9 +85,10 @@ func TestBeneficiaryTransferOnTheDevChain(t *testing.T) {
 	rpc := ch.Client
 
 	w, l, launched := launchAndTrade(t, env, c, ch)
-	me, token := common.HexToAddress(w.Address), common.HexToAddress(l.TokenAddress)
+	me, tokenAddr := common.HexToAddress(w.Address), common.HexToAddress(l.TokenAddress)
 	heir := common.HexToAddress("0x00000000000000000000000000000000000b0b01")
-	session := sessionSDK(t, env, tenant)
+	token := sessionToken(t, env, tenant)
+	session := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(token))
 	body := client.BeneficiaryTransferRequest{TokenAddress: l.TokenAddress, NewBeneficiary: heir.Hex(), WalletID: w.ID}
 	countTransfers := func() int {
 		n, err := env.DB.NewSelect().Model((*schema.BeneficiaryTransfer)(nil)).Where("account_id = ?", tenant.id).Count(ctx)
@@ -97,7 +104,14 @@ func TestBeneficiaryTransferOnTheDevChain(t *testing.T) {
 		require.Contains(t, string(r.Raw), "this route takes a web session (sign in with Ethereum), not an API key")
 	}
 
-	// Bad new beneficiaries are 400 naming the field.
+	// Bad input is 400 naming the field; unknown fields are refused.
+	noToken := session.TransferBeneficiary(ctx, client.BeneficiaryTransferRequest{NewBeneficiary: heir.Hex(), WalletID: w.ID})
+	require.Equal(t, http.StatusBadRequest, noToken.StatusCode, "%s", noToken.Raw)
+	require.Equal(t, "tokenAddress", noToken.Error.Param)
+	extra := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/user/amm/execute-transfer-beneficiary", Key: token,
+		Body: map[string]any{"tokenAddress": l.TokenAddress, "newBeneficiary": heir.Hex(), "amount": "1"}, Headers: map[string]string{"Idempotency-Key": "extra"}})
+	require.Equal(t, http.StatusBadRequest, extra.Status, "%s", extra.Raw)
+	require.Contains(t, string(extra.Raw), "amount")
 	for _, bad := range []string{"0x1234", common.Address{}.Hex(), w.Address} {
 		r := session.TransferBeneficiary(ctx, client.BeneficiaryTransferRequest{TokenAddress: l.TokenAddress, NewBeneficiary: bad, WalletID: w.ID})
 		require.Equal(t, http.StatusBadRequest, r.StatusCode, "%s: %s", bad, r.Raw)
@@ -122,7 +136,7 @@ func TestBeneficiaryTransferOnTheDevChain(t *testing.T) {
 	// The session moves the share; the wallet is paid what it was owed first.
 	pending, shares := ch.Pending(launched, me), sharesOf(ch, launched, me)
 	require.True(t, pending[0].Sign() > 0 && pending[1].Sign() > 0, "trades both ways leave fees of both tokens: %v", pending)
-	wethBefore, tokBefore := balanceOf(t, rpc, devchain.WETHAddress, me), balanceOf(t, rpc, token, me)
+	wethBefore, tokBefore := balanceOf(t, rpc, devchain.WETHAddress, me), balanceOf(t, rpc, tokenAddr, me)
 	r := session.TransferBeneficiary(ctx, body)
 	require.Equal(t, http.StatusAccepted, r.StatusCode, "%s", r.Raw)
 	got := r.Body.Transfer
@@ -140,7 +154,7 @@ func TestBeneficiaryTransferOnTheDevChain(t *testing.T) {
 	require.Equal(t, pending[0].String(), done.Released0, "the old beneficiary was paid what it was owed")
 	require.Equal(t, pending[1].String(), done.Released1, "the old beneficiary was paid what it was owed")
 	wethUp := new(big.Int).Sub(balanceOf(t, rpc, devchain.WETHAddress, me), wethBefore)
-	tokUp := new(big.Int).Sub(balanceOf(t, rpc, token, me), tokBefore)
+	tokUp := new(big.Int).Sub(balanceOf(t, rpc, tokenAddr, me), tokBefore)
 	require.ElementsMatch(t, []string{done.Released0, done.Released1}, []string{wethUp.String(), tokUp.String()},
 		"the wallet's balances rose by exactly the released amounts")
 	require.Zero(t, sharesOf(ch, launched, me).Sign(), "the wallet holds no shares any more")
