@@ -235,3 +235,28 @@ func TestRecordBeneficiaryHistory(t *testing.T) {
 	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 30*time.Second, 20*time.Millisecond)
 	writeHistory(t, env, id, filepath.Join("..", "workflows", "testdata", "beneficiary_transferred.json"))
 }
+
+// TestBeneficiaryTransferNeedingAnApprovalIsRefused: a wallet whose screening asks for an approval of its
+// next send (one send an hour, and the launch was that send) cannot transfer through a web session, which
+// has no key to request the approval with: 403 naming the rule, nothing recorded, the share unmoved.
+func TestBeneficiaryTransferNeedingAnApprovalIsRefused(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true, FeeCacheTTL: -1, WalletScreening: wallet.ScreeningOptions{
+		BurstSends: 1, BurstWindow: time.Hour, FirstRecipientApprovalCents: wallet.DefaultFirstRecipientApprovalCents}})
+	tenant := newDatabaseAccount(t, env)
+	c := sdkFor(env, tenant)
+	ctx := context.Background()
+	ch := feetest.Attach(t, env.Chain)
+	w, l, launched := launchAndTrade(t, env, c, ch)
+	heir := common.HexToAddress("0x00000000000000000000000000000000000b0b05")
+
+	r := sessionSDK(t, env, tenant).TransferBeneficiary(ctx, client.BeneficiaryTransferRequest{TokenAddress: l.TokenAddress,
+		NewBeneficiary: heir.Hex(), WalletID: w.ID})
+	require.Equal(t, http.StatusForbidden, r.StatusCode, "%s", r.Raw)
+	require.Contains(t, r.Error.Message, "needs an approval")
+	require.NotEmpty(t, r.Error.Details["rule"])
+	n, err := env.DB.NewSelect().Model((*schema.BeneficiaryTransfer)(nil)).Where("wallet_id = ?", w.ID).Count(ctx)
+	require.NoError(t, err)
+	require.Zero(t, n, "nothing recorded")
+	require.Zero(t, sharesOf(ch, launched, heir).Sign(), "the share did not move")
+}

@@ -43,6 +43,7 @@ type BeneficiaryTransfer struct {
 	ChainID         int64     `json:"chainId"`
 	TransactionID   string    `json:"transactionId" doc:"The wallet transaction that sends updateBeneficiary."`
 	TransactionHash string    `json:"transactionHash" doc:"The updateBeneficiary transaction's hash (empty until it is signed)."`
+	ApprovalID      *string   `json:"approvalId,omitempty" doc:"The approval (apr_…) the transfer's wallet transaction waits (or waited) for, when the wallet's policy or screening asked for one; the transfer stays transferring until it is decided."`
 	BlockNumber     *int64    `json:"blockNumber,omitempty"`
 	GasUsed         *int64    `json:"gasUsed,omitempty"`
 	Released0       string    `json:"released0,omitempty" doc:"Pending fees of the pool's token0 paid to the old beneficiary first (wei), once transferred."`

@@ -42,4 +42,7 @@ type BeneficiaryTransfer struct {
 	CreatedAt      time.Time  `bun:"created_at,nullzero,default:now()"`
 	UpdatedAt      time.Time  `bun:"updated_at,nullzero,default:now()"`
 	TransferredAt  *time.Time `bun:"transferred_at"`
+	// ApprovalID is the approval the transfer's wallet transaction waits (or waited) for, when its
+	// wallet's policy or screening asked for one; read from the transaction, not stored with the transfer.
+	ApprovalID *string `bun:"-"`
 }

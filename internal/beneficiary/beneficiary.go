@@ -49,8 +49,18 @@ type Request struct {
 // a bad tokenAddress or newBeneficiary (the zero address, the wallet itself), with 403 a wallet that
 // holds no shares of the token's pool, with 409 an updateBeneficiary the chain refuses from the wallet
 // (eth_call), with 429 a wallet over its sponsored transactions, and with the wallet policy's answer a
-// send the policy refuses (a paused wallet).
+// send the policy refuses (a paused wallet). A transfer whose send waits for an approval carries the
+// approval's id.
 func (s *Service) Transfer(ctx context.Context, r Request, now time.Time) (*schema.BeneficiaryTransfer, error) {
+	t, err := s.transfer(ctx, r, now)
+	if err != nil {
+		return t, err
+	}
+	return t, withApproval(ctx, s.DB, t)
+}
+
+// transfer is Transfer without the approval's id.
+func (s *Service) transfer(ctx context.Context, r Request, now time.Time) (*schema.BeneficiaryTransfer, error) {
 	if t, err := load(ctx, s.DB, r.ID); err == nil {
 		return t, s.send(ctx, r, t, now)
 	}
@@ -140,7 +150,27 @@ func (s *Service) Get(ctx context.Context, scope tenant.Scope, id string) (*sche
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, svcerr.NotFoundf("beneficiary transfer %s not found", id)
 	}
-	return t, wrap(err, "read beneficiary transfer "+id)
+	if err != nil {
+		return nil, fmt.Errorf("read beneficiary transfer %s: %w", id, err)
+	}
+	return t, withApproval(ctx, s.DB, t)
+}
+
+// withApproval sets t.ApprovalID from its wallet transaction (none when the transaction needed no
+// approval, or is not recorded).
+func withApproval(ctx context.Context, db bun.IDB, t *schema.BeneficiaryTransfer) error {
+	var id sql.NullString
+	err := db.NewRaw("SELECT approval_id FROM wallet_transactions WHERE id = ?", t.TransactionID).Scan(ctx, &id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read the approval of beneficiary transfer %s: %w", t.ID, err)
+	}
+	if id.Valid {
+		t.ApprovalID = &id.String
+	}
+	return nil
 }
 
 func load(ctx context.Context, db bun.IDB, id string) (*schema.BeneficiaryTransfer, error) {

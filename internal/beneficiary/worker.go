@@ -187,7 +187,7 @@ func ToWire(t *schema.BeneficiaryTransfer) client.BeneficiaryTransfer {
 	out := client.BeneficiaryTransfer{ID: t.ID, Status: t.Status, WalletID: t.WalletID, From: t.WalletAddress, To: t.NewBeneficiary,
 		TokenAddress: t.TokenAddress, PoolID: t.PoolID, Shares: t.Shares, SharePercent: feeread.Percent(shares), ChainID: chainID,
 		TransactionID: t.TransactionID, TransactionHash: derefOr(t.TxHash, ""), BlockNumber: t.BlockNumber, GasUsed: t.GasUsed,
-		Released0: derefOr(t.Released0, ""), Released1: derefOr(t.Released1, ""), WorkflowID: workflows.BeneficiaryWorkflowID(t.ID),
+		ApprovalID: t.ApprovalID, Released0: derefOr(t.Released0, ""), Released1: derefOr(t.Released1, ""), WorkflowID: workflows.BeneficiaryWorkflowID(t.ID),
 		Description: fmt.Sprintf("Move %s's beneficiary share of %s (pool %s) to %s; its pending fees are paid to it first",
 			t.WalletAddress, t.TokenAddress, t.PoolID, t.NewBeneficiary), CreatedAt: t.CreatedAt.UnixMilli()}
 	if t.ErrorCode != nil {

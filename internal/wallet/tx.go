@@ -67,6 +67,9 @@ func (s *Store) CreateTransaction(ctx context.Context, c *Chain, prices Prices, 
 		t = newTransaction(n, locked, snd, quoteID, v, screening)
 		var a *schema.Approval
 		if v.Decision == NeedsApproval || screening.Verdict == client.ScreeningNeedsApproval {
+			if n.KeyID == "" {
+				return errApprovalNeedsKey(v, screening)
+			}
 			a = approvalOf(n, t, v, screening, now)
 			t.Status, t.ApprovalID = schema.WalletTxPendingApproval, &a.ID
 		}
@@ -87,6 +90,17 @@ func (s *Store) CreateTransaction(ctx context.Context, c *Chain, prices Prices, 
 			Subject: t.ID, Data: TransactionToWire(t)})
 	})
 	return t, err
+}
+
+// errApprovalNeedsKey refuses (403) a send that needs an approval when no API key makes it (a web
+// session): an approval is requested by a key, and the send is not recorded.
+func errApprovalNeedsKey(v Verdict, sc client.Screening) error {
+	rule := v.Rule
+	if v.Decision != NeedsApproval {
+		rule = sc.Rule
+	}
+	return svcerr.New(svcerr.Forbidden, "this send needs an approval (rule %s), and approvals are requested by an API key: a web session cannot ask for one", rule).
+		WithDetails("rule", rule).WithDetails("decision", NeedsApproval)
 }
 
 // approvalOf is the pending approval a send that needs one waits for: requested by the send's key,
