@@ -71,6 +71,9 @@ func (a *app) feesClaimWithWallet(args []string) int {
 // followClaim polls a claim until it is claimed or failed (or the timeout) and prints its receipt.
 func (a *app) followClaim(c *client.Client, fc client.FeeClaim, f launchFlags) int {
 	fmt.Fprintf(a.stderr, "Claim %s %s", fc.ID, fc.Status)
+	if fc.ApprovalID != nil && fc.Status == client.FeeClaimClaiming {
+		fmt.Fprintf(a.stderr, " (waiting for approval %s: svc approvals approve %s)", *fc.ApprovalID, *fc.ApprovalID)
+	}
 	deadline := time.Now().Add(f.timeout)
 	for fc.Status == client.FeeClaimClaiming && time.Now().Before(deadline) {
 		select {
