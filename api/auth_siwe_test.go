@@ -170,7 +170,8 @@ func secretOf(t *testing.T, r *apptest.Response) string {
 
 // TestReadOnlyKeyRefusesEveryWrite sends every non-GET route of the table with a read-only key: each
 // route that needs a key answers 403 naming readOnly, except the routes that change nothing (queries
-// and quotes sent as POST, Route.Reads), which get past the check; GETs still work.
+// and quotes sent as POST, Route.Reads), which get past the check, and the session-only routes, which
+// refuse every key (rule sessionOnly); GETs still work.
 func TestReadOnlyKeyRefusesEveryWrite(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
@@ -188,6 +189,11 @@ func TestReadOnlyKeyRefusesEveryWrite(t *testing.T) {
 		}
 		headers["Authorization"] = "Bearer " + ro
 		resp := rawDo(t, env, r.Method, path, []byte(`{}`), headers)
+		if r.SessionOnly { // no key at all, read-only or not
+			require.Equal(t, http.StatusForbidden, resp.Status, "%s %s: %s", r.Method, path, resp.Raw)
+			require.Equal(t, "sessionOnly", errorOf(resp)["details"].(map[string]any)["rule"], "%s %s: %s", r.Method, path, resp.Raw)
+			continue
+		}
 		if r.Reads {
 			require.NotEqual(t, "readOnly", errorOf(resp)["param"], "%s %s changes nothing: %s", r.Method, path, resp.Raw)
 			reads++

@@ -31,7 +31,7 @@ const (
 func feesCommands() []command {
 	return []command{
 		{name: "fees", args: "[address]", run: (*app).fees, help: feesHelp,
-			brief: "show the creator fees of an address or a token (fees claim-wallet collects them)"},
+			brief: "show the creator fees of an address or a token (fees claim, fees claim-wallet collect them)"},
 	}
 }
 
