@@ -37,6 +37,8 @@ const (
 	LaunchWorkflowName = "LaunchWorkflow"
 	// FeeClaimWorkflowName claims one token's fees from a managed wallet (workflow id feeclaim/<claimId>).
 	FeeClaimWorkflowName = "FeeClaimWorkflow"
+	// OrderWorkflowName runs one trading order (workflow id order/<orderId>).
+	OrderWorkflowName = "OrderWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -54,6 +56,7 @@ var Registrations = []Registration{
 	{Name: WalletSigWorkflowName, Func: WalletSigWorkflow},
 	{Name: LaunchWorkflowName, Func: LaunchWorkflow},
 	{Name: FeeClaimWorkflowName, Func: FeeClaimWorkflow},
+	{Name: OrderWorkflowName, Func: OrderWorkflow},
 }
 
 // Signal names.
@@ -153,6 +156,13 @@ const (
 	ActivityFinishFeeClaim = "FinishFeeClaim"
 	// ActivityReadApprovalOutcome reads an approval's outcome: its final status, or "" while it is pending.
 	ActivityReadApprovalOutcome = "ReadApprovalOutcome"
+	// ActivityOrderApproveConfirmed reads whether a trading order's ERC-20 approve confirmed (true) or
+	// failed (false); retried until it has ended.
+	ActivityOrderApproveConfirmed = "OrderApproveConfirmed"
+	// ActivityFinishOrder waits for a trading order's swap to end and records the order filled (its
+	// fills from the receipt's Swap events, gas, the fee charged once) or failed with its reason
+	// (idempotent).
+	ActivityFinishOrder = "FinishOrder"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

@@ -42,6 +42,8 @@ const (
 	TokenLaunch = "lch"
 	// FeeClaim names a managed wallet's fee claim (POST /token-launches/{tokenAddress}/fees/claim).
 	FeeClaim = "fcl"
+	// TradingOrder names a spot order of managed trading (POST /v1/trading/orders).
+	TradingOrder = "ord"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
