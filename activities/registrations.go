@@ -16,6 +16,7 @@ type Set struct {
 	Wallets     *Wallets
 	Launches    *Launches
 	FeeClaims   *FeeClaims
+	Trading     *Trading
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -59,5 +60,7 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityReadApprovalOutcome, Func: s.Launches.ReadApprovalOutcome},
 		{Name: workflows.ActivitySponsorFeeClaimGas, Func: s.FeeClaims.SponsorFeeClaimGas},
 		{Name: workflows.ActivityFinishFeeClaim, Func: s.FeeClaims.FinishFeeClaim},
+		{Name: workflows.ActivityOrderApproveConfirmed, Func: s.Trading.OrderApproveConfirmed},
+		{Name: workflows.ActivityFinishOrder, Func: s.Trading.FinishOrder},
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/siwe"
 	"github.com/svcplatform/svc/internal/topup"
+	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/webhook"
 	"github.com/uptrace/bun"
@@ -102,6 +103,8 @@ type Deps struct {
 	Launches *launch.Service
 	// FeeClaims are managed wallets' fee claims; nil answers their routes 503.
 	FeeClaims *feeclaim.Service
+	// Trading quotes trades and places orders; nil answers its routes 503.
+	Trading *trading.Service
 	// Automations are the cron-driven runs on Temporal Schedules.
 	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
@@ -155,6 +158,7 @@ func routeTable(d Deps) [][]Route {
 		(&walletRootAPI{sends: wallets, names: d.Handles}).routes(),
 		(&launchesAPI{launches: d.Launches}).routes(),
 		(&feeClaimsAPI{claims: d.FeeClaims}).routes(),
+		(&tradingAPI{trading: d.Trading, daily: daily}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
 		(&feesAPI{fees: d.Fees}).routes(),

@@ -102,6 +102,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Handles:      d.Handles,
 		Launches:     launches,
 		FeeClaims:    feeClaimService(launches, fees),
+		Trading:      tradingService(wallets, book, cat, d),
 		DatabaseConn: databaseConn(d),
 		SIWE:         siweService(d),
 		Fees:         fees,
@@ -149,6 +150,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Wallets:   walletActivities(d),
 		Launches:  launches,
 		FeeClaims: feeClaimActivities(launches),
+		Trading:   &activities.Trading{Worker: tradingActivities(d)},
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.
