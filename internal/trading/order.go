@@ -151,8 +151,8 @@ func (s *Service) send(ctx context.Context, r Request, o *schema.TradingOrder, n
 // approveIfShort records the ERC-20 approve of the router when the wallet's allowance of the token paid
 // is below what the swap may take.
 func (s *Service) approveIfShort(ctx context.Context, r Request, w *schema.Wallet, o *schema.TradingOrder, now time.Time) error {
-	in, ok := s.Venue.Config.byAddress(common.HexToAddress(o.Path[0]))
-	if !ok || in.Native {
+	in, _ := legs(o, s.Venue.Config)
+	if in.Native {
 		return nil
 	}
 	need := maxIn(o)
@@ -228,8 +228,7 @@ func (s *Service) swapData(o *schema.TradingOrder, to common.Address, deadline *
 	for i, a := range o.Path {
 		path[i] = common.HexToAddress(a)
 	}
-	in, _ := s.Venue.Config.byAddress(path[0])
-	out, _ := s.Venue.Config.byAddress(path[len(path)-1])
+	in, out := legs(o, s.Venue.Config)
 	amountIn, amountOut, b := bigOf(o.AmountIn), bigOf(o.AmountOut), bigOf(o.Bound)
 	exactIn := o.AmountKind == client.AmountExactIn
 	switch {
@@ -319,6 +318,17 @@ func (s *Service) load(ctx context.Context, db bun.IDB, id string) (*schema.Trad
 		return nil, fmt.Errorf("read order %s: %w", id, err)
 	}
 	return o, nil
+}
+
+// legs are the tokens order o pays and receives (by the symbols it names: ETH is the native asset even
+// where WETH is listed too).
+func legs(o *schema.TradingOrder, cfg Config) (Token, Token) {
+	base, _ := cfg.Lookup(o.Base)
+	quote, _ := cfg.Lookup(o.Quote)
+	if o.Side == client.SideBuy {
+		return quote, base
+	}
+	return base, quote
 }
 
 // Final reports whether an order in status has ended.

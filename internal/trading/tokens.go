@@ -53,19 +53,6 @@ func (c Config) Lookup(name string) (Token, bool) {
 	return Token{}, false
 }
 
-// byAddress finds the listed token at addr (WETH when it is listed; else the native asset for WETH).
-func (c Config) byAddress(addr common.Address) (Token, bool) {
-	for _, t := range c.Tokens {
-		if t.Address == addr {
-			return t, true
-		}
-	}
-	if addr == c.WETH {
-		return c.Lookup(NativeSymbol)
-	}
-	return Token{}, false
-}
-
 // Symbols lists the tradeable symbols, the native asset first.
 func (c Config) Symbols() []string {
 	out := []string{NativeSymbol}

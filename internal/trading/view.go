@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -99,8 +97,7 @@ func (s *Service) View(ctx context.Context, o *schema.TradingOrder) (client.Trad
 
 // ToWire is order o with its fills as the API shows it.
 func ToWire(o *schema.TradingOrder, fills []schema.TradingFill, cfg Config) client.TradingOrder {
-	in, _ := cfg.byAddress(common.HexToAddress(o.Path[0]))
-	out, _ := cfg.byAddress(common.HexToAddress(o.Path[len(o.Path)-1]))
+	in, out := legs(o, cfg)
 	v := client.TradingOrder{ID: o.ID, Type: o.Type, ParentOrderID: o.ParentOrderID, WalletID: o.WalletID, QuoteID: o.QuoteID, Status: o.Status,
 		Side: o.Side, Base: o.Base, Quote: o.Quote, AmountKind: o.AmountKind, SlippageBps: o.SlippageBps, Path: o.Path, TokenIn: in.Symbol,
 		TokenOut: out.Symbol, AmountIn: wallet.FormatUnits(bigOf(o.AmountIn), in.Decimals), AmountOut: wallet.FormatUnits(bigOf(o.AmountOut), out.Decimals),
