@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/big"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/evm/launch"
+	"github.com/svcplatform/svc/workflows"
 )
 
 // tradingAccount is an account with credits (orders hold their fee) and its first key's SDK.
@@ -246,4 +249,22 @@ func TestTradingBadInputIsNamed(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, other.QuoteTrade(ctx, ok).StatusCode)
 	both := c.PlaceOrder(ctx, client.CreateOrderRequest{QuoteID: "quo_x", WalletID: w.ID})
 	require.Equal(t, "quoteId", both.Error.Param, "%s", both.Raw)
+}
+
+// TestRecordOrderHistory re-records workflows/testdata/order_filled.json (SVC_RECORD_HISTORIES=1): an
+// order paying USDC, so the router is approved (child wallettx) before the swap (child wallettx), filled.
+func TestRecordOrderHistory(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	c := tradingAccount(t, env, "recorded")
+	w := tradingWallet(t, env, c, "recorded", 0.1, 100)
+	r := c.PlaceOrder(context.Background(), client.CreateOrderRequest{WalletID: w.ID, Side: client.SideBuy, Base: "ETH", Quote: "USDC",
+		Amount: "50", AmountKind: client.AmountExactIn})
+	require.True(t, r.OK, "%v", r.Error)
+	require.Equal(t, client.OrderFilled, waitOrder(t, c, r.Body.Order.ID).Status)
+	id := workflows.OrderWorkflowID(r.Body.Order.ID)
+	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 30*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, id, filepath.Join("..", "workflows", "testdata", "order_filled.json"))
 }
