@@ -22,9 +22,9 @@ import (
 	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/launch"
-	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/x402"
 )

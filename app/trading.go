@@ -122,4 +122,3 @@ func tradingActivities(d WorkerDeps) *trading.Worker {
 	}
 	return &trading.Worker{DB: d.DB, Venue: &trading.Venue{RPC: d.Chain.Client(), Config: cfg}, Ledger: ledger.New(d.DB)}
 }
-

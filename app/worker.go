@@ -19,8 +19,8 @@ import (
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/run"
-	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/x402"
 	"github.com/svcplatform/svc/worker"
 )

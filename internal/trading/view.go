@@ -128,4 +128,3 @@ func ToWire(o *schema.TradingOrder, fills []schema.TradingFill, cfg Config) clie
 	}
 	return v
 }
-
