@@ -25,12 +25,20 @@ import (
 // tradingAccount is an account with credits (orders hold their fee) and its first key's SDK.
 func tradingAccount(t *testing.T, env *apptest.Env, name string) *client.Client {
 	t.Helper()
+	c, _ := tradingTenant(t, env, name)
+	return c
+}
+
+// tradingTenant is tradingAccount with the account and its first key.
+func tradingTenant(t *testing.T, env *apptest.Env, name string) (*client.Client, dbTenant) {
+	t.Helper()
 	created, err := env.Accounts.Create(context.Background(), name, 100, 0)
 	require.NoError(t, err)
 	resp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
 		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "first-key"}})
 	require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
-	return client.New(client.WithBaseURL(env.URL), client.WithAPIKey(resp.Body["apiKey"].(map[string]any)["secret"].(string)))
+	key := resp.Body["apiKey"].(map[string]any)["secret"].(string)
+	return client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key)), dbTenant{id: created.AccountID, key: key}
 }
 
 // tradingWallet creates a wallet funded with eth and usdc from the dev faucet.
@@ -209,6 +217,31 @@ func TestTradingSlippageFailsAndMovesNothing(t *testing.T) {
 	bal := c.Balance(ctx)
 	require.Equal(t, 99.0, bal.Body.Balance.Credits, "only the mover's filled order is charged")
 	require.Zero(t, bal.Body.Balance.HeldCredits)
+}
+
+// TestTradingOrderWaitsForItsApproval: an order over the wallet's approvalAboveUsd is pending_approval
+// with the wallet approval's id; once a second key approves it, it fills.
+func TestTradingOrderWaitsForItsApproval(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	c, tenant := tradingTenant(t, env, "trader")
+	ctx := context.Background()
+	w := tradingWallet(t, env, c, "trader", 0.1, 0)
+	p := c.UpdateWalletPolicy(ctx, w.ID, client.UpdateWalletPolicyRequest{ApprovalAboveUSD: client.USD(10)})
+	require.True(t, p.OK, "%v", p.Error)
+
+	placed := c.PlaceOrder(ctx, client.CreateOrderRequest{WalletID: w.ID, Side: client.SideSell, Base: "ETH", Quote: "USDC", Amount: "0.01",
+		AmountKind: client.AmountExactIn})
+	require.True(t, placed.OK, "%v", placed.Error)
+	require.Equal(t, client.OrderPendingApproval, placed.Body.Order.Status)
+	require.NotNil(t, placed.Body.Order.ApprovalID)
+	got := c.Order(ctx, placed.Body.Order.ID)
+	require.Equal(t, client.OrderPendingApproval, got.Body.Order.Status, "it waits: nothing is sent before the approval")
+	d := approverFor(t, env, tenant).DecideApproval(ctx, *placed.Body.Order.ApprovalID, client.DecideApprovalRequest{Decision: client.DecisionApprove})
+	require.True(t, d.OK, "%v", d.Error)
+	o := waitOrder(t, c, placed.Body.Order.ID)
+	require.Equal(t, client.OrderFilled, o.Status, "%+v", o.Error)
+	require.Equal(t, placed.Body.Order.ApprovalID, o.ApprovalID)
 }
 
 // TestTradingBadInputIsNamed: unknown tokens, a zero amount, slippage out of range and a bad side are
