@@ -11,47 +11,36 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/svcplatform/svc/internal/evm/launch"
+	"github.com/svcplatform/svc/internal/evm/devtoken"
 	"github.com/svcplatform/svc/internal/evm/uniswap"
 )
 
-// The dev chain's second tradeable token, DEV ("Dev Token", 18 decimals): a LaunchToken the deployer
-// launches through the dev FeesManager (vault: the deployer, which so receives DevVaultTokens), then pairs
-// with WETH on Uniswap V2: DevSeedTokens DEV against DevSeedETH ether, a price of 0.001 ETH (3 USD at the
-// dev native price) per DEV.
+// The dev chain's second tradeable token, DEV ("Dev Token", 18 decimals): the DevToken contract the
+// deployer creates (which mints it DevSupplyTokens), then pairs with WETH on Uniswap V2: DevSeedTokens DEV
+// against DevSeedETH ether, a price of 0.001 ETH (3 USD at the dev native price) per DEV.
 const (
-	DevTokenName    = "Dev Token"
 	DevTokenSymbol  = "DEV"
-	DevVaultTokens  = 1_000_000
+	DevSupplyTokens = 1_000_000
 	DevSeedTokens   = 100_000
 	DevSeedETH      = 100
 	devTokenDecimal = 18
 )
 
-// devLaunchWei is the launch transaction's value, the DEV LaunchPool's WETH reserve (0.01 ETH).
-var devLaunchWei = big.NewInt(10_000_000_000_000_000)
-
-// devSeedNonce is the deployer's nonce of the DEV launch: the one after the USDC/WETH pair's seed.
+// devSeedNonce is the deployer's nonce of DEV's deployment: the one after the USDC/WETH pair's seed.
 const devSeedNonce = seedNonce + 3
 
-// devLaunchGas bounds the DEV launch (a token and a LaunchPool deployed): generous, the unused part is
-// refunded.
-const devLaunchGas = 12_000_000
+// devDeployGas bounds DEV's deployment: generous, the unused part is refunded.
+const devDeployGas = 3_000_000
 
-// DevTokenSalt is the salt the deployer launches DEV with.
-var DevTokenSalt = crypto.Keccak256Hash([]byte("svc dev token DEV"))
+// DevTokenAddress is where DEV lives: the contract created by the deployer's nonce devSeedNonce (8), the
+// same on every fresh chain.
+var DevTokenAddress = crypto.CreateAddress(DeployerAddress, devSeedNonce)
 
-// DevTokenAddress is where DEV lives: the CREATE2 address FeesManager.launch gives the deployer's salt
-// DevTokenSalt, the same on every fresh chain.
-var DevTokenAddress = crypto.CreateAddress2(FeesManagerAddress,
-	crypto.Keccak256Hash(common.LeftPadBytes(DeployerAddress.Bytes(), 32), DevTokenSalt.Bytes()),
-	crypto.Keccak256(common.FromHex(launch.LaunchTokenMetaData.Bin)))
-
-// devSeedMissing sends DEV's launch and its Uniswap V2 DEV/WETH liquidity unless the pair exists (a
-// restart), holding deployerMu: three transactions at the fixed nonces after the USDC/WETH seed
-// (FeesManager.launch, DEV.approve(router), router.addLiquidityETH), with fixed gas since each depends on
-// the one before. next is the deployer's next nonce; a data dir where it is not devSeedNonce and the pair
-// is missing is refused. It answers their hashes.
+// devSeedMissing deploys DEV and seeds its Uniswap V2 DEV/WETH liquidity unless the pair exists (a
+// restart), holding deployerMu: three transactions at the fixed nonces after the USDC/WETH seed (the
+// deployment, DEV.approve(router), router.addLiquidityETH), with fixed gas since each depends on the one
+// before. next is the deployer's next nonce; a data dir where it is not devSeedNonce and the pair is
+// missing is refused. It answers their hashes.
 func devSeedMissing(ctx context.Context, client *ethclient.Client, next uint64) ([]common.Hash, error) {
 	if pair, err := PairOf(ctx, client, DevTokenAddress, WETHAddress); err != nil || pair != (common.Address{}) {
 		return nil, err
@@ -60,12 +49,10 @@ func devSeedMissing(ctx context.Context, client *ethclient.Client, next uint64) 
 		return nil, fmt.Errorf("no DEV/WETH pair on Uniswap but the deployer's next nonce is %d, not %d (a data dir from "+
 			"before the pair existed, where the faucet has used the deployer since?); delete the data dir to start a fresh dev chain", next, devSeedNonce)
 	}
-	vault := tokens(DevVaultTokens, devTokenDecimal)
 	amount := tokens(DevSeedTokens, devTokenDecimal)
 	calls := []txCall{
-		{to: &FeesManagerAddress, value: devLaunchWei, gas: devLaunchGas, data: launch.NewFeesManager().PackLaunch(DevTokenSalt,
-			DevTokenName, DevTokenSymbol, DeployerAddress, DeployerAddress, vault)},
-		{to: &DevTokenAddress, data: launch.NewLaunchToken().PackApprove(UniswapRouterAddress, amount), gas: approveGas},
+		{data: common.FromHex(devtoken.DevTokenMetaData.Bin), gas: devDeployGas},
+		{to: &DevTokenAddress, data: devtoken.NewDevToken().PackApprove(UniswapRouterAddress, amount), gas: approveGas},
 		{to: &UniswapRouterAddress, value: etherToWei(DevSeedETH), gas: addLiquidityGas,
 			data: uniswap.NewRouter().PackAddLiquidityETH(DevTokenAddress, amount, amount, etherToWei(DevSeedETH), DeployerAddress, big.NewInt(math.MaxInt64))},
 	}

@@ -8,18 +8,18 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/require"
 
-	"github.com/svcplatform/svc/internal/evm/launch"
+	"github.com/svcplatform/svc/internal/evm/devtoken"
 	"github.com/svcplatform/svc/internal/evm/uniswap"
 )
 
-// TestDevTokenPairIsSeeded: DEV is the LaunchToken "Dev Token" (18 decimals) at its fixed address, the
-// deployer holds the vault's tokens less the seed, and the Uniswap V2 DEV/WETH pair holds the seed
+// TestDevTokenPairIsSeeded: DEV is the DevToken "Dev Token" (18 decimals) at its fixed address, the
+// deployer holds its supply less the seed, and the Uniswap V2 DEV/WETH pair holds the seed
 // liquidity, so the router quotes 0.001 ETH per DEV.
 func TestDevTokenPairIsSeeded(t *testing.T) {
 	t.Parallel()
 	client := newLaunchEnv(t).client
 	ctx := t.Context()
-	tok := launch.NewLaunchToken()
+	tok := devtoken.NewDevToken()
 	call := func(to common.Address, data []byte) []byte {
 		out, err := client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
 		require.NoError(t, err)
@@ -33,7 +33,7 @@ func TestDevTokenPairIsSeeded(t *testing.T) {
 	require.EqualValues(t, 18, decimals)
 	held, err := tok.UnpackBalanceOf(call(DevTokenAddress, tok.PackBalanceOf(DeployerAddress)))
 	require.NoError(t, err)
-	require.Equal(t, tokens(DevVaultTokens-DevSeedTokens, 18), held)
+	require.Equal(t, tokens(DevSupplyTokens-DevSeedTokens, 18), held)
 
 	pair, err := PairOf(ctx, client, DevTokenAddress, WETHAddress)
 	require.NoError(t, err)
