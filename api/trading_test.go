@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/base64"
 	"math/big"
 	"net/http"
 	"os"
@@ -14,11 +15,15 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/evm/launch"
+	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/trading"
+	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/workflows"
 )
 
@@ -300,4 +305,43 @@ func TestRecordOrderHistory(t *testing.T) {
 	id := workflows.OrderWorkflowID(r.Body.Order.ID)
 	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 30*time.Second, 20*time.Millisecond)
 	writeHistory(t, env, id, filepath.Join("..", "workflows", "testdata", "order_filled.json"))
+}
+
+// TestTradingSweepStartsAnUnstartedOrder: an order recorded by a request whose workflow start failed is
+// not sent by the wallet sends' sweep (its approve and swap are its workflow's, in order); the orders'
+// sweep starts its workflow, and it fills.
+func TestTradingSweepStartsAnUnstartedOrder(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	c, tenant := tradingTenant(t, env, "trader")
+	ctx := context.Background()
+	w := tradingWallet(t, env, c, "trader", 0.1, 0)
+
+	master, err := base64.StdEncoding.DecodeString(env.EncryptionKey)
+	require.NoError(t, err)
+	box, err := secretbox.New(master)
+	require.NoError(t, err)
+	store := wallet.NewStore(env.DB, box, client.ChainDev)
+	rpc, err := ethclient.Dial(env.Chain.RPCURL())
+	require.NoError(t, err)
+	t.Cleanup(rpc.Close)
+	cfg, err := app.TradingConfig{}.Trading()
+	require.NoError(t, err)
+	svc := &trading.Service{DB: env.DB, Wallets: store, Chain: &wallet.Chain{RPC: rpc, USDC: devchain.USDCAddress},
+		Venue: &trading.Venue{RPC: rpc, Config: cfg}, Engine: refused{}, Prices: wallet.Prices{NativeCents: int64(app.DevNativeUSDPrice * 100)}}
+	_, err = svc.Place(ctx, trading.Request{Scope: tenantScope(tenant.id), KeyID: "key_x", ID: "ord_swept", Body: client.CreateOrderRequest{
+		WalletID: w.ID, Side: client.SideSell, Base: "ETH", Quote: "USDC", Amount: "0.01", AmountKind: client.AmountExactIn}}, time.Now())
+	require.ErrorContains(t, err, "workflow did not start")
+
+	n, err := (&wallet.Starts{Store: store, Engine: env.Temporal}).Sweep(ctx, 0, 10)
+	require.NoError(t, err)
+	require.Zero(t, n, "an order's swap is not the wallet sweep's")
+	svc.Engine = env.Temporal
+	n, err = svc.Sweep(ctx, time.Hour, 10)
+	require.NoError(t, err)
+	require.Zero(t, n, "a fresh order is left to its request")
+	n, err = svc.Sweep(ctx, 0, 10)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.Equal(t, client.OrderFilled, waitOrder(t, c, "ord_swept").Status)
 }

@@ -361,3 +361,26 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// Sweep starts the workflows of orders still open or pending an approval after settle (their request
+// died between recording them and starting their workflow), recorded in the last day, at most limit of
+// them; it answers how many it handed on. An order whose workflow runs or ran is left as it is (its start
+// is refused as a duplicate).
+func (s *Service) Sweep(ctx context.Context, settle time.Duration, limit int) (int, error) {
+	var stale []schema.TradingOrder
+	before := time.Now().Add(-settle)
+	err := s.DB.NewSelect().Model(&stale).Where("status IN (?) AND created_at < ? AND created_at > ?",
+		bun.In([]string{schema.OrderOpen, schema.OrderPendingApproval}), before, before.Add(-24*time.Hour)).
+		OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("list running orders: %w", err)
+	}
+	n := 0
+	for i := range stale {
+		if err := s.Start(ctx, &stale[i]); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
