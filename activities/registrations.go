@@ -18,6 +18,7 @@ type Set struct {
 	FeeClaims   *FeeClaims
 	// Beneficiaries are the beneficiary transfers' activities.
 	Beneficiaries *Beneficiaries
+	Trading       *Trading
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -63,5 +64,7 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityFinishFeeClaim, Func: s.FeeClaims.FinishFeeClaim},
 		{Name: workflows.ActivitySponsorBeneficiaryGas, Func: s.Beneficiaries.SponsorBeneficiaryGas},
 		{Name: workflows.ActivityFinishBeneficiary, Func: s.Beneficiaries.FinishBeneficiary},
+		{Name: workflows.ActivityOrderApproveConfirmed, Func: s.Trading.OrderApproveConfirmed},
+		{Name: workflows.ActivityFinishOrder, Func: s.Trading.FinishOrder},
 	}
 }

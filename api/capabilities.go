@@ -29,6 +29,7 @@ import (
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/siwe"
 	"github.com/svcplatform/svc/internal/topup"
+	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/webhook"
 	"github.com/uptrace/bun"
@@ -105,6 +106,8 @@ type Deps struct {
 	FeeClaims *feeclaim.Service
 	// Beneficiaries are managed wallets' beneficiary transfers; nil answers their routes 503.
 	Beneficiaries *beneficiary.Service
+	// Trading quotes trades and places orders; nil answers its routes 503.
+	Trading *trading.Service
 	// Automations are the cron-driven runs on Temporal Schedules.
 	Automations *automation.Service
 	// Transfers move portable copies of the accounts' databases; nil answers their routes 503.
@@ -159,6 +162,7 @@ func routeTable(d Deps) [][]Route {
 		(&launchesAPI{launches: d.Launches}).routes(),
 		(&feeClaimsAPI{claims: d.FeeClaims}).routes(),
 		(&beneficiaryAPI{transfers: d.Beneficiaries}).routes(),
+		(&tradingAPI{trading: d.Trading, daily: daily}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
 		(&feesAPI{fees: d.Fees}).routes(),

@@ -24,6 +24,7 @@ import (
 	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/x402"
 )
@@ -79,6 +80,8 @@ type APIDeps struct {
 	Handles *handles.Resolver
 	// Launch configures token launches (zero: the dev chain's FeesManager, vault and seed).
 	Launch launch.Config
+	// Trading configures managed trading's venue (zero: the dev chain's router and tokens).
+	Trading trading.Config
 	// TopUpWait is how long a paid top-up waits for its settlement (default api.TopUpWait).
 	TopUpWait time.Duration
 	// DevFaucet, in dev mode only, funds addresses on the dev chain (POST /dev/faucet); nil leaves the

@@ -204,6 +204,7 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 			return fmt.Errorf("worker: %w", err)
 		}
 		deps.FeesManager = lc.FeesManager
+		deps.Trading = tradingOf(cfg.Trading)
 		w := NewWorker(tc, deps, sdkworker.Options{})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
@@ -331,6 +332,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 		Handles:         cfg.Handles,
 		Fees:            cfg.Fees,
 		Launch:          launchOf(cfg.Launch),
+		Trading:         tradingOf(cfg.Trading),
 		DevFaucet:       devFaucet(cfg, keyMode),
 		SIWEDomain:      siweDomain(cfg.SIWEDomain, cfg.HTTPAddr),
 		Databases:       st.databases})

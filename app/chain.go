@@ -145,9 +145,10 @@ func startDevChain(ctx context.Context, cfg *Config, log *slog.Logger, progress 
 	c.TokenName, c.TokenVersion = usdc.DomainName, usdc.DomainVersion
 	c.FacilitatorKey = common.Bytes2Hex(crypto.FromECDSA(devchain.FacilitatorKey()))
 	cfg.Fees = DevFees(cfg.Fees)
-	fmt.Fprintf(progress, "chain: JSON-RPC %s (chain id %d), dev USDC %s, WETH %s, FeesManager %s, Uniswap V2 router %s (factory %s), treasury %s\n",
+	fmt.Fprintf(progress, "chain: JSON-RPC %s (chain id %d), dev USDC %s, WETH %s, FeesManager %s, Uniswap V2 router %s (factory %s), DEV %s, treasury %s\n",
 		ch.RPCURL(), devchain.ChainID, devchain.USDCAddress.Hex(), devchain.WETHAddress.Hex(),
-		devchain.FeesManagerAddress.Hex(), devchain.UniswapRouterAddress.Hex(), devchain.UniswapFactoryAddress.Hex(), devchain.PayTo.Hex())
+		devchain.FeesManagerAddress.Hex(), devchain.UniswapRouterAddress.Hex(), devchain.UniswapFactoryAddress.Hex(),
+		devchain.DevTokenAddress.Hex(), devchain.PayTo.Hex())
 	return func() {
 		if err := ch.Close(); err != nil {
 			log.Warn("stop dev chain", "err", err)

@@ -106,6 +106,9 @@ type Config struct {
 	Handles *handles.Resolver
 	// Launch configures token launches (SVC_LAUNCH_SEED_WEI, SVC_GAS_SPONSOR_KEY, …; see LaunchConfig).
 	Launch LaunchConfig
+	// Trading configures managed trading's venue (SVC_TRADING_ROUTER, SVC_TRADING_TOKENS_FILE; see
+	// TradingConfig).
+	Trading TradingConfig
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
 	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
 	DevRecord string
@@ -187,6 +190,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("SVC_HANDLE_RESOLVER_FILE: %w", err)
 	}
 	cfg.Launch = launchFromEnv(getenv)
+	cfg.Trading = tradingFromEnv(getenv)
+	if _, err := cfg.Trading.Trading(); err != nil {
+		return Config{}, err
+	}
 	if _, err := cfg.Launch.Launch(); err != nil {
 		return Config{}, err
 	}

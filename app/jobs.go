@@ -59,7 +59,7 @@ func (a *APIProcess) sweepRuns(ctx context.Context) {
 const walletSendSettle = time.Minute
 
 // sweepWalletSends starts the workflows of sends and signatures a dying request recorded without
-// starting (wallet.Starts.Sweep, launch.Sweep, wallet.Starts.SweepSignatures).
+// starting (wallet.Starts.Sweep, launch.Sweep, trading.Service.Sweep, wallet.Starts.SweepSignatures).
 func (a *APIProcess) sweepWalletSends(ctx context.Context) {
 	if a.deps.WalletStarts == nil {
 		return
@@ -96,6 +96,15 @@ func (a *APIProcess) sweepWalletSends(ctx context.Context) {
 		}
 		if n > 0 {
 			a.log.Info("handed beneficiary transfers to their workflows", "count", n)
+		}
+	}
+	if a.deps.Trading != nil {
+		n, err = a.deps.Trading.Sweep(ctx, walletSendSettle, 100)
+		if err != nil && ctx.Err() == nil {
+			a.log.Warn("start unstarted trading orders", "err", err)
+		}
+		if n > 0 {
+			a.log.Info("handed trading orders to their workflows", "count", n)
 		}
 	}
 	n, err = a.deps.WalletStarts.SweepSignatures(ctx, walletSendSettle, 100)

@@ -106,6 +106,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		DatabaseConn:  databaseConn(d),
 		SIWE:          siweService(d),
 		Fees:          fees,
+		Trading:       tradingService(wallets, book, cat, d),
 	}, nil
 }
 
@@ -151,6 +152,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Launches:      launches,
 		FeeClaims:     feeClaimActivities(launches),
 		Beneficiaries: beneficiaryActivities(launches),
+		Trading:       &activities.Trading{Worker: tradingActivities(d)},
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.

@@ -20,6 +20,7 @@ import (
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/x402"
 	"github.com/svcplatform/svc/worker"
 )
@@ -63,6 +64,8 @@ type WorkerDeps struct {
 	// means devchain.SponsorKey. FeesManager is the launches' fee manager (zero: the dev chain's).
 	GasSponsorKey *ecdsa.PrivateKey
 	FeesManager   common.Address
+	// Trading is managed trading's venue, where orders' fills are read (zero: the dev chain's).
+	Trading trading.Config
 	// Schedules pauses automations' schedules; NewWorker sets it to its client's when nil.
 	Schedules sdkclient.ScheduleClient
 	// LimitClock places automations' fires in the creating keys' limit windows (default time.Now); it

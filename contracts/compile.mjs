@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import solc from "solc";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
-const CONTRACTS = ["DevUSDC", "LaunchToken", "LaunchPool", "FeesManager"];
+const CONTRACTS = ["DevUSDC", "LaunchToken", "LaunchPool", "FeesManager", "DevToken"];
 
 // PREBUILT maps an artifact name to the npm package file it is copied from.
 const PREBUILT = {

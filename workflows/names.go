@@ -40,6 +40,8 @@ const (
 	// BeneficiaryWorkflowName moves a managed wallet's beneficiary share of a pool to another address
 	// (workflow id beneficiary/<transferId>).
 	BeneficiaryWorkflowName = "BeneficiaryWorkflow"
+	// OrderWorkflowName runs one trading order (workflow id order/<orderId>).
+	OrderWorkflowName = "OrderWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -58,6 +60,7 @@ var Registrations = []Registration{
 	{Name: LaunchWorkflowName, Func: LaunchWorkflow},
 	{Name: FeeClaimWorkflowName, Func: FeeClaimWorkflow},
 	{Name: BeneficiaryWorkflowName, Func: BeneficiaryWorkflow},
+	{Name: OrderWorkflowName, Func: OrderWorkflow},
 }
 
 // Signal names.
@@ -163,6 +166,13 @@ const (
 	ActivityFinishBeneficiary = "FinishBeneficiary"
 	// ActivityReadApprovalOutcome reads an approval's outcome: its final status, or "" while it is pending.
 	ActivityReadApprovalOutcome = "ReadApprovalOutcome"
+	// ActivityOrderApproveConfirmed reads whether a trading order's ERC-20 approve confirmed (true) or
+	// failed (false); retried until it has ended.
+	ActivityOrderApproveConfirmed = "OrderApproveConfirmed"
+	// ActivityFinishOrder waits for a trading order's swap to end and records the order filled (its
+	// fills from the receipt's Swap events, gas, the fee charged once) or failed with its reason
+	// (idempotent).
+	ActivityFinishOrder = "FinishOrder"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

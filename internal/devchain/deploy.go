@@ -88,7 +88,7 @@ func (c *Chain) ensure(ctx context.Context, list []deployment, seed bool) error 
 	sent, next, err := deployMissing(ctx, client, list)
 	var seeds []common.Hash
 	if err == nil && seed {
-		seeds, err = seedMissing(ctx, client, next)
+		seeds, err = seedPairs(ctx, client, next)
 	}
 	deployerMu.Unlock()
 	if err != nil || len(sent)+len(seeds) == 0 {
@@ -104,10 +104,24 @@ func (c *Chain) ensure(ctx context.Context, list []deployment, seed bool) error 
 	}
 	for _, h := range seeds {
 		if _, err := waitReceipt(ctx, client, h); err != nil {
-			return fmt.Errorf("seed the USDC/WETH pair: %w", err)
+			return fmt.Errorf("seed the dev pairs: %w", err)
 		}
 	}
 	return nil
+}
+
+// seedPairs sends the missing liquidity of the dev pairs, USDC/WETH then DEV/WETH (seedMissing,
+// devSeedMissing), from the deployer's next nonce next, and answers the transactions' hashes.
+func seedPairs(ctx context.Context, client *ethclient.Client, next uint64) ([]common.Hash, error) {
+	seeds, err := seedMissing(ctx, client, next)
+	if err != nil {
+		return nil, err
+	}
+	if len(seeds) > 0 {
+		next = seedNonce + uint64(len(seeds))
+	}
+	dev, err := devSeedMissing(ctx, client, next)
+	return append(seeds, dev...), err
 }
 
 // sentDeployment is a deployment whose transaction is submitted.

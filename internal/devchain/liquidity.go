@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 
@@ -40,13 +39,8 @@ const (
 // before. next is the deployer's next nonce as deployMissing left it (read before it sent, since the
 // node's pending nonce can lag right after its own block). It answers their hashes.
 func seedMissing(ctx context.Context, client *ethclient.Client, next uint64) ([]common.Hash, error) {
-	if code, err := client.CodeAt(ctx, UniswapFactoryAddress, nil); err != nil {
-		return nil, fmt.Errorf("read code at %s: %w", UniswapFactoryAddress, err)
-	} else if len(code) > 0 {
-		pair, err := USDCWETHPair(ctx, client)
-		if err != nil || pair != (common.Address{}) {
-			return nil, err
-		}
+	if pair, err := USDCWETHPair(ctx, client); err != nil || pair != (common.Address{}) {
+		return nil, err
 	}
 	if next != seedNonce {
 		return nil, fmt.Errorf("no USDC/WETH pair on Uniswap but the deployer's next nonce is %d, not %d (a data dir from "+
@@ -73,14 +67,5 @@ func seedMissing(ctx context.Context, client *ethclient.Client, next uint64) ([]
 // USDCWETHPair answers the address of the dev USDC/WETH pair on Uniswap V2, or the zero address when it
 // does not exist yet.
 func USDCWETHPair(ctx context.Context, client *ethclient.Client) (common.Address, error) {
-	f := uniswap.NewFactory()
-	out, err := client.CallContract(ctx, ethereum.CallMsg{To: &UniswapFactoryAddress, Data: f.PackGetPair(USDCAddress, WETHAddress)}, nil)
-	if err != nil {
-		return common.Address{}, fmt.Errorf("read the USDC/WETH pair: %w", err)
-	}
-	pair, err := f.UnpackGetPair(out)
-	if err != nil {
-		return common.Address{}, fmt.Errorf("read the USDC/WETH pair: %w", err)
-	}
-	return pair, nil
+	return PairOf(ctx, client, USDCAddress, WETHAddress)
 }

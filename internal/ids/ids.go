@@ -44,6 +44,8 @@ const (
 	FeeClaim = "fcl"
 	// BeneficiaryTransfer names a managed wallet's beneficiary transfer (POST /user/amm/execute-transfer-beneficiary).
 	BeneficiaryTransfer = "bnt"
+	// TradingOrder names a spot order of managed trading (POST /v1/trading/orders).
+	TradingOrder = "ord"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

@@ -59,12 +59,20 @@ const (
 	// WalletTransactionRejected: a wallet's outbound transaction's approval was rejected, expired or
 	// was cancelled; nothing was signed and its reserved spend is released.
 	WalletTransactionRejected = "wallet.transaction.rejected"
+	// OrderFilled: a trading order's swap confirmed and its fills are recorded (its data is the order).
+	OrderFilled = "order.filled"
+	// OrderFailed: a trading order ended without a fill (slippage, policy, a revert); its reserved spend
+	// and its fee's hold are released.
+	OrderFailed = "order.failed"
+	// OrderCancelled: a trading order was cancelled before it was sent.
+	OrderCancelled = "order.cancelled"
 )
 
 // Types lists every event type, in documentation order.
 var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted, DatabaseReady,
 	DatabaseTransferCompleted, DatabaseTransferFailed, AutomationRunStarted, AutomationPaused, AutomationLimitReached,
-	WalletTransactionConfirmed, WalletTransactionFailed, WalletTransactionPendingApproval, WalletTransactionRejected}
+	WalletTransactionConfirmed, WalletTransactionFailed, WalletTransactionPendingApproval, WalletTransactionRejected,
+	OrderFilled, OrderFailed, OrderCancelled}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {

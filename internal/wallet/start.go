@@ -70,10 +70,14 @@ func StartOnce(ctx context.Context, e Engine, opts sdkclient.StartWorkflowOption
 func (s *Starts) Sweep(ctx context.Context, settle time.Duration, limit int) (int, error) {
 	var stale []schema.WalletTransaction
 	before := time.Now().Add(-settle)
-	// A token launch's transaction is its launch workflow's to start (after its gas is sponsored): the
-	// launches' own sweep hands it on.
+	// A token launch's, fee claim's or beneficiary transfer's transaction is its own workflow's to start
+	// (after its gas is sponsored): their own sweeps hand them on. A trading order's approve and swap are
+	// its order workflow's to start, in their order.
 	err := s.Store.db.NewSelect().Model(&stale).Where("tx_hash IS NULL AND created_at < ?", before).
 		Where("NOT EXISTS (SELECT 1 FROM token_launches l WHERE l.transaction_id = ?TableAlias.id)").
+		Where("NOT EXISTS (SELECT 1 FROM fee_claims c WHERE c.transaction_id = ?TableAlias.id)").
+		Where("NOT EXISTS (SELECT 1 FROM beneficiary_transfers b WHERE b.transaction_id = ?TableAlias.id)").
+		Where("NOT EXISTS (SELECT 1 FROM trading_orders o WHERE ?TableAlias.id IN (o.swap_tx_id, o.approve_tx_id))").
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			return q.Where("status = ?", schema.WalletTxQueued).
 				WhereOr("status = ? AND created_at > ?", schema.WalletTxPendingApproval, before.Add(-10*settle))

@@ -30,6 +30,9 @@ type NewTransaction struct {
 	WalletID string
 	ID       string
 	Req      client.CreateTransactionRequest
+	// USDCents, when set, is the value the policy judges and the spend reservation holds instead of the
+	// send's own (a trading order's swap moves the order's value through a contract call).
+	USDCents *int64
 }
 
 // CreateTransaction judges a send under the wallet's row lock (the policy again, with the rolling
@@ -53,6 +56,9 @@ func (s *Store) CreateTransaction(ctx context.Context, c *Chain, prices Prices, 
 	snd, quoteID, err := s.sendOf(ctx, c, prices, w, n.Req, now)
 	if err != nil {
 		return nil, err
+	}
+	if n.USDCents != nil {
+		snd.usdCents = n.USDCents
 	}
 	var t *schema.WalletTransaction
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {

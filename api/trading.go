@@ -1,0 +1,143 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/page"
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/trading"
+)
+
+// tradingAPI serves managed spot trading (issue 21; service access managed-trading): quotes and market
+// orders from managed wallets.
+type tradingAPI struct {
+	trading *trading.Service
+	daily   dailyCredits
+}
+
+var errNoTrading = svcerr.New(svcerr.Unavailable, "managed trading is not configured here (managed wallets, a chain and a workflow engine)")
+
+type tradingQuoteInput struct {
+	Body client.TradingQuoteRequest
+}
+
+// quote prices a trade from a wallet and judges it by the wallet's policy, moving nothing.
+func (ta *tradingAPI) quote(ctx context.Context, in *tradingQuoteInput) (*Out[client.TradingQuoteEnvelope], error) {
+	if ta.trading == nil {
+		return nil, errNoTrading
+	}
+	q, err := ta.trading.Quote(ctx, principalFrom(ctx).Scope, newID(ctx, ids.Quote), in.Body, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.TradingQuoteEnvelope{OK: true, Quote: q})
+}
+
+type placeOrderInput struct {
+	Body client.CreateOrderRequest
+}
+
+type orderOut struct {
+	Status int
+	Body   client.TradingOrderEnvelope
+}
+
+// place records a market order and starts its workflow order/<id>: 202 with the order. Its trading fee
+// counts against creditsPerDay on trading.orders.create when it is placed.
+func (ta *tradingAPI) place(ctx context.Context, in *placeOrderInput) (*orderOut, error) {
+	if ta.trading == nil {
+		return nil, errNoTrading
+	}
+	p := principalFrom(ctx)
+	if p.Key != nil {
+		// The swap is a call of the router: a key's recipient allowlist must allow it.
+		if err := apikey.CheckRecipient(p.Key, ta.trading.Venue.Config.Router.Hex()); err != nil {
+			return nil, err
+		}
+	}
+	fee := ta.trading.FeeMillicredits
+	daily, err := ta.daily.reserve(ctx, p, client.OpTradingOrdersCreate, client.ServiceManagedTrading, client.OpTradingOrdersCreate, fee)
+	if err != nil {
+		return nil, err
+	}
+	r := trading.Request{Scope: p.Scope, ID: newID(ctx, ids.TradingOrder), Body: in.Body}
+	if p.Key != nil {
+		r.KeyID = p.Key.ID
+	}
+	o, err := ta.trading.Place(ctx, r, time.Now())
+	if err != nil {
+		ta.daily.release(ctx, daily, fee)
+		return nil, err
+	}
+	v, err := ta.trading.View(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return &orderOut{Status: http.StatusAccepted, Body: client.TradingOrderEnvelope{OK: true, Order: v}}, nil
+}
+
+type orderIDInput struct {
+	OrderID string `path:"orderId" maxLength:"200" doc:"The order (ord_…)."`
+}
+
+// get reads one of the account's orders with its fills.
+func (ta *tradingAPI) get(ctx context.Context, in *orderIDInput) (*Out[client.TradingOrderEnvelope], error) {
+	if ta.trading == nil {
+		return nil, errNoTrading
+	}
+	o, err := ta.trading.Order(ctx, principalFrom(ctx).Scope, in.OrderID)
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.TradingOrderEnvelope{OK: true, Order: o})
+}
+
+type listOrdersInput struct {
+	PageQuery
+	Status   string `query:"status" enum:"pending_approval,open,submitted,filled,failed,cancelled,expired" doc:"Only orders in this status (as stored: a running order is open or pending_approval)."`
+	WalletID string `query:"walletId" maxLength:"200" doc:"Only orders of this wallet."`
+	Pair     string `query:"pair" maxLength:"130" doc:"Only orders of this pair, BASE/QUOTE (ETH/USDC)."`
+}
+
+// list lists the account's orders, newest first.
+func (ta *tradingAPI) list(ctx context.Context, in *listOrdersInput) (*Out[client.TradingOrderList], error) {
+	if ta.trading == nil {
+		return nil, errNoTrading
+	}
+	pg, err := page.Parse(in.Limit, in.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	orders, next, err := ta.trading.Orders(ctx, principalFrom(ctx).Scope, trading.OrderFilter{Status: in.Status, WalletID: in.WalletID, Pair: in.Pair}, pg)
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.TradingOrderList{OK: true, Orders: orders, NextCursor: next})
+}
+
+// routes are the trading routes.
+func (ta *tradingAPI) routes() []Route {
+	const tag = "Trading"
+	r := func(rt Route, scope client.Scope) Route {
+		rt.Tag, rt.Auth, rt.Scope, rt.Service = tag, authKey, scope, client.ServiceManagedTrading
+		return rt
+	}
+	return []Route{
+		handle(r(Route{Op: client.OpTradingQuotesCreate, Method: http.MethodPost, Path: "/v1/trading/quotes", Idem: true, Reads: true,
+			Summary: "Quote a swap from a managed wallet: the router's amounts at a stated block, the bound after slippage, price, impact, fees and the policy's verdict"},
+			client.ScopeTradingExecute), ta.quote),
+		handle(r(Route{Op: client.OpTradingOrdersCreate, Method: http.MethodPost, Path: "/v1/trading/orders", Idem: true, Status: http.StatusAccepted,
+			Lease:   time.Minute,
+			Summary: "Place a market order ({quoteId} or its own fields): the workflow order/<id> approves the router when needed, swaps and records the fills"},
+			client.ScopeTradingExecute), ta.place),
+		handle(r(Route{Op: client.OpTradingOrdersList, Method: http.MethodGet, Path: "/v1/trading/orders",
+			Summary: "List the account's orders, newest first (filters: status, walletId, pair)"}, client.ScopeTradingRead), ta.list),
+		handle(r(Route{Op: client.OpTradingOrdersRead, Method: http.MethodGet, Path: "/v1/trading/orders/{orderId}",
+			Summary: "Read an order: status, fills, transaction hashes, approval, gas and fee"}, client.ScopeTradingRead), ta.get),
+	}
+}

@@ -1,0 +1,78 @@
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// OrderParams is the input of OrderWorkflow.
+type OrderParams struct {
+	OrderID  string
+	SwapTxID string
+	// ApproveTxID is the order's ERC-20 approve of the router, when the allowance was short.
+	ApproveTxID string
+	// ApprovalID and ApprovalExpiresAt are the swap's approval, when the wallet's policy asked for one
+	// (passed on to wallettx/<swapTxId>).
+	ApprovalID        string
+	ApprovalExpiresAt time.Time
+}
+
+// OrderEnd is what ActivityFinishOrder records: the order's end once its swap has ended; SwapAbandoned
+// when its approve failed, so the swap is never sent.
+type OrderEnd struct {
+	OrderID       string
+	SwapAbandoned bool
+}
+
+// OrderWorkflowID is the workflow id of a trading order.
+func OrderWorkflowID(orderID string) string { return "order/" + orderID }
+
+// OrderWorkflow (workflow id order/<orderId>) runs one market order, exactly once. The request recorded
+// its wallet transactions (the swap, judged by the wallet's policy at the order's USD value, its spend
+// reserved; the ERC-20 approve of the router when the allowance was short). The approve is sent first by
+// the child workflow wallettx/<approveTxId>; if it does not confirm the swap is abandoned. Then the
+// child wallettx/<swapTxId> sends the swap (waiting for its approval when the policy asked for one; the
+// chain refusing it, a pool moved past the bound, ends it failed before anything is broadcast), and
+// ActivityFinishOrder records the order filled from the receipt's Swap events, or failed with its reason.
+// A child already running is not started twice.
+func OrderWorkflow(ctx workflow.Context, p OrderParams) error {
+	actx := workflow.WithActivityOptions(ctx, launchSteps)
+	end := OrderEnd{OrderID: p.OrderID}
+	if p.ApproveTxID != "" {
+		sendWalletTxChild(ctx, actx, WalletTxParams{TransactionID: p.ApproveTxID})
+		var confirmed bool
+		if err := workflow.ExecuteActivity(actx, ActivityOrderApproveConfirmed, p.OrderID).Get(ctx, &confirmed); err != nil {
+			return fmt.Errorf("read the approve of order %s: %w", p.OrderID, err)
+		}
+		end.SwapAbandoned = !confirmed
+	}
+	if !end.SwapAbandoned {
+		sendWalletTxChild(ctx, actx, WalletTxParams{TransactionID: p.SwapTxID, ApprovalID: p.ApprovalID, ApprovalExpiresAt: p.ApprovalExpiresAt})
+	}
+	if err := workflow.ExecuteActivity(actx, ActivityFinishOrder, end).Get(ctx, nil); err != nil {
+		return fmt.Errorf("record the end of order %s: %w", p.OrderID, err)
+	}
+	return nil
+}
+
+// sendWalletTxChild runs the child wallettx/<id> until it ends (one already running is waited for by
+// the step after it), handing it an approval outcome reached before it existed.
+func sendWalletTxChild(ctx, actx workflow.Context, tx WalletTxParams) {
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: WalletTxWorkflowID(tx.TransactionID), TaskQueue: TaskQueue,
+		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE})
+	child := workflow.ExecuteChildWorkflow(cctx, WalletTxWorkflowName, tx)
+	if tx.ApprovalID != "" && child.GetChildWorkflowExecution().Get(ctx, nil) == nil {
+		forwardApprovalOutcome(ctx, actx, tx)
+	}
+	err := child.Get(ctx, nil)
+	var started *temporal.ChildWorkflowExecutionAlreadyStartedError
+	if err != nil && !errors.As(err, &started) {
+		workflow.GetLogger(ctx).Warn("the wallet transaction ended with an error", "transactionId", tx.TransactionID, "err", err)
+	}
+}
