@@ -52,8 +52,8 @@ func parseCollectorArgs(args []string, getenv func(string) string, hostname func
 	fs.SetOutput(io.Discard)
 	var (
 		vaultDir, machineID, listen, token, host string
-		runtimes, agents                          listFlag
-		interval                                  time.Duration
+		runtimes, agents                         listFlag
+		interval                                 time.Duration
 	)
 	fs.StringVar(&vaultDir, "vault", getenv(envVault), "the vault directory (default $SVC_VAULT)")
 	fs.StringVar(&machineID, "machine-id", getenv(envMachineID), "this machine's durable id (default $SVC_MACHINE_ID)")
