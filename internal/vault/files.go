@@ -55,6 +55,15 @@ func createTemp(dir string) (*os.File, error) {
 // commitTemp fsyncs and closes f, then renames it onto final and fsyncs the directory, so final either
 // does not exist or holds every byte. On failure the temporary file is removed.
 func commitTemp(f *os.File, final string) error {
+	if err := renameTemp(f, final); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(final))
+}
+
+// renameTemp is commitTemp without the directory fsync, for a caller that renames several files into one
+// directory and fsyncs it once.
+func renameTemp(f *os.File, final string) error {
 	err := f.Sync()
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -66,7 +75,7 @@ func commitTemp(f *os.File, final string) error {
 		_ = os.Remove(f.Name())
 		return fmt.Errorf("commit %s: %w", filepath.Base(final), err)
 	}
-	return syncDir(filepath.Dir(final))
+	return nil
 }
 
 // writeFileAtomic writes data to path through a temporary file in the same directory.

@@ -121,18 +121,17 @@ func (v *Vault) readManifest(id string) (*Manifest, error) {
 	return decodeManifest(data, id)
 }
 
-// verified checks every payload of m against its bytes and SHA-256.
+// verified checks every payload of m against its bytes and SHA-256, several files at once.
 func (v *Vault) verified(ctx context.Context, m *Manifest) (*Transfer, error) {
-	t := &Transfer{Manifest: *m, Dir: v.transferDir(m.ID), Files: make([]LocalPayload, 0, len(m.Payloads))}
-	for _, p := range m.Payloads {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("verify: %w", err)
-		}
+	t := &Transfer{Manifest: *m, Dir: v.transferDir(m.ID), Files: make([]LocalPayload, len(m.Payloads))}
+	err := forEach(ctx, len(m.Payloads), func(i int) error {
+		p := m.Payloads[i]
 		abs := filepath.Join(v.root, filepath.FromSlash(p.Path))
-		if err := v.checkPayload(abs, p); err != nil {
-			return nil, err
-		}
-		t.Files = append(t.Files, LocalPayload{Payload: p, AbsPath: abs})
+		t.Files[i] = LocalPayload{Payload: p, AbsPath: abs}
+		return v.checkPayload(abs, p)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return t, nil
 }

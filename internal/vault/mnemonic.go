@@ -12,18 +12,55 @@ import (
 //go:embed bip39_english.txt
 var bip39English string
 
-// bip39Index maps each word of the list to its 11-bit index.
-var bip39Index = func() map[string]uint16 {
-	words := strings.Fields(bip39English)
-	if len(words) != 2048 {
+// bip39Words is the word list in order.
+var bip39Words = strings.Fields(bip39English)
+
+// minWordLetters is the length of the shortest BIP-39 word.
+const minWordLetters = 3
+
+// bip39Prefix maps the first four letters of a word (BIP-39 words are unique in them) to its index plus
+// one, as a flat table indexed by prefixKey, so a lookup is one array read and one comparison.
+var bip39Prefix = func() []uint16 {
+	if len(bip39Words) != 2048 {
 		panic("vault: the embedded BIP-39 word list does not hold 2048 words")
 	}
-	m := make(map[string]uint16, len(words))
-	for i, w := range words {
-		m[w] = uint16(i)
+	t := make([]uint16, 27*27*27*27)
+	for i, w := range bip39Words {
+		k := prefixKey([]byte(w))
+		if t[k] != 0 {
+			panic("vault: BIP-39 words are not unique in their first four letters")
+		}
+		t[k] = uint16(i + 1)
 	}
-	return m
+	return t
 }()
+
+// prefixKey is the table index of a lower-case word's first four letters (0 pads a shorter word).
+func prefixKey(w []byte) int {
+	k := 0
+	for i := 0; i < 4; i++ {
+		c := 0
+		if i < len(w) {
+			c = int(w[i]-'a') + 1
+		}
+		k = k*27 + c
+	}
+	return k
+}
+
+// bip39Lookup is the index of the lower-case word w in the list, or -1.
+func bip39Lookup(w []byte) int {
+	for _, c := range w {
+		if c < 'a' || c > 'z' {
+			return -1
+		}
+	}
+	i := int(bip39Prefix[prefixKey(w)]) - 1
+	if i < 0 || bip39Words[i] != string(w) {
+		return -1
+	}
+	return i
+}
 
 // mnemonicLengths are the word counts of BIP-39 mnemonics.
 var mnemonicLengths = []int{12, 15, 18, 21, 24}

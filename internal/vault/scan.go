@@ -17,6 +17,7 @@ const (
 	hexKeyDigits      = 64
 	maxTokenLetters   = 8 // the longest BIP-39 word
 	seamBytes         = 64
+	tokenMask         = 15 // the token buffer's size minus one: indices wrap, long tokens are no words
 	pemBegin          = "-----BEGIN "
 	pemPrivateKeyTail = "PRIVATE KEY-----"
 )
@@ -28,8 +29,8 @@ type Scanner struct {
 	finding string
 	seam    []byte // the last bytes of the previous chunk, for matches across a chunk boundary
 	hexRun  int    // hex digits in a row so far
-	token   [maxTokenLetters]byte
-	tokLen  int // letters in the current token (maxTokenLetters+1: too long to be a word)
+	token   [tokenMask + 1]byte
+	tokLen  int // letters in the current token (more than maxTokenLetters: too long to be a word)
 	words   []uint16
 }
 
@@ -42,13 +43,55 @@ func (s *Scanner) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	s.scanFixed(p)
-	for _, c := range p {
-		s.step(c)
-		if s.finding != "" {
-			break
-		}
+	if s.finding == "" {
+		s.scanRuns(p)
 	}
 	return len(p), nil
+}
+
+// byteClass marks hex digits and ASCII letters, for the per-byte loop.
+var byteClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		if isHexDigit(byte(c)) {
+			t[c] |= classHex
+		}
+		if isLetter(byte(c)) {
+			t[c] |= classLetter
+		}
+	}
+	return t
+}()
+
+const (
+	classHex    = 1
+	classLetter = 2
+)
+
+// scanRuns runs the hex-run and word state machines over p. The loop is written without data-dependent
+// branches on the common path (random bytes would defeat branch prediction): it leaves it only at the
+// end of a letter token that could be a word, when a run of words is under way, or at the end of a hex
+// run of exactly 64 digits.
+func (s *Scanner) scanRuns(p []byte) {
+	hexRun, tokLen, nwords := s.hexRun, s.tokLen, len(s.words)
+	for _, c := range p {
+		cls := int(byteClass[c])
+		isHex, isLetter := cls&classHex, cls>>1
+		if hexRun == hexKeyDigits && isHex == 0 {
+			s.finding = FindingHexKey
+			return
+		}
+		hexRun = (hexRun + 1) * isHex
+		if ended := tokLen * (1 - isLetter); ended >= minWordLetters || nwords > 0 && ended > 0 {
+			s.tokLen = ended
+			if s.endToken(); s.finding != "" {
+				return
+			}
+			nwords = len(s.words)
+		}
+		s.token[tokLen&tokenMask] = c | 0x20
+		tokLen = (tokLen + 1) * isLetter
+	}
+	s.hexRun, s.tokLen = hexRun, tokLen
 }
 
 // Close ends the stream, deciding a hex run or a word that reaches its end.
@@ -120,38 +163,17 @@ func isPEMLabel(b []byte) bool {
 	return true
 }
 
-// step advances the hex-run and word state machines by one byte.
-func (s *Scanner) step(c byte) {
-	if isHexDigit(c) {
-		s.hexRun++
-	} else {
-		if s.hexRun == hexKeyDigits {
-			s.finding = FindingHexKey
-			return
-		}
-		s.hexRun = 0
-	}
-	if isLetter(c) {
-		if s.tokLen < maxTokenLetters {
-			s.token[s.tokLen] = c | 0x20 // lower case
-		}
-		if s.tokLen <= maxTokenLetters {
-			s.tokLen++
-		}
-		return
-	}
-	if s.tokLen > 0 {
-		s.endToken()
-	}
-}
+// step advances the state machines by one byte.
+func (s *Scanner) step(c byte) { s.scanRuns([]byte{c}) }
 
-// endToken adds the finished token to the run of word-list words, or ends the run.
+// endToken adds the finished token (s.tokLen letters) to the run of word-list words, or ends the run.
 func (s *Scanner) endToken() {
 	n := s.tokLen
 	s.tokLen = 0
-	idx, ok := uint16(0), false
-	if n <= maxTokenLetters {
-		idx, ok = bip39Index[string(s.token[:n])]
+	idx, ok := -1, false
+	if n >= minWordLetters && n <= maxTokenLetters {
+		idx = bip39Lookup(s.token[:n])
+		ok = idx >= 0
 	}
 	if !ok {
 		s.words = s.words[:0]
@@ -161,7 +183,10 @@ func (s *Scanner) endToken() {
 		copy(s.words, s.words[1:])
 		s.words = s.words[:maxMnemonicWords-1]
 	}
-	s.words = append(s.words, idx)
+	s.words = append(s.words, uint16(idx))
+	if len(s.words) < mnemonicLengths[0] {
+		return
+	}
 	for _, l := range mnemonicLengths {
 		if len(s.words) >= l && validMnemonic(s.words[len(s.words)-l:]) {
 			s.finding = FindingMnemonic

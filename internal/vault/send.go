@@ -4,12 +4,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -100,7 +104,8 @@ func checkSendRequest(req SendRequest) error {
 	return nil
 }
 
-// scanSources reads every file once, hashing it and scanning it for secrets.
+// scanSources reads every file once, hashing it and scanning it for secrets, several files at once. On
+// failure it reports the first failing file in argument order.
 func scanSources(ctx context.Context, files []string, prog *progress) ([]source, error) {
 	if prog != nil {
 		for _, f := range files {
@@ -109,18 +114,61 @@ func scanSources(ctx context.Context, files []string, prog *progress) ([]source,
 			}
 		}
 	}
-	out := make([]source, 0, len(files))
-	for i, f := range files {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("send: %w", err)
-		}
-		src, err := scanSource(f, fmt.Sprintf("files[%d]", i), prog)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, src)
+	out := make([]source, len(files))
+	err := forEach(ctx, len(files), func(i int) error {
+		var err error
+		out[i], err = scanSource(files[i], fmt.Sprintf("files[%d]", i), prog)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// forEach runs do(0..n-1) on up to scanWorkers goroutines, handing out indices in order and stopping
+// after the first failure or when ctx ends; it returns the failure of the lowest index (so the answer
+// does not depend on timing), or ctx's error.
+func forEach(ctx context.Context, n int, do func(i int) error) error {
+	errs := make([]error, n)
+	next := make(chan int)
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range min(scanWorkers(), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if errs[i] = do(i); errs[i] != nil {
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	for i := 0; i < n && !failed.Load() && ctx.Err() == nil; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := firstError(errs); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("stopped: %w", err)
+	}
+	return nil
+}
+
+// scanWorkers is how many files are scanned or copied at once: one per CPU, at most four.
+func scanWorkers() int { return max(1, min(runtime.GOMAXPROCS(0), 4)) }
+
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func scanSource(path, param string, prog *progress) (source, error) {
@@ -129,19 +177,48 @@ func scanSource(path, param string, prog *progress) (source, error) {
 		return source{}, err
 	}
 	defer func() { _ = fh.Close() }()
-	h := sha256.New()
 	var sc Scanner
-	n, err := io.Copy(io.MultiWriter(h, &sc, prog), fh)
+	n, sum, err := scanAndHash(fh, &sc, prog)
 	if err != nil {
 		return source{}, fmt.Errorf("read %s: %w", path, err)
 	}
-	_ = sc.Close()
 	if kind := sc.Finding(); kind != "" {
 		return source{}, svcerr.Invalid(param, "%s (%s) holds a %s; transfers are not for secrets",
 			param, filepath.Base(path), kind)
 	}
-	return source{path: path, name: filepath.Base(path), size: n, modTime: fi.ModTime(),
-		sha256: hex.EncodeToString(h.Sum(nil))}, nil
+	return source{path: path, name: filepath.Base(path), size: n, modTime: fi.ModTime(), sha256: sum}, nil
+}
+
+// scanChunk is how much of a file is read at a time while scanning.
+const scanChunk = 1 << 20
+
+// scanAndHash reads r to its end in chunks, hashing each chunk on another goroutine while scanning it,
+// and returns the byte count and the hex SHA-256. Memory is one chunk whatever the file's size.
+func scanAndHash(r io.Reader, sc *Scanner, prog *progress) (int64, string, error) {
+	h := sha256.New()
+	buf := make([]byte, scanChunk)
+	var total int64
+	for {
+		n, err := io.ReadFull(r, buf)
+		if n > 0 {
+			done := make(chan struct{})
+			go func() {
+				h.Write(buf[:n])
+				close(done)
+			}()
+			_, _ = sc.Write(buf[:n])
+			<-done
+			total += int64(n)
+			prog.add(int64(n))
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			_ = sc.Close()
+			return total, hex.EncodeToString(h.Sum(nil)), nil
+		}
+		if err != nil {
+			return 0, "", err
+		}
+	}
 }
 
 // openRegular opens a regular file for reading.
@@ -165,19 +242,21 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// writeTransfer copies the payloads and then writes the manifest.
+// writeTransfer copies the payloads (several at once), makes their names durable with one fsync of the
+// payload directory, and then writes the manifest.
 func (v *Vault) writeTransfer(ctx context.Context, m *Manifest, sources []source, prog *progress) error {
 	payloadDir := filepath.Join(v.transferDir(m.ID), PayloadDir)
 	if err := os.MkdirAll(payloadDir, 0o755); err != nil {
 		return fmt.Errorf("create transfer directory: %w", err)
 	}
+	err := forEach(ctx, len(sources), func(i int) error { return copyPayload(sources[i], payloadDir, prog) })
+	if err != nil {
+		return err
+	}
+	if err := syncDir(payloadDir); err != nil {
+		return err
+	}
 	for _, src := range sources {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("send: %w", err)
-		}
-		if err := copyPayload(src, payloadDir, prog); err != nil {
-			return err
-		}
 		m.Payloads = append(m.Payloads, Payload{Name: src.name, MediaType: mediaTypeOf(src.name),
 			Bytes: src.size, SHA256: src.sha256, Path: payloadPath(m.ID, src.name)})
 	}
@@ -190,7 +269,7 @@ func (v *Vault) writeTransfer(ctx context.Context, m *Manifest, sources []source
 }
 
 // copyPayload copies one scanned file into the payload directory (the kernel copies where it can),
-// refusing a file that changed since the scan.
+// refusing a file that changed since the scan. The caller fsyncs the directory.
 func copyPayload(src source, payloadDir string, prog *progress) error {
 	fh, _, err := openRegular(src.path, src.name)
 	if err != nil {
@@ -211,7 +290,7 @@ func copyPayload(src source, payloadDir string, prog *progress) error {
 		_ = os.Remove(tmp.Name())
 		return fmt.Errorf("copy %s: %w", src.name, err)
 	}
-	return commitTemp(tmp, filepath.Join(payloadDir, src.name))
+	return renameTemp(tmp, filepath.Join(payloadDir, src.name))
 }
 
 // unchanged refuses a source whose size or modification time moved between scan and copy.
@@ -234,8 +313,10 @@ func mediaTypeOf(name string) string {
 	return "application/octet-stream"
 }
 
-// progress reports bytes read to a callback; a nil *progress reports nothing.
+// progress reports bytes read to a callback, from any goroutine (calls are serialised); a nil *progress
+// reports nothing.
 type progress struct {
+	mu          sync.Mutex
 	report      func(done, total int64)
 	done, total int64
 }
@@ -247,16 +328,12 @@ func newProgress(report func(done, total int64)) *progress {
 	return &progress{report: report}
 }
 
-// Write counts scanned bytes (a progress sits in the scan's io.MultiWriter).
-func (p *progress) Write(b []byte) (int, error) {
-	p.add(int64(len(b)))
-	return len(b), nil
-}
-
 func (p *progress) add(n int64) {
 	if p == nil {
 		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.done += n
 	p.report(p.done, p.total)
 }
