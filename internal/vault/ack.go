@@ -38,7 +38,7 @@ type VerifiedPayload struct {
 }
 
 // Ack acknowledges transfer id for receiver: it refuses (conflict) unless the transfer is whole here,
-// every payload matching the manifest's bytes and SHA-256, and answers not_found when the transfer is not
+// every payload matching the manifest's bytes and SHA-256 (hashed now, not taken from the cache), and answers not_found when the transfer is not
 // targeted at receiver. It writes only the receiver's own ack file; acknowledging again keeps the first
 // ack.
 func (v *Vault) Ack(ctx context.Context, id string, receiver Identity) (*Ack, error) {
@@ -55,7 +55,7 @@ func (v *Vault) Ack(ctx context.Context, id string, receiver Identity) (*Ack, er
 	if !Targets(m.To, receiver) {
 		return nil, errNotFound(id)
 	}
-	t, err := v.verified(ctx, m)
+	t, err := v.verified(ctx, m, true)
 	if err != nil {
 		return nil, notVerified(id)
 	}

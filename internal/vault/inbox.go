@@ -66,7 +66,7 @@ func (v *Vault) Inbox(ctx context.Context, q InboxQuery) ([]Transfer, error) {
 		if acked && !q.All {
 			continue
 		}
-		t, err := v.verified(ctx, m)
+		t, err := v.verified(ctx, m, false)
 		if err != nil {
 			continue
 		}
@@ -87,7 +87,7 @@ func (v *Vault) Verify(ctx context.Context, id string) (*Transfer, error) {
 	if err != nil {
 		return nil, errNotFound(id)
 	}
-	t, err := v.verified(ctx, m)
+	t, err := v.verified(ctx, m, true)
 	if err != nil {
 		return nil, errNotFound(id)
 	}
@@ -121,14 +121,15 @@ func (v *Vault) readManifest(id string) (*Manifest, error) {
 	return decodeManifest(data, id)
 }
 
-// verified checks every payload of m against its bytes and SHA-256, several files at once.
-func (v *Vault) verified(ctx context.Context, m *Manifest) (*Transfer, error) {
+// verified checks every payload of m against its bytes and SHA-256, several files at once; with rehash it
+// hashes every file even when the digest cache knows it.
+func (v *Vault) verified(ctx context.Context, m *Manifest, rehash bool) (*Transfer, error) {
 	t := &Transfer{Manifest: *m, Dir: v.transferDir(m.ID), Files: make([]LocalPayload, len(m.Payloads))}
 	err := forEach(ctx, len(m.Payloads), func(i int) error {
 		p := m.Payloads[i]
 		abs := filepath.Join(v.root, filepath.FromSlash(p.Path))
 		t.Files[i] = LocalPayload{Payload: p, AbsPath: abs}
-		return v.checkPayload(abs, p)
+		return v.checkPayload(abs, p, rehash)
 	})
 	if err != nil {
 		return nil, err
@@ -140,14 +141,14 @@ func (v *Vault) verified(ctx context.Context, m *Manifest) (*Transfer, error) {
 var errPayloadMismatch = errors.New("payload does not match the manifest")
 
 // checkPayload compares a payload file with its manifest entry, hashing only when the size matches and
-// the cache does not already know this version of the file.
-func (v *Vault) checkPayload(abs string, p Payload) error {
+// (unless rehash) the cache does not already know this version of the file.
+func (v *Vault) checkPayload(abs string, p Payload, rehash bool) error {
 	fi, err := os.Lstat(abs)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != p.Bytes {
 		return fmt.Errorf("%s: %w", p.Name, errPayloadMismatch)
 	}
 	sum, ok := v.digests.get(abs, fi)
-	if !ok {
+	if !ok || rehash {
 		if sum, err = hashFile(abs); err != nil {
 			return err
 		}

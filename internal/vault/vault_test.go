@@ -245,3 +245,31 @@ func TestMachineCards(t *testing.T) {
 	_, err = v.PublishMachine(vault.MachineCard{MachineID: "../x"})
 	require.Error(t, err)
 }
+
+// TestAckRehashesEvenWhenTheCacheIsFooled rewrites a payload in place with the same size and restores its
+// modification time (same inode): the inbox's digest cache cannot see it, but an ack hashes again.
+func TestAckRehashesEvenWhenTheCacheIsFooled(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	v := openVault(t)
+	to := vault.Identity{MachineID: "m-b"}
+	m, err := v.Send(ctx, vault.SendRequest{Files: writeFiles(t, "a.txt", "alpha"), To: to})
+	require.NoError(t, err)
+	inbox, err := v.Inbox(ctx, vault.InboxQuery{Receiver: to})
+	require.NoError(t, err)
+	require.Len(t, inbox, 1)
+	path := inbox[0].Files[0].AbsPath
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteAt([]byte("ALPHA"), 0)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	require.NoError(t, os.Chtimes(path, fi.ModTime(), fi.ModTime()))
+
+	_, err = v.Ack(ctx, m.ID, to)
+	require.True(t, svcerr.Is(err, svcerr.Conflict), "%v", err)
+	_, err = v.Verify(ctx, m.ID)
+	require.True(t, svcerr.Is(err, svcerr.NotFound), "%v", err)
+}
