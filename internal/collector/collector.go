@@ -38,9 +38,10 @@ type Config struct {
 	MachineID string
 	// Host is this machine's host name (default os.Hostname, set by the caller).
 	Host string
-	// Runtimes and Agents describe the machine on its card.
+	// Runtimes are the runtimes on the machine card.
 	Runtimes []string
-	Agents   []vault.AgentCard
+	// Agents are the agents, with their worker classes, on the machine card.
+	Agents []vault.AgentCard
 	// Listen is the address to listen on (default DefaultListen).
 	Listen string
 	// Token, when set, is the bearer token every request must carry; it is required when Listen is not

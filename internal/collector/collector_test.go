@@ -228,3 +228,16 @@ func TestServeRefreshesTheMachineCard(t *testing.T) {
 	cancel()
 	require.NoError(t, <-done)
 }
+
+func TestNewRefusesAnOpenListenWithoutToken(t *testing.T) {
+	t.Parallel()
+	v, err := vault.Open(t.TempDir(), vault.Options{})
+	require.NoError(t, err)
+	_, err = collector.New(collector.Config{Vault: v, MachineID: "m-a", Listen: "0.0.0.0:8790"})
+	require.ErrorContains(t, err, "bearer token")
+	_, err = collector.New(collector.Config{Vault: v})
+	require.ErrorContains(t, err, "machine id")
+	c, err := collector.New(collector.Config{Vault: v, MachineID: "m-a", Listen: "0.0.0.0:8790", Token: "a-long-enough-test-token"})
+	require.NoError(t, err)
+	require.NotNil(t, c.Handler())
+}

@@ -18,16 +18,23 @@ import (
 
 // HealthResponse is the answer of GET /health.
 type HealthResponse struct {
-	OK           bool               `json:"ok"`
-	Status       string             `json:"status"`
-	MachineID    string             `json:"machineId"`
-	Host         string             `json:"host,omitempty"`
+	// OK is true.
+	OK bool `json:"ok"`
+	// Status is "ok".
+	Status string `json:"status"`
+	// MachineID is the collector's machine.
+	MachineID string `json:"machineId"`
+	// Host is the collector's host name.
+	Host string `json:"host,omitempty"`
+	// Capabilities has FileTransfers true.
 	Capabilities vault.Capabilities `json:"capabilities"`
 }
 
 // InboxResponse is the answer of GET /transfers.
 type InboxResponse struct {
-	OK        bool             `json:"ok"`
+	// OK is true.
+	OK bool `json:"ok"`
+	// Transfers are the whole transfers for the identity asked about, oldest first.
 	Transfers []vault.Transfer `json:"transfers"`
 }
 
@@ -45,7 +52,9 @@ type SendBody struct {
 
 // SendResponse is the answer of POST /transfers (201).
 type SendResponse struct {
-	OK       bool            `json:"ok"`
+	// OK is true.
+	OK bool `json:"ok"`
+	// Transfer is the manifest written.
 	Transfer *vault.Manifest `json:"transfer"`
 }
 
@@ -55,13 +64,17 @@ type AckBody struct {
 	ID string `json:"id"`
 	// MachineID must be this machine's id when given.
 	MachineID string `json:"machineId"`
-	Runtime   string `json:"runtime"`
-	AgentID   string `json:"agentId"`
+	// Runtime is the acknowledging runtime, if any.
+	Runtime string `json:"runtime"`
+	// AgentID is the acknowledging agent, if any.
+	AgentID string `json:"agentId"`
 }
 
 // AckResponse is the answer of POST /transfers/ack.
 type AckResponse struct {
-	OK  bool       `json:"ok"`
+	// OK is true.
+	OK bool `json:"ok"`
+	// Ack is the ack file's content.
 	Ack *vault.Ack `json:"ack"`
 }
 

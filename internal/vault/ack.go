@@ -19,11 +19,14 @@ import (
 type Ack struct {
 	// TransferID is the acknowledged transfer.
 	TransferID string `json:"transferId"`
-	// MachineID, Host, Runtime and AgentID are the receiving identity.
+	// MachineID is the receiver's machine id.
 	MachineID string `json:"machineId,omitempty"`
-	Host      string `json:"host,omitempty"`
-	Runtime   string `json:"runtime,omitempty"`
-	AgentID   string `json:"agentId,omitempty"`
+	// Host is the receiver's host name.
+	Host string `json:"host,omitempty"`
+	// Runtime is the receiver's runtime, when it named one.
+	Runtime string `json:"runtime,omitempty"`
+	// AgentID is the receiver's agent, when it named one.
+	AgentID string `json:"agentId,omitempty"`
 	// AckedAt is when the receiver acknowledged, ISO 8601 UTC.
 	AckedAt string `json:"ackedAt"`
 	// Verified lists the payloads the receiver checked before acknowledging.
@@ -32,9 +35,12 @@ type Ack struct {
 
 // VerifiedPayload is one payload as the receiver verified it.
 type VerifiedPayload struct {
-	Name   string `json:"name"`
+	// Name is the payload's file name.
+	Name string `json:"name"`
+	// SHA256 is the digest the receiver computed (equal to the manifest's).
 	SHA256 string `json:"sha256"`
-	Bytes  int64  `json:"bytes"`
+	// Bytes is the size the receiver found.
+	Bytes int64 `json:"bytes"`
 }
 
 // Ack acknowledges transfer id for receiver: it refuses (conflict) unless the transfer is whole here,
