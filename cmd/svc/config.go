@@ -18,6 +18,9 @@ type config struct {
 	APIKey string `json:"apiKey,omitempty"`
 	// Project is the default X-Svc-Project.
 	Project string `json:"project,omitempty"`
+	// Vault is the synced vault directory of "svc transfers" (set by hand; SVC_VAULT and --syncPath
+	// override it).
+	Vault string `json:"vault,omitempty"`
 }
 
 // configPath locates the config file from the environment only (so tests stay hermetic):
@@ -49,8 +52,14 @@ func loadConfig(path string) (config, error) {
 	return c, nil
 }
 
-// saveConfig writes the config file atomically: directory 0700, file 0600.
+// saveConfig writes the config file atomically: directory 0700, file 0600. A vault directory already in
+// the file is kept when c names none (logging in does not forget the vault).
 func saveConfig(path string, c config) error {
+	if c.Vault == "" {
+		if prev, err := loadConfig(path); err == nil {
+			c.Vault = prev.Vault
+		}
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)

@@ -1,6 +1,7 @@
 // Command svcd is the svc daemon: `svcd dev` runs everything in one process on embedded defaults (what
 // `make run` starts); `svcd api`, `svcd worker` and `svcd migrate` run the split deployment against an
-// external Temporal and PostgreSQL; `svcd accounts` administers accounts and first-key credit tokens.
+// external Temporal and PostgreSQL; `svcd accounts` administers accounts and first-key credit tokens;
+// `svcd collector` serves a machine's vault transfers (seed 001's collector API).
 package main
 
 import (
@@ -45,6 +46,11 @@ Usage:
   svcd partners list [--account ACCOUNT_ID]
   svcd partners revoke PARTNER_ID
   svcd dev-db [--database NAME]  find or start the dev PostgreSQL, create NAME (default svc); print its URL
+  svcd collector --vault DIR --machine-id ID [--listen 127.0.0.1:8790] [--token T] [--host H]
+                 [--runtime R]... [--agent RUNTIME/AGENT_ID[=CLASS,CLASS]]... [--card-interval 1m]
+                                 serve the vault-transfer collector API for this machine and publish its
+                                 machine card under <vault>/.svc-machines/ (SVC_VAULT, SVC_MACHINE_ID,
+                                 SVC_COLLECTOR_TOKEN; off loopback a token of 16+ characters is required)
   svcd version
 
 Configuration comes from environment variables; see README.md.
@@ -105,6 +111,8 @@ func dispatch(ctx context.Context, cfg app.Config, args []string, stdout, stderr
 		return partners(ctx, cfg, args[1:], stdout, stderr)
 	case "dev-db":
 		return devDB(ctx, cfg, args[1:], stdout, stderr)
+	case "collector":
+		return runCollector(ctx, args[1:], stderr)
 	case "version":
 		fmt.Fprintln(stdout, version)
 		return nil
