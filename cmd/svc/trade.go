@@ -13,6 +13,7 @@ import (
 // tradeCommands are the commands of managed spot trading, "svc trade ...".
 func tradeCommands() []command {
 	return []command{
+		{name: "trade", help: tradeHelp},
 		{name: "trade quote", run: (*app).tradeQuote, help: tradeQuoteHelp, brief: "price a swap from a wallet; moves nothing"},
 		{name: "trade buy", run: func(a *app, args []string) int { return a.tradeOrder(client.SideBuy, args) }, help: tradeBuyHelp,
 			brief: "buy a token from a wallet: quote, confirm, place the order, follow it"},
@@ -23,6 +24,20 @@ func tradeCommands() []command {
 			brief: "positions per wallet and token: quantity, average cost, P&L in USD"},
 	}
 }
+
+// tradeHelp is the help of the "svc trade" group.
+const tradeHelp = `Usage: svc trade <quote|buy|sell|orders|positions> [flags]
+
+Managed spot trading from managed wallets (service managed-trading) on the configured Uniswap V2 router
+(svcd dev: USDC/WETH and DEV/WETH pools on the dev chain). Orders run as workflows order/<id>.
+
+  trade quote       price a swap from a wallet; moves nothing
+  trade buy         buy a token: quote, confirm, place the order, follow it
+  trade sell        sell a token: quote, confirm, place the order, follow it
+  trade orders      list the account's orders, or show one
+  trade positions   positions per wallet and token: quantity, average cost, P&L in USD
+
+` + globalFlagsHelp
 
 // tradeSwapFlagsHelp documents the flags every swap command shares.
 const tradeSwapFlagsHelp = `  --wallet ID           the managed wallet that trades (required)
