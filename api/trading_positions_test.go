@@ -120,6 +120,10 @@ func TestTradingPositionsAverageCost(t *testing.T) {
 	require.True(t, all.OK, "%v", all.Error)
 	require.Len(t, all.Body.Positions, len(r.Body.Positions), "one wallet: the same positions")
 	require.Equal(t, http.StatusNotFound, other.Positions(ctx, w.ID).StatusCode)
+	child := c.CreateAPIKey(ctx, client.CreateAPIKeyRequest{Name: "no-trading", Scopes: []string{string(client.ScopeWalletsRead)}})
+	require.True(t, child.OK, "%v", child.Error)
+	narrow := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(child.Body.APIKey.Secret))
+	require.Equal(t, http.StatusForbidden, narrow.Positions(ctx, w.ID).StatusCode, "trading:read is required")
 	require.Empty(t, other.Positions(ctx, "").Body.Positions)
 }
 
