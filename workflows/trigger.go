@@ -63,6 +63,10 @@ func TriggerOrderWorkflow(ctx workflow.Context, p TriggerOrderParams) error {
 		if stop, ok := unfired(ctx, cancel, p.ExpiresAt); ok {
 			return stopOrder(ctx, actx, OrderStop{OrderID: p.OrderID, Status: stop})
 		}
+		if workflow.GetInfo(ctx).GetCurrentHistoryLength() > triggerHistoryLimit {
+			// Right after the cancel check: a signal arriving now fails this task, retried with the signal.
+			return workflow.NewContinueAsNewError(ctx, TriggerOrderWorkflowName, p)
+		}
 		var w OrderWatch
 		if err := workflow.ExecuteActivity(actx, ActivityWatchOrder, p.OrderID).Get(ctx, &w); err != nil {
 			return fmt.Errorf("watch order %s: %w", p.OrderID, err)
@@ -74,9 +78,6 @@ func TriggerOrderWorkflow(ctx workflow.Context, p TriggerOrderParams) error {
 			p.ExpiresAt.UTC().Format(time.RFC3339)))
 		if cancelled := sleepOrCancel(ctx, cancel, min(p.CheckEvery, p.ExpiresAt.Sub(workflow.Now(ctx)))); cancelled {
 			return stopOrder(ctx, actx, OrderStop{OrderID: p.OrderID, Status: OrderStopCancelled})
-		}
-		if workflow.GetInfo(ctx).GetCurrentHistoryLength() > triggerHistoryLimit {
-			return workflow.NewContinueAsNewError(ctx, TriggerOrderWorkflowName, p)
 		}
 	}
 	if cancel.ReceiveAsync(nil) {
