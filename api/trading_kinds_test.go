@@ -104,6 +104,7 @@ func TestTradingLimitAndStopOrders(t *testing.T) {
 	require.NoError(t, err)
 	lim, _ := strconv.ParseFloat(sell.LimitPrice, 64)
 	require.GreaterOrEqual(t, avg, lim*0.995, "filled at its limit, within its slippage")
+	require.Equal(t, http.StatusConflict, c.CancelOrder(ctx, l.ID).StatusCode, "a filled limit order cannot be cancelled")
 	s := waitOrder(t, c, stop.Body.Order.ID)
 	require.Equal(t, client.OrderFilled, s.Status, "%+v", s.Error)
 	require.NotEmpty(t, s.Fills)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/workflow"
@@ -13,7 +14,7 @@ import (
 )
 
 // triggerEnv is orderEnv with TriggerOrderWorkflow and its activities: the watch reads reached from
-// its reachedAt-th read on (0: never), recording the workflow clock of each read; the fire answers the
+// its reachedAt-th read on (0: never), recording the test clock at each read; the fire answers the
 // market path of a swap alone; stops are recorded.
 func triggerEnv(t *testing.T, reachedAt int) (*testEnv, *[]time.Time, *[]workflows.OrderStop) {
 	t.Helper()
@@ -21,7 +22,7 @@ func triggerEnv(t *testing.T, reachedAt int) (*testEnv, *[]time.Time, *[]workflo
 	e.env.RegisterWorkflowWithOptions(workflows.TriggerOrderWorkflow, workflow.RegisterOptions{Name: workflows.TriggerOrderWorkflowName})
 	var reads []time.Time
 	var stops []workflows.OrderStop
-	e.env.RegisterActivityWithOptions(func(ctx context.Context, id string) (workflows.OrderWatch, error) {
+	e.env.RegisterActivityWithOptions(func(_ context.Context, id string) (workflows.OrderWatch, error) {
 		reads = append(reads, e.env.Now())
 		*e.steps = append(*e.steps, "watch "+id)
 		return workflows.OrderWatch{Reached: reachedAt > 0 && len(reads) >= reachedAt, Price: "2500", Trigger: "2400"}, nil
@@ -49,8 +50,7 @@ func TestTriggerOrderFiresWhenReached(t *testing.T) {
 	require.NoError(t, e.env.GetWorkflowError())
 	require.Equal(t, []string{"watch ord_1", "watch ord_1", "watch ord_1", "fire ord_1", "sign", "broadcast", "receipt", "finish ord_1"}, *e.steps)
 	require.Len(t, *reads, 3)
-	require.Equal(t, 5*time.Second, (*reads)[1].Sub((*reads)[0]), "reads are a timer apart")
-	require.Equal(t, 5*time.Second, (*reads)[2].Sub((*reads)[1]))
+	require.Equal(t, 10*time.Second, e.env.Now().Sub(start), "three reads, two timers of CheckEvery apart")
 	require.Empty(t, *stops)
 }
 
@@ -79,4 +79,16 @@ func TestTriggerOrderCancelled(t *testing.T) {
 	require.Len(t, *reads, 2)
 	require.NotContains(t, *e.steps, "fire ord_1")
 	require.Less(t, e.env.Now().Sub(start), 10*time.Second, "the cancel does not wait for the timer")
+}
+
+// TestTriggerOrderRefusedAtFire: an order whose swap the policy refuses when it fires (the fire answers
+// not fired: it recorded the order failed) ends there, sending nothing.
+func TestTriggerOrderRefusedAtFire(t *testing.T) {
+	e, _, stops := triggerEnv(t, 1)
+	e.env.OnActivity(workflows.ActivityFireOrder, mock.Anything, "ord_1").Return(workflows.OrderFire{}, nil)
+	e.env.ExecuteWorkflow(workflows.TriggerOrderWorkflowName, workflows.TriggerOrderParams{OrderID: "ord_1",
+		ExpiresAt: e.env.Now().Add(time.Hour), CheckEvery: 5 * time.Second})
+	require.NoError(t, e.env.GetWorkflowError())
+	require.Equal(t, []string{"watch ord_1"}, *e.steps, "nothing signed")
+	require.Empty(t, *stops)
 }
