@@ -66,5 +66,8 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityFinishBeneficiary, Func: s.Beneficiaries.FinishBeneficiary},
 		{Name: workflows.ActivityOrderApproveConfirmed, Func: s.Trading.OrderApproveConfirmed},
 		{Name: workflows.ActivityFinishOrder, Func: s.Trading.FinishOrder},
+		{Name: workflows.ActivityWatchOrder, Func: s.Trading.WatchOrder},
+		{Name: workflows.ActivityFireOrder, Func: s.Trading.FireOrder},
+		{Name: workflows.ActivityStopOrder, Func: s.Trading.StopOrder},
 	}
 }

@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/workflows"
@@ -13,6 +14,9 @@ type Trading struct {
 	// Worker records orders' ends; nil fails the activities saying so (retried until a worker has a
 	// chain).
 	Worker *trading.Worker
+	// Orders fires limit and stop orders (records their wallet transactions); nil fails FireOrder
+	// saying so (retried until a worker has managed wallets and a chain).
+	Orders *trading.Service
 }
 
 var errNoTrading = errors.New("this worker has no chain for trading orders")
@@ -31,4 +35,28 @@ func (t *Trading) FinishOrder(ctx context.Context, end workflows.OrderEnd) error
 		return errNoTrading
 	}
 	return t.Worker.Finish(ctx, end)
+}
+
+// WatchOrder reads whether a limit or stop order's trigger is reached at the pool's price now.
+func (t *Trading) WatchOrder(ctx context.Context, orderID string) (workflows.OrderWatch, error) {
+	if t.Worker == nil {
+		return workflows.OrderWatch{}, errNoTrading
+	}
+	return t.Worker.Watch(ctx, orderID)
+}
+
+// FireOrder records a reached limit or stop order's wallet transactions and answers its market path.
+func (t *Trading) FireOrder(ctx context.Context, orderID string) (workflows.OrderFire, error) {
+	if t.Orders == nil {
+		return workflows.OrderFire{}, errNoTrading
+	}
+	return t.Orders.Fire(ctx, orderID, time.Now())
+}
+
+// StopOrder records a limit or stop order that never fired cancelled or expired.
+func (t *Trading) StopOrder(ctx context.Context, s workflows.OrderStop) error {
+	if t.Worker == nil {
+		return errNoTrading
+	}
+	return t.Worker.Stop(ctx, s)
 }

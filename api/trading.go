@@ -47,7 +47,7 @@ type orderOut struct {
 	Body   client.TradingOrderEnvelope
 }
 
-// place records a market order and starts its workflow order/<id>: 202 with the order. Its trading fee
+// place records an order (market, limit or stop) and starts its workflow order/<id>: 202 with the order. Its trading fee
 // counts against creditsPerDay on trading.orders.create when it is placed.
 func (ta *tradingAPI) place(ctx context.Context, in *placeOrderInput) (*orderOut, error) {
 	if ta.trading == nil {
@@ -120,6 +120,19 @@ func (ta *tradingAPI) list(ctx context.Context, in *listOrdersInput) (*Out[clien
 	return reply(client.TradingOrderList{OK: true, Orders: orders, NextCursor: next})
 }
 
+// cancel cancels one of the account's limit or stop orders that has not fired: 202 with the order, which
+// reads cancelled once its workflow has recorded it (event order.cancelled).
+func (ta *tradingAPI) cancel(ctx context.Context, in *orderIDInput) (*orderOut, error) {
+	if ta.trading == nil {
+		return nil, errNoTrading
+	}
+	o, err := ta.trading.Cancel(ctx, principalFrom(ctx).Scope, in.OrderID)
+	if err != nil {
+		return nil, err
+	}
+	return &orderOut{Status: http.StatusAccepted, Body: client.TradingOrderEnvelope{OK: true, Order: o}}, nil
+}
+
 // routes are the trading routes.
 func (ta *tradingAPI) routes() []Route {
 	const tag = "Trading"
@@ -139,5 +152,9 @@ func (ta *tradingAPI) routes() []Route {
 			Summary: "List the account's orders, newest first (filters: status, walletId, pair)"}, client.ScopeTradingRead), ta.list),
 		handle(r(Route{Op: client.OpTradingOrdersRead, Method: http.MethodGet, Path: "/v1/trading/orders/{orderId}",
 			Summary: "Read an order: status, fills, transaction hashes, approval, gas and fee"}, client.ScopeTradingRead), ta.get),
+		handle(r(Route{Op: client.OpTradingOrdersCancel, Method: http.MethodPost, Path: "/v1/trading/orders/{orderId}/cancel", Idem: true,
+			Status:  http.StatusAccepted,
+			Summary: "Cancel a limit or stop order that has not fired: its workflow stops watching the price and releases its fee's hold (order.cancelled)"},
+			client.ScopeTradingExecute), ta.cancel),
 	}
 }

@@ -205,6 +205,10 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		}
 		deps.FeesManager = lc.FeesManager
 		deps.Trading = tradingOf(cfg.Trading)
+		if xc, err := cfg.Chain.X402(); err == nil && xc != nil {
+			deps.WalletNetwork, deps.WalletUSDC = xc.Network, xc.Asset
+		}
+		deps.NativeUSDPrice = nativePrice(cfg, keyMode)
 		w := NewWorker(tc, deps, sdkworker.Options{})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)

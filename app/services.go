@@ -152,7 +152,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Launches:      launches,
 		FeeClaims:     feeClaimActivities(launches),
 		Beneficiaries: beneficiaryActivities(launches),
-		Trading:       &activities.Trading{Worker: tradingActivities(d)},
+		Trading:       &activities.Trading{Worker: tradingActivities(d), Orders: workerTrading(d)},
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.

@@ -94,7 +94,8 @@ func tradingService(wallets *wallet.Store, book *ledger.Ledger, cat *catalog.Cat
 		cfg.USDC = d.X402.Asset
 	}
 	return &trading.Service{DB: d.DB, Wallets: wallets, Chain: chain, Venue: &trading.Venue{RPC: chain.RPC, Config: cfg},
-		Prices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))}, Engine: d.Temporal, Ledger: book, FeeMillicredits: orderFee(cat)}
+		Prices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))}, Engine: d.Temporal, Ledger: book, FeeMillicredits: orderFee(cat),
+		Signals: d.Temporal}
 }
 
 // orderFee is the trading fee per order, from the pricing catalog.
@@ -121,4 +122,27 @@ func tradingActivities(d WorkerDeps) *trading.Worker {
 		cfg = tradingOf(TradingConfig{})
 	}
 	return &trading.Worker{DB: d.DB, Venue: &trading.Venue{RPC: d.Chain.Client(), Config: cfg}, Ledger: ledger.New(d.DB)}
+}
+
+// workerTrading fires limit and stop orders on the worker: managed wallets on the worker's chain and
+// its venue; nil without a chain or the encryption key's box.
+func workerTrading(d WorkerDeps) *trading.Service {
+	if d.Chain == nil || d.Box == nil {
+		return nil
+	}
+	network, usdc := d.WalletNetwork, d.WalletUSDC
+	if network == "" {
+		network = client.ChainDev
+	}
+	if usdc == (common.Address{}) {
+		usdc = devchain.USDCAddress
+	}
+	cfg := d.Trading
+	if cfg.Router == (common.Address{}) {
+		cfg = tradingOf(TradingConfig{})
+	}
+	rpc := d.Chain.Client()
+	return &trading.Service{DB: d.DB, Wallets: wallet.NewStore(d.DB, d.Box, network), Chain: &wallet.Chain{RPC: rpc, USDC: usdc},
+		Venue: &trading.Venue{RPC: rpc, Config: cfg}, Prices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))},
+		Engine: d.Temporal, Ledger: ledger.New(d.DB)}
 }

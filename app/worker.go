@@ -66,6 +66,11 @@ type WorkerDeps struct {
 	FeesManager   common.Address
 	// Trading is managed trading's venue, where orders' fills are read (zero: the dev chain's).
 	Trading trading.Config
+	// WalletNetwork and WalletUSDC name the managed wallets' chain and its USDC, for limit and stop
+	// orders fired by the worker (zero: the dev chain's); NativeUSDPrice prices its native asset.
+	WalletNetwork  string
+	WalletUSDC     common.Address
+	NativeUSDPrice float64
 	// Schedules pauses automations' schedules; NewWorker sets it to its client's when nil.
 	Schedules sdkclient.ScheduleClient
 	// LimitClock places automations' fires in the creating keys' limit windows (default time.Now); it

@@ -134,6 +134,7 @@ const (
 	OpTradingOrdersCreate          = "trading.orders.create"
 	OpTradingOrdersList            = "trading.orders.list"
 	OpTradingOrdersRead            = "trading.orders.read"
+	OpTradingOrdersCancel          = "trading.orders.cancel"
 	OpTradingPositionsList         = "trading.positions.list"
 	OpRunsList                     = "runs.list"
 	OpRunsCreate                   = "runs.create"
@@ -181,8 +182,8 @@ var LimitOperations = []string{
 	OpWalletsList, OpWalletsCreate, OpWalletsRead, OpWalletsBalancesRead, OpWalletsPolicyUpdate,
 	OpWalletsTransactionsQuote, OpWalletsTransactionsCreate, OpWalletsTransactionsList, OpWalletsTransactionsRead,
 	OpWalletsSignaturesQuote, OpWalletsSignaturesCreate,
-	OpTradingQuotesCreate, OpTradingOrdersCreate, OpTradingOrdersList, OpTradingOrdersRead, OpTradingPositionsList,
-	OpRunsList, OpRunsCreate, OpRunsRead, OpRunsCancel, OpApprovalsList, OpApprovalsCreate, OpApprovalsDecide,
+	OpTradingQuotesCreate, OpTradingOrdersCreate, OpTradingOrdersList, OpTradingOrdersRead, OpTradingOrdersCancel,
+	OpTradingPositionsList, OpRunsList, OpRunsCreate, OpRunsRead, OpRunsCancel, OpApprovalsList, OpApprovalsCreate, OpApprovalsDecide,
 	OpArtifactsList, OpArtifactsContentRead, OpWebhooksList, OpWebhooksCreate, OpWebhooksUpdate, OpWebhooksRotate,
 	OpWebhooksDisable, OpWebhookDeliveriesList, OpWebhookDeliveriesReplay,
 	OpAutomationsList, OpAutomationsCreate, OpAutomationsRead, OpAutomationsUpdate, OpAutomationsPause,

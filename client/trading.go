@@ -104,7 +104,24 @@ type CreateOrderRequest struct {
 	Amount      string `json:"amount,omitempty" maxLength:"100"`
 	AmountKind  string `json:"amountKind,omitempty"`
 	SlippageBps *int   `json:"slippageBps,omitempty"`
+	// Type is market (the default), limit (also implied by limitPrice) or stop.
+	Type string `json:"type,omitempty" enum:"market,limit,stop" doc:"market (default), limit (implied by limitPrice) or stop (needs stopPrice)."`
+	// LimitPrice makes a limit order: it fills once the pool's price for its amount is at or better
+	// than this (quote token per base token: at most this for a buy, at least for a sell).
+	LimitPrice string `json:"limitPrice,omitempty" maxLength:"80" doc:"A limit order's price, quote token per base token: it fills once the pool's price for its amount is at or below it (buy) or at or above it (sell)."`
+	// StopPrice makes a stop order fire once the pool's price crosses it (at or above for a buy, at
+	// or below for a sell).
+	StopPrice string `json:"stopPrice,omitempty" maxLength:"80" doc:"A stop order's price, quote token per base token: a market order fires once the pool's price reaches it (at or above for a buy, at or below for a sell)."`
+	// ExpiresAt is when a limit or stop order that has not fired expires (default 24 hours, at most 30 days).
+	ExpiresAt *time.Time `json:"expiresAt,omitempty" doc:"When a limit or stop order that has not fired expires (default: in 24 hours; at most 30 days ahead)."`
 }
+
+// Types of a trading order (TradingOrder.Type, CreateOrderRequest.Type).
+const (
+	OrderTypeMarket = "market"
+	OrderTypeLimit  = "limit"
+	OrderTypeStop   = "stop"
+)
 
 // TradingFill is one pool's part of an order's swap: a pair's Swap event.
 type TradingFill struct {
@@ -121,7 +138,10 @@ type TradingFill struct {
 // TradingOrder is a spot order run by workflow order/<id>.
 type TradingOrder struct {
 	ID                   string        `json:"id" doc:"ord_…"`
-	Type                 string        `json:"type" doc:"market (limit, stop, dca and twap come later)."`
+	Type                 string        `json:"type" doc:"market, limit or stop (dca and twap come later)."`
+	LimitPrice           string        `json:"limitPrice,omitempty" doc:"A limit order's price, quote token per base token."`
+	StopPrice            string        `json:"stopPrice,omitempty" doc:"A stop order's price, quote token per base token."`
+	ExpiresAt            *time.Time    `json:"expiresAt,omitempty" doc:"When a limit or stop order that has not fired expires."`
 	ParentOrderID        *string       `json:"parentOrderId,omitempty"`
 	WalletID             string        `json:"walletId"`
 	QuoteID              *string       `json:"quoteId,omitempty"`
@@ -195,6 +215,16 @@ func (c *Client) Order(ctx context.Context, id string) Response[TradingOrderEnve
 		return invalidArg[TradingOrderEnvelope]("orderId", "the order id is empty")
 	}
 	return send[TradingOrderEnvelope](ctx, c, call{method: http.MethodGet, path: "/trading/orders/" + url.PathEscape(id), auth: authKey})
+}
+
+// CancelOrder cancels an open limit or stop order that has not fired, POST
+// /v1/trading/orders/{orderId}/cancel (202; the order reads cancelled once its workflow has stopped).
+func (c *Client) CancelOrder(ctx context.Context, id string, opts ...CallOption) Response[TradingOrderEnvelope] {
+	if id == "" {
+		return invalidArg[TradingOrderEnvelope]("orderId", "the order id is empty")
+	}
+	return send[TradingOrderEnvelope](ctx, c, call{method: http.MethodPost, path: "/trading/orders/" + url.PathEscape(id) + "/cancel",
+		auth: authKey, idem: true, opts: opts})
 }
 
 // Orders lists the account's orders, newest first, GET /v1/trading/orders.

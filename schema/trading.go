@@ -18,9 +18,13 @@ const (
 	OrderExpired         = "expired"
 )
 
-// Types of a trading order (only market orders are placed yet; the others fit the same table).
+// Types of a trading order (dca and twap fit the same table; they are not placed yet).
 const (
 	OrderMarket = "market"
+	// OrderLimit waits until the pool's price is at or better than its trigger price.
+	OrderLimit = "limit"
+	// OrderStop fires a market order once the pool's price crosses its trigger price.
+	OrderStop = "stop"
 )
 
 // TradingQuote is a quoted swap of managed trading (migration 0034).
@@ -83,6 +87,10 @@ type TradingOrder struct {
 	CreatedAt       time.Time  `bun:"created_at,nullzero,default:now()"`
 	UpdatedAt       time.Time  `bun:"updated_at,nullzero,default:now()"`
 	FilledAt        *time.Time `bun:"filled_at"`
+	// TriggerPrice is a limit or stop order's price, quote token per base token (migration 0036).
+	TriggerPrice *string `bun:"trigger_price,type:numeric"`
+	// ExpiresAt is when a limit or stop order that has not fired expires (migration 0036).
+	ExpiresAt *time.Time `bun:"expires_at"`
 }
 
 // TradingFill is one pair Swap event of an order's swap (migration 0035).

@@ -42,6 +42,9 @@ const (
 	BeneficiaryWorkflowName = "BeneficiaryWorkflow"
 	// OrderWorkflowName runs one trading order (workflow id order/<orderId>).
 	OrderWorkflowName = "OrderWorkflow"
+	// TriggerOrderWorkflowName runs one limit or stop order (workflow id order/<orderId>): it watches the
+	// pool's price with a durable timer until the order fires, expires or is cancelled.
+	TriggerOrderWorkflowName = "TriggerOrderWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -61,6 +64,7 @@ var Registrations = []Registration{
 	{Name: FeeClaimWorkflowName, Func: FeeClaimWorkflow},
 	{Name: BeneficiaryWorkflowName, Func: BeneficiaryWorkflow},
 	{Name: OrderWorkflowName, Func: OrderWorkflow},
+	{Name: TriggerOrderWorkflowName, Func: TriggerOrderWorkflow},
 }
 
 // Signal names.
@@ -173,6 +177,15 @@ const (
 	// fills from the receipt's Swap events, gas, the fee charged once) or failed with its reason
 	// (idempotent).
 	ActivityFinishOrder = "FinishOrder"
+	// ActivityWatchOrder reads whether a limit or stop order's trigger is reached at the pool's price now
+	// (one read: the workflow's timer spaces the reads).
+	ActivityWatchOrder = "WatchOrder"
+	// ActivityFireOrder records a reached limit or stop order's wallet transactions, priced afresh, and
+	// answers the market path's parameters (idempotent; a policy refusal ends the order failed).
+	ActivityFireOrder = "FireOrder"
+	// ActivityStopOrder records a limit or stop order that never fired cancelled or expired, releasing its
+	// fee's hold (idempotent).
+	ActivityStopOrder = "StopOrder"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

@@ -41,6 +41,11 @@ func OrderWorkflowID(orderID string) string { return "order/" + orderID }
 // ActivityFinishOrder records the order filled from the receipt's Swap events, or failed with its reason.
 // A child already running is not started twice.
 func OrderWorkflow(ctx workflow.Context, p OrderParams) error {
+	return runOrder(ctx, p)
+}
+
+// runOrder is the market path of an order whose wallet transactions are recorded: approve, swap, end.
+func runOrder(ctx workflow.Context, p OrderParams) error {
 	actx := workflow.WithActivityOptions(ctx, launchSteps)
 	end := OrderEnd{OrderID: p.OrderID}
 	if p.ApproveTxID != "" {

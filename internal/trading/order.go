@@ -42,7 +42,7 @@ type Request struct {
 // Place records market order r.ID with its wallet transactions and starts its workflow order/<id>: the
 // swap (judged by the wallet's policy at the order's USD value, its spend reserved, waiting for an
 // approval when the policy asks) and, when the router's allowance is short, an ERC-20 approve before
-// it. The trading fee is held on the account's credits. A replay (the same id) answers the order
+// it. A limit or stop order records no transaction until it fires (placeTrigger). The trading fee is held on the account's credits. A replay (the same id) answers the order
 // recorded. A policy refusal is the policy's 403 and records nothing.
 func (s *Service) Place(ctx context.Context, r Request, now time.Time) (*schema.TradingOrder, error) {
 	if o, err := s.load(ctx, s.DB, r.ID); err == nil {
@@ -54,9 +54,16 @@ func (s *Service) Place(ctx context.Context, r Request, now time.Time) (*schema.
 	if s.Wallets == nil || s.Engine == nil || s.Venue == nil {
 		return nil, svcerr.New(svcerr.Unavailable, "this server has no managed wallets, workflow engine or trading venue")
 	}
+	k, err := readKind(r.Body, now)
+	if err != nil {
+		return nil, err
+	}
 	o, err := s.orderOf(ctx, r, now)
 	if err != nil {
 		return nil, err
+	}
+	if IsTrigger(k.typ) {
+		return s.placeTrigger(ctx, r, o, k, now)
 	}
 	if err := s.hold(ctx, o); err != nil {
 		return nil, err
@@ -292,9 +299,13 @@ func ApproveTxID(orderID string) string {
 	return ids.Derive(ids.WalletTransaction, "order-approve", orderID)
 }
 
-// Start starts order o's workflow order/<id>; one started before is fine. A swap that waits for an
+// Start starts order o's workflow order/<id> (TriggerOrderWorkflow for a limit or stop order); one
+// started before is fine. A swap that waits for an
 // approval has the approval's workflow started first.
 func (s *Service) Start(ctx context.Context, o *schema.TradingOrder) error {
+	if IsTrigger(o.Type) {
+		return s.startTrigger(ctx, o)
+	}
 	p := workflows.OrderParams{OrderID: o.ID, SwapTxID: o.SwapTxID, ApproveTxID: deref(o.ApproveTxID)}
 	if o.ApprovalID != nil {
 		a, err := approval.NewStore(s.DB).ByID(ctx, *o.ApprovalID)

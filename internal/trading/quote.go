@@ -43,6 +43,10 @@ type Service struct {
 	Ledger *ledger.Ledger
 	// FeeMillicredits is the trading fee per order (the pricing catalog's trading.orders.create).
 	FeeMillicredits int64
+	// Signals cancels limit and stop orders (their workflows); nil refuses cancels as unavailable.
+	Signals Signaler
+	// WatchEvery spaces a limit or stop order's reads of the pool's price (0: DefaultWatchEvery).
+	WatchEvery time.Duration
 }
 
 // spec is a trade request read and checked.

@@ -104,6 +104,13 @@ func ToWire(o *schema.TradingOrder, fills []schema.TradingFill, cfg Config) clie
 		USDValue: usd(o.USDCents), FeeCredits: float64(o.FeeMillicredits) / 1000, ApprovalID: o.ApprovalID, ApproveTransactionID: o.ApproveTxID,
 		SwapTransactionID: o.SwapTxID, TxHashes: []string{}, Fills: make([]client.TradingFill, 0, len(fills)), WorkflowID: workflows.OrderWorkflowID(o.ID),
 		CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(), FilledAt: o.FilledAt, FailureReason: deref(o.FailureReason)}
+	v.ExpiresAt = o.ExpiresAt
+	switch o.Type {
+	case schema.OrderLimit:
+		v.LimitPrice = deref(o.TriggerPrice)
+	case schema.OrderStop:
+		v.StopPrice = deref(o.TriggerPrice)
+	}
 	if o.AmountKind == client.AmountExactIn {
 		v.MinimumReceived = wallet.FormatUnits(bigOf(o.Bound), out.Decimals)
 	} else {
