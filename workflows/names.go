@@ -42,6 +42,9 @@ const (
 	BeneficiaryWorkflowName = "BeneficiaryWorkflow"
 	// OrderWorkflowName runs one trading order (workflow id order/<orderId>).
 	OrderWorkflowName = "OrderWorkflow"
+	// HandoffWorkflowName writes one handoff's vault transfer and waits for its ack (workflow id
+	// handoff/<handoffId>).
+	HandoffWorkflowName = "HandoffWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -61,6 +64,7 @@ var Registrations = []Registration{
 	{Name: FeeClaimWorkflowName, Func: FeeClaimWorkflow},
 	{Name: BeneficiaryWorkflowName, Func: BeneficiaryWorkflow},
 	{Name: OrderWorkflowName, Func: OrderWorkflow},
+	{Name: HandoffWorkflowName, Func: HandoffWorkflow},
 }
 
 // Signal names.
@@ -78,6 +82,9 @@ const (
 	// SignalTransferProgress carries a TransferProgress from the transfer's activity to its workflow's
 	// memo.
 	SignalTransferProgress = "transfer-progress"
+	// SignalHandoffAck wakes HandoffWorkflow to check its transfer's acks at once (a vault watcher or
+	// collector that saw an ack file may send it; without it the workflow checks on its timer).
+	SignalHandoffAck = "handoff-ack"
 )
 
 // Update names.
@@ -173,6 +180,14 @@ const (
 	// fills from the receipt's Swap events, gas, the fee charged once) or failed with its reason
 	// (idempotent).
 	ActivityFinishOrder = "FinishOrder"
+	// ActivityWriteHandoffTransfer writes a handoff's vault transfer (its files and, for a task, its task
+	// file) and records the transfer id; it answers the id recorded before when retried.
+	ActivityWriteHandoffTransfer = "WriteHandoffTransfer"
+	// ActivityCheckHandoffAcks counts the ack files of a handoff's transfer (one check, no waiting).
+	ActivityCheckHandoffAcks = "CheckHandoffAcks"
+	// ActivityFinishHandoff records a handoff's end (with the acks read from the vault) and its event
+	// (idempotent).
+	ActivityFinishHandoff = "FinishHandoff"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its
