@@ -207,3 +207,29 @@ func accountOf(t *testing.T, h *handoffEnv) string {
 	require.NoError(t, h.env.DB.NewRaw("SELECT account_id FROM handoffs LIMIT 1").Scan(context.Background(), &id))
 	return id
 }
+
+// TestRecordHandoffHistories records the handoff workflow's histories (acknowledged, expired) that
+// workflows' replay test reads. It runs only with SVC_RECORD_HISTORIES=1 (make record-histories).
+func TestRecordHandoffHistories(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	h := newHandoffEnv(t)
+	ctx := context.Background()
+	testdata := filepath.Join("..", "workflows", "testdata")
+	r := h.c.Handoff(ctx, client.HandoffRequest{Action: client.HandoffSendTask, Target: "studio-mac", Task: "write the changelog"})
+	require.NoError(t, r.Err())
+	got := h.waitHandoff(t, r.Body.Handoff.ID, client.HandoffAwaitingAck)
+	_, err := h.vault.Ack(ctx, *got.TransferID, vault.Identity{MachineID: "studio-mac", Runtime: "claude", AgentID: "writer"})
+	require.NoError(t, err)
+	h.waitHandoff(t, got.ID, client.HandoffAcknowledged)
+	require.Eventually(t, func() bool { return workflowClosed(h.env, got.WorkflowID) }, 20*time.Second, 20*time.Millisecond)
+	writeHistory(t, h.env, got.WorkflowID, filepath.Join(testdata, "handoff_acknowledged.json"))
+
+	r = h.c.Handoff(ctx, client.HandoffRequest{Action: client.HandoffSendFile, Target: "studio-pc",
+		Files: []string{h.file(t, "notes.txt", "hello")}, AckTimeoutSeconds: 1})
+	require.NoError(t, r.Err())
+	h.waitHandoff(t, r.Body.Handoff.ID, client.HandoffExpired)
+	require.Eventually(t, func() bool { return workflowClosed(h.env, r.Body.Handoff.WorkflowID) }, 20*time.Second, 20*time.Millisecond)
+	writeHistory(t, h.env, r.Body.Handoff.WorkflowID, filepath.Join(testdata, "handoff_expired.json"))
+}
