@@ -101,26 +101,26 @@ type AckFile struct {
 
 // Handoff is a recorded send handoff.
 type Handoff struct {
-	ID          string        `json:"id"`
-	Action      string        `json:"action"`
-	Status      string        `json:"status" doc:"sending, awaiting_ack, acknowledged, expired or failed."`
-	Target      string        `json:"target"`
-	Machine     string        `json:"machineId"`
-	Host        string        `json:"host,omitempty"`
-	Runtime     string        `json:"runtime,omitempty"`
-	AgentID     string        `json:"agentId,omitempty"`
-	WorkerClass string        `json:"workerClass,omitempty"`
-	Files       []string      `json:"files"`
-	HasTask     bool          `json:"hasTask"`
-	Note        string        `json:"note,omitempty"`
-	TransferID  *string       `json:"transferId"`
-	Acks        []HandoffAck  `json:"acks"`
-	Error       *string       `json:"error,omitempty"`
-	AckDeadline time.Time     `json:"ackDeadline"`
-	WorkflowID  string        `json:"workflowId"`
-	CreatedAt   time.Time     `json:"createdAt"`
-	UpdatedAt   time.Time     `json:"updatedAt"`
-	EndedAt     *time.Time    `json:"endedAt,omitempty"`
+	ID          string       `json:"id"`
+	Action      string       `json:"action"`
+	Status      string       `json:"status" doc:"sending, awaiting_ack, acknowledged, expired or failed."`
+	Target      string       `json:"target"`
+	Machine     string       `json:"machineId"`
+	Host        string       `json:"host,omitempty"`
+	Runtime     string       `json:"runtime,omitempty"`
+	AgentID     string       `json:"agentId,omitempty"`
+	WorkerClass string       `json:"workerClass,omitempty"`
+	Files       []string     `json:"files"`
+	HasTask     bool         `json:"hasTask"`
+	Note        string       `json:"note,omitempty"`
+	TransferID  *string      `json:"transferId"`
+	Acks        []HandoffAck `json:"acks"`
+	Error       *string      `json:"error,omitempty"`
+	AckDeadline time.Time    `json:"ackDeadline"`
+	WorkflowID  string       `json:"workflowId"`
+	CreatedAt   time.Time    `json:"createdAt"`
+	UpdatedAt   time.Time    `json:"updatedAt"`
+	EndedAt     *time.Time   `json:"endedAt,omitempty"`
 }
 
 // HandoffEnvelope answers POST /api/handoff: the plan, and for a send the handoff recorded (202).
