@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+
+	"github.com/danielgtaylor/huma/v2"
 	"net/http"
 	"time"
 
@@ -78,12 +80,19 @@ func (ha *handoffsAPI) list(ctx context.Context, in *listHandoffsInput) (*Out[cl
 	return reply(client.HandoffList{OK: true, Handoffs: hs, NextCursor: next})
 }
 
+// documentPlanAnswer adds the 200 answer of action plan beside the 202 of a send.
+func documentPlanAnswer(op *huma.Operation) {
+	if accepted := op.Responses["202"]; accepted != nil {
+		op.Responses["200"] = &huma.Response{Description: "The plan (action plan): nothing was recorded or sent.", Content: accepted.Content}
+	}
+}
+
 // routes are the handoff routes.
 func (ha *handoffsAPI) routes() []Route {
 	const tag = "Handoffs"
 	return []Route{
 		handle(Route{Op: client.OpHandoffsCreate, Method: http.MethodPost, Path: "/api/handoff", Tag: tag, Auth: authKey,
-			Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusAccepted, FreeText: []string{"task", "note"},
+			Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusAccepted, FreeText: []string{"task", "note"}, document: documentPlanAnswer,
 			Summary: "Plan a handoff to a machine of the vault (plan: 200, no side effects) or send files and/or a task (202): the workflow handoff/<id> writes the vault transfer and waits for the receiver's ack"},
 			ha.handoff),
 		handle(Route{Op: client.OpHandoffsList, Method: http.MethodGet, Path: "/v1/handoffs", Tag: tag, Auth: authKey, Scope: client.ScopeRunsRead,
