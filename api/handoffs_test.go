@@ -100,6 +100,12 @@ func TestHandoffPlanResolvesFuzzyNames(t *testing.T) {
 	ts, err := h.vault.Inbox(ctx, vault.InboxQuery{Receiver: vault.Identity{MachineID: "studio-mac"}, All: true})
 	require.NoError(t, err)
 	require.Empty(t, ts, "plan has no side effects")
+
+	doc := h.env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/openapi.json"})
+	op := doc.Body["paths"].(map[string]any)["/api/handoff"].(map[string]any)["post"].(map[string]any)
+	require.Contains(t, op["responses"], "200", "the plan's answer")
+	require.Contains(t, op["responses"], "202", "a send's answer")
+	require.Equal(t, client.ScopeRunsWrite, op["x-svc-scope"])
 }
 
 // TestHandoffFileTaskAcknowledged: send-file-task writes the files and the task file to the selected
