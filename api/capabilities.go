@@ -166,6 +166,7 @@ func routeTable(d Deps) [][]Route {
 		(&feeClaimsAPI{claims: d.FeeClaims}).routes(),
 		(&beneficiaryAPI{transfers: d.Beneficiaries}).routes(),
 		(&tradingAPI{trading: d.Trading, daily: daily}).routes(),
+		(&tradingPositionsAPI{trading: d.Trading}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
 		(&feesAPI{fees: d.Fees}).routes(),
