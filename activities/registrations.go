@@ -19,6 +19,8 @@ type Set struct {
 	// Beneficiaries are the beneficiary transfers' activities.
 	Beneficiaries *Beneficiaries
 	Trading       *Trading
+	// Handoffs are the handoffs' activities (issue 22).
+	Handoffs *Handoffs
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -69,5 +71,8 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityWatchOrder, Func: s.Trading.WatchOrder},
 		{Name: workflows.ActivityFireOrder, Func: s.Trading.FireOrder},
 		{Name: workflows.ActivityStopOrder, Func: s.Trading.StopOrder},
+		{Name: workflows.ActivityWriteHandoffTransfer, Func: s.Handoffs.WriteHandoffTransfer},
+		{Name: workflows.ActivityCheckHandoffAcks, Func: s.Handoffs.CheckHandoffAcks},
+		{Name: workflows.ActivityFinishHandoff, Func: s.Handoffs.FinishHandoff},
 	}
 }

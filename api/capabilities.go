@@ -21,6 +21,7 @@ import (
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/handles"
+	"github.com/svcplatform/svc/internal/handoff"
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/ledger"
@@ -120,6 +121,8 @@ type Deps struct {
 	SIWE *siwe.Service
 	// Fees answers the public token-fee routes (seed 002); nil answers them 503.
 	Fees *feeread.Reader
+	// Handoffs plan and send handoffs through the vault (seed 001); nil (no SVC_VAULT) answers 503.
+	Handoffs *handoff.Service
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -167,5 +170,6 @@ func routeTable(d Deps) [][]Route {
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
 		(&feesAPI{fees: d.Fees}).routes(),
+		(&handoffsAPI{handoffs: d.Handoffs}).routes(),
 	}
 }

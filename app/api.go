@@ -25,6 +25,7 @@ import (
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/trading"
+	"github.com/svcplatform/svc/internal/vault"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/x402"
 )
@@ -99,6 +100,11 @@ type APIDeps struct {
 	// LimitClock is the clock that places requests in their limit windows (default time.Now); processes
 	// sharing a database must share it.
 	LimitClock func() time.Time
+	// Vault is the platform's copy of the synced vault (SVC_VAULT), whose machine cards the handoff
+	// planner reads; nil answers POST /api/handoff 503.
+	Vault *vault.Vault
+	// HandoffCheckEvery is the interval between a handoff's ack checks (default handoff.DefaultCheckEvery).
+	HandoffCheckEvery time.Duration
 	// SIWEDomain is the domain sign-in-with-Ethereum messages must name (see Config.SIWEDomain); empty
 	// uses DefaultSIWEDomain.
 	SIWEDomain string

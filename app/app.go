@@ -209,6 +209,9 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 			deps.WalletNetwork, deps.WalletUSDC = xc.Network, xc.Asset
 		}
 		deps.NativeUSDPrice = nativePrice(cfg, keyMode)
+		if deps.Vault, err = openVault(cfg.Vault); err != nil {
+			return fmt.Errorf("worker: %w", err)
+		}
 		w := NewWorker(tc, deps, sdkworker.Options{})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
@@ -328,7 +331,11 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 	if err != nil {
 		return err
 	}
-	proc, err := NewAPI(APIDeps{DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
+	handoffVault, err := openVault(cfg.Vault)
+	if err != nil {
+		return err
+	}
+	proc, err := NewAPI(APIDeps{Vault: handoffVault, DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
 		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, ChainRPCURL: cfg.Chain.RPCURL,
 		NativeUSDPrice:  nativePrice(cfg, keyMode),

@@ -109,6 +109,9 @@ type Config struct {
 	// Trading configures managed trading's venue (SVC_TRADING_ROUTER, SVC_TRADING_TOKENS_FILE; see
 	// TradingConfig).
 	Trading TradingConfig
+	// Vault is the platform's synced vault directory (SVC_VAULT): the handoff planner reads its machine
+	// cards and the worker writes handoffs' transfers into it. Empty: handoffs answer 503.
+	Vault string
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
 	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
 	DevRecord string
@@ -135,6 +138,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		LogLevel:       or(getenv("SVC_LOG_LEVEL"), "info"),
 		LogFormat:      or(getenv("SVC_LOG_FORMAT"), "text"),
 		DevRecord:      DevRecordPath(getenv),
+		Vault:          getenv("SVC_VAULT"),
 	}
 	var err error
 	if cfg.DBMaxConns, err = intVar(getenv, "SVC_DB_MAX_CONNS", 20); err != nil {

@@ -107,6 +107,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		SIWE:          siweService(d),
 		Fees:          fees,
 		Trading:       tradingService(wallets, book, cat, d),
+		Handoffs:      handoffService(d),
 	}, nil
 }
 
@@ -153,6 +154,7 @@ func Activities(d WorkerDeps) activities.Set {
 		FeeClaims:     feeClaimActivities(launches),
 		Beneficiaries: beneficiaryActivities(launches),
 		Trading:       &activities.Trading{Worker: tradingActivities(d), Orders: workerTrading(d)},
+		Handoffs:      &activities.Handoffs{Worker: handoffActivities(d)},
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.

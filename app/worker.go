@@ -21,6 +21,7 @@ import (
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/trading"
+	"github.com/svcplatform/svc/internal/vault"
 	"github.com/svcplatform/svc/internal/x402"
 	"github.com/svcplatform/svc/worker"
 )
@@ -71,6 +72,9 @@ type WorkerDeps struct {
 	WalletNetwork  string
 	WalletUSDC     common.Address
 	NativeUSDPrice float64
+	// Vault is the worker's copy of the synced vault (SVC_VAULT), where handoffs' transfers are written;
+	// nil fails those activities saying so (retried until a worker has it).
+	Vault *vault.Vault
 	// Schedules pauses automations' schedules; NewWorker sets it to its client's when nil.
 	Schedules sdkclient.ScheduleClient
 	// LimitClock places automations' fires in the creating keys' limit windows (default time.Now); it

@@ -167,6 +167,10 @@ const (
 	OpWalletsSignaturesRead = "wallets.signatures.read"
 	// OpWalletSign is seed 002's POST /wallet/sign.
 	OpWalletSign = "wallet.sign"
+	// The handoffs' operations (issue 22: seed 001's planner at POST /api/handoff, and its records).
+	OpHandoffsCreate = "handoffs.create"
+	OpHandoffsList   = "handoffs.list"
+	OpHandoffsRead   = "handoffs.read"
 )
 
 // LimitOperations lists every route's limit operation id, in the order of the specification.
@@ -192,6 +196,7 @@ var LimitOperations = []string{
 	OpAuthSIWENonce, OpAuthSIWEVerify, OpAuthSIWELink,
 	OpTokenLaunchesDeploy, OpTokenLaunchesRead, OpFeeClaimsCreate, OpFeeClaimsRead,
 	OpBeneficiaryTransfersCreate, OpBeneficiaryTransfersRead,
+	OpHandoffsCreate, OpHandoffsList, OpHandoffsRead,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

@@ -45,6 +45,9 @@ const (
 	// TriggerOrderWorkflowName runs one limit or stop order (workflow id order/<orderId>): it watches the
 	// pool's price with a durable timer until the order fires, expires or is cancelled.
 	TriggerOrderWorkflowName = "TriggerOrderWorkflow"
+	// HandoffWorkflowName writes one handoff's vault transfer and waits for its ack (workflow id
+	// handoff/<handoffId>).
+	HandoffWorkflowName = "HandoffWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -65,6 +68,7 @@ var Registrations = []Registration{
 	{Name: BeneficiaryWorkflowName, Func: BeneficiaryWorkflow},
 	{Name: OrderWorkflowName, Func: OrderWorkflow},
 	{Name: TriggerOrderWorkflowName, Func: TriggerOrderWorkflow},
+	{Name: HandoffWorkflowName, Func: HandoffWorkflow},
 }
 
 // Signal names.
@@ -82,6 +86,9 @@ const (
 	// SignalTransferProgress carries a TransferProgress from the transfer's activity to its workflow's
 	// memo.
 	SignalTransferProgress = "transfer-progress"
+	// SignalHandoffAck wakes HandoffWorkflow to check its transfer's acks at once (a vault watcher or
+	// collector that saw an ack file may send it; without it the workflow checks on its timer).
+	SignalHandoffAck = "handoff-ack"
 )
 
 // Update names.
@@ -186,6 +193,14 @@ const (
 	// ActivityStopOrder records a limit or stop order that never fired cancelled or expired, releasing its
 	// fee's hold (idempotent).
 	ActivityStopOrder = "StopOrder"
+	// ActivityWriteHandoffTransfer writes a handoff's vault transfer (its files and, for a task, its task
+	// file) and records the transfer id; it answers the id recorded before when retried.
+	ActivityWriteHandoffTransfer = "WriteHandoffTransfer"
+	// ActivityCheckHandoffAcks counts the ack files of a handoff's transfer (one check, no waiting).
+	ActivityCheckHandoffAcks = "CheckHandoffAcks"
+	// ActivityFinishHandoff records a handoff's end (with the acks read from the vault) and its event
+	// (idempotent).
+	ActivityFinishHandoff = "FinishHandoff"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its

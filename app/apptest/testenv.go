@@ -43,6 +43,7 @@ import (
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
+	"github.com/svcplatform/svc/internal/vault"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/x402"
 	"github.com/svcplatform/svc/schema"
@@ -127,6 +128,11 @@ type Options struct {
 	FeeCacheTTL time.Duration
 	// HandleFile is the handle resolver's file (SVC_HANDLE_RESOLVER_FILE: x, farcaster and ens names).
 	HandleFile string
+	// Vault is the platform's vault directory (SVC_VAULT) for the API and the worker; "" leaves
+	// handoffs answering 503.
+	Vault string
+	// HandoffCheckEvery is the interval between a handoff's ack checks (0: the default).
+	HandoffCheckEvery time.Duration
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -159,7 +165,12 @@ func NewWith(t testing.TB, opts Options) *Env {
 		databases = testCluster(t, db, box)
 	}
 	limitClock := midnightClock()
-	wdeps := app.WorkerDeps{DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs,
+	var handoffVault *vault.Vault
+	if opts.Vault != "" {
+		handoffVault, err = vault.Open(opts.Vault, vault.Options{})
+		require.NoError(t, err)
+	}
+	wdeps := app.WorkerDeps{Vault: handoffVault, DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs,
 		Databases: databases, LimitClock: limitClock}
 	var chain *devchain.Chain
 	var xc *x402.Config
@@ -196,7 +207,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
 		Blobs:         blobs, BlobDir: blobDir, Artifacts: artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		Databases: databases,
-		deps: app.APIDeps{Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
+		deps: app.APIDeps{Vault: handoffVault, HandoffCheckEvery: opts.HandoffCheckEvery, Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, Blobs: blobs, X402: xc, ChainRPCURL: chainURL(chain), NativeUSDPrice: app.DevNativeUSDPrice, WalletScreening: opts.WalletScreening, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
 			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval},

@@ -46,6 +46,8 @@ const (
 	BeneficiaryTransfer = "bnt"
 	// TradingOrder names a spot order of managed trading (POST /v1/trading/orders).
 	TradingOrder = "ord"
+	// Handoff names a file or task handoff to another machine through the vault (POST /api/handoff).
+	Handoff = "hnd"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

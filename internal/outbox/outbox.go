@@ -66,13 +66,17 @@ const (
 	OrderFailed = "order.failed"
 	// OrderCancelled: a trading order was cancelled before it was sent.
 	OrderCancelled = "order.cancelled"
+	// HandoffAcknowledged: a receiver acknowledged a handoff's vault transfer (its data is the handoff).
+	HandoffAcknowledged = "handoff.acknowledged"
+	// HandoffExpired: nobody acknowledged a handoff's transfer before its deadline.
+	HandoffExpired = "handoff.expired"
 )
 
 // Types lists every event type, in documentation order.
 var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted, DatabaseReady,
 	DatabaseTransferCompleted, DatabaseTransferFailed, AutomationRunStarted, AutomationPaused, AutomationLimitReached,
 	WalletTransactionConfirmed, WalletTransactionFailed, WalletTransactionPendingApproval, WalletTransactionRejected,
-	OrderFilled, OrderFailed, OrderCancelled}
+	OrderFilled, OrderFailed, OrderCancelled, HandoffAcknowledged, HandoffExpired}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {
