@@ -155,7 +155,7 @@ func (w *Worker) Finish(ctx context.Context, end workflows.HandoffEnd) error {
 	}
 	return w.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model(h).Column("status", "acks", "ended_at", "updated_at", "error_message").WherePK().
-			Where("status NOT IN (?)", bun.In([]string{schema.HandoffAcknowledged, schema.HandoffExpired, schema.HandoffFailed})).Exec(ctx)
+			Where("status NOT IN (?)", bun.List([]string{schema.HandoffAcknowledged, schema.HandoffExpired, schema.HandoffFailed})).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("record the end of handoff %s: %w", h.ID, err)
 		}

@@ -381,7 +381,7 @@ func (s *Service) Sweep(ctx context.Context, settle time.Duration, limit int) (i
 	var stale []schema.TradingOrder
 	before := time.Now().Add(-settle)
 	err := s.DB.NewSelect().Model(&stale).Where("status IN (?) AND created_at < ? AND created_at > ?",
-		bun.In([]string{schema.OrderOpen, schema.OrderPendingApproval}), before, before.Add(-24*time.Hour)).
+		bun.List([]string{schema.OrderOpen, schema.OrderPendingApproval}), before, before.Add(-24*time.Hour)).
 		OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("list running orders: %w", err)

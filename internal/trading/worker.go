@@ -137,7 +137,7 @@ func (w *Worker) filled(ctx context.Context, o *schema.TradingOrder, swap *schem
 // end records o's final columns (unless another attempt did) and its event (none when event is "").
 func (w *Worker) end(ctx context.Context, tx bun.Tx, o *schema.TradingOrder, event string, fills []schema.TradingFill) error {
 	res, err := tx.NewUpdate().Model(o).Column("status", "swap_tx_hash", "gas_wei", "filled_at", "filled_in", "filled_out", "failure_reason",
-		"error_message", "updated_at").WherePK().Where("status NOT IN (?)", bun.In([]string{schema.OrderFilled, schema.OrderFailed,
+		"error_message", "updated_at").WherePK().Where("status NOT IN (?)", bun.List([]string{schema.OrderFilled, schema.OrderFailed,
 		schema.OrderCancelled, schema.OrderExpired})).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("record the end of order %s: %w", o.ID, err)
