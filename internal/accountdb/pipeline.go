@@ -28,20 +28,25 @@ import (
 // The session writes every message of the exchange at once, on the socket pgdriver's connection holds,
 // then reads the answers in order:
 //
-//	Parse/Bind/Execute "BEGIN READ ONLY"       (extended protocol, unnamed statement and portal)
+//	(Parse of our own statements, named, on the connection's first query; see prepared.go)
+//	Bind/Execute         "BEGIN READ ONLY"     (extended protocol, a named statement, unnamed portal)
 //	Parse                the caller's SQL      (unnamed; parameter types left to PostgreSQL)
 //	Describe statement   its parameter count, and its columns' names and type OIDs
 //	Bind                 the parameters, as text
 //	Execute              at most maxRows+1 rows (one more than answered, to learn of truncation)
+//	Bind/Execute         "ROLLBACK"
+//	Bind/Execute         "SELECT pg_catalog.pg_advisory_unlock_all()"
 //	Sync
-//	Query "ROLLBACK; SELECT pg_catalog.pg_advisory_unlock_all()"
 //
-// BEGIN goes by the extended protocol, before the first Sync, so that an error anywhere in it (BEGIN
-// included) makes the server skip the rest up to Sync: the caller's statement never runs outside the
-// READ ONLY transaction. Parse refuses a second statement. Whatever happens before Sync, the simple
-// Query after it always runs: it rolls the transaction back (undoing every setting a set_config made
-// in it) and releases session-level advisory locks. The statement and portal are unnamed, so nothing
-// is left to deallocate (the next Parse replaces them; ROLLBACK closes the portal).
+// Everything before Sync is one unit: an error anywhere in it (BEGIN included) makes the server skip
+// the rest up to Sync, so the caller's statement never runs outside the READ ONLY transaction. Parse
+// refuses a second statement. When all goes well the exchange ends idle, one round trip in all: the
+// ROLLBACK has undone every setting a set_config made in the transaction, and session-level advisory
+// locks are released. When something failed (ReadyForQuery finds the transaction failed, or idle with
+// the error of BEGIN), the session sends the simple Query of pipelineEnd, a second round trip only
+// on that path, to do the same. The statement and portal are unnamed, so nothing is left to
+// deallocate (the next Parse replaces them; ROLLBACK closes the portal); our own named statements stay
+// prepared for the connection's next query.
 //
 // The deadline is enforced as everywhere in the session (a CancelRequest, then the socket closed); the
 // socket's read deadline is pgdriver's read timeout, renewed before each read. A result cut by the byte
@@ -84,8 +89,13 @@ const (
 	txFailed = 'E'
 )
 
-// pipelineEnd is the simple query that ends every pipelined exchange.
-const pipelineEnd = "ROLLBACK; SELECT pg_catalog.pg_advisory_unlock_all()"
+// The statements that end a pipelined exchange: within it when all went well, and as the simple query
+// pipelineEnd after a failure.
+const (
+	endRollback = "ROLLBACK"
+	endUnlock   = "SELECT pg_catalog.pg_advisory_unlock_all()"
+	pipelineEnd = endRollback + "; " + endUnlock
+)
 
 // pipelineOverhead is about what a pipelined exchange's messages take besides the caller's SQL (its
 // own statements, headers and a few parameters): the initial size of the messages' buffer.
@@ -114,28 +124,40 @@ func (e *serverError) Error() string {
 // result, under c's row and byte caps (c.hidden is not supported: records use collect).
 func (s *session) query(ctx context.Context, q string, args []driver.NamedValue, c *collector) (*client.DatabaseQueryResult, error) {
 	m := frontend{b: make([]byte, 0, pipelineOverhead+len(q))} // one allocation for most exchanges
-	m.parseBindExecute("BEGIN READ ONLY", nil, 0)
+	prepare := !preparedConns.has(s.cn)
+	if prepare {
+		m.prepareOwn()
+	}
+	m.executeOwn(stmtBegin)
 	m.parse(q)
 	m.describeStatement()
 	m.bind(args)
 	m.execute(c.maxRows + 1)
+	m.executeOwn(stmtRollback)
+	m.executeOwn(stmtUnlock)
 	m.sync()
-	m.query(pipelineEnd)
 	w, err := s.send(ctx, m.b)
 	if err != nil {
 		return nil, err
 	}
 	p := &pipelined{w: w, c: c, nparams: -1}
-	if err := p.readStatement(); err != nil {
+	err = p.readStatement()
+	if prepare && p.parsed >= len(ownStatements) {
+		preparedConns.add(s.cn) // they come first: parsed, they are all prepared
+	}
+	if err != nil {
 		s.cancel() // out of step, or cut short by the byte cap: never read from or written to again
 		if p.capped {
 			return p.res, nil
 		}
 		return nil, err
 	}
-	endErr := w.readEnd()
-	if err := w.done(); endErr == nil {
-		endErr = err
+	endErr := w.done()
+	if endErr == nil && p.err != nil {
+		endErr = s.endFailed(ctx)
+	}
+	if endErr == nil && ownStatementLost(p.err) {
+		endErr = p.err // a connection whose statements are not as recorded is not used again
 	}
 	if endErr != nil {
 		s.markBroken()
@@ -143,6 +165,8 @@ func (s *session) query(ctx context.Context, q string, args []driver.NamedValue,
 	switch {
 	case p.nparams >= 0 && p.nparams != len(args):
 		return nil, svcerr.Invalid("params", "the statement takes %d parameters; %d were given", p.nparams, len(args))
+	case ownStatementLost(p.err):
+		return nil, fmt.Errorf("accountdb: the connection's own statements: %v", p.err) // ours, not the caller's: not a 400
 	case p.err != nil:
 		return nil, p.err
 	case endErr != nil:
@@ -167,7 +191,20 @@ type pipelined struct {
 	err error
 	// capped is set when the byte cap cut the result (the rest is unread).
 	capped bool
+	// parsed counts ParseCompletes (the pipeline's own statements, when it prepares them, come first).
+	parsed int
+	// ended counts the exchange's statements that have ended (CommandComplete, PortalSuspended or
+	// EmptyQueryResponse): BEGIN, the caller's, ROLLBACK, the unlock. Data rows while it is 1 are the
+	// caller's.
+	ended int
 }
+
+// Values of pipelined.ended.
+const (
+	beganTx      = 1 // BEGIN has ended: the caller's statement answers
+	callerEnded  = 2 // the caller's statement has ended
+	rollbackDone = 3 // ROLLBACK has ended: the unlock answers
+)
 
 // readStatement reads the answers up to the Sync's ReadyForQuery. An error it answers leaves the
 // connection out of step (or the result capped); the server's own error is kept in p.err.
@@ -182,7 +219,11 @@ func (p *pipelined) readStatement() error {
 			return err
 		}
 		switch typ {
-		case beParseComplete, beBindComplete, beCommandComplete, beNoData, bePortalSuspended, beEmptyQuery:
+		case beParseComplete:
+			p.parsed++
+		case beBindComplete, beNoData:
+		case beCommandComplete, bePortalSuspended, beEmptyQuery:
+			p.ended++
 		case beParameterDescription:
 			n, err := newMsg(body).int16()
 			if err != nil {
@@ -190,10 +231,19 @@ func (p *pipelined) readStatement() error {
 			}
 			p.nparams = n
 		case beRowDescription:
+			if p.ended != beganTx {
+				return fmt.Errorf("%w: a row description after the statement", errDesync)
+			}
 			if p.oids, err = p.describe(body); err != nil {
 				return err
 			}
 		case beDataRow:
+			if p.ended == rollbackDone {
+				continue // the unlock's one row
+			}
+			if p.ended != beganTx {
+				return fmt.Errorf("%w: a data row outside the statement", errDesync)
+			}
 			if err := p.row(body); err != nil {
 				return err
 			}
@@ -205,21 +255,29 @@ func (p *pipelined) readStatement() error {
 				p.err = parseError(body)
 			}
 		case beReadyForQuery:
-			if len(body) != 1 {
-				return errDesync
-			}
-			// BEGIN took (T, or E after the statement failed), or failed itself (I, with its error).
-			if status := body[0]; status != txInTx && status != txFailed && p.err == nil {
-				return fmt.Errorf("%w: transaction status %q after the statement", errDesync, status)
-			}
-			if p.res == nil {
-				p.res = &client.DatabaseQueryResult{OK: true, Columns: []client.DatabaseColumn{}, Rows: []json.RawMessage{}}
-			}
-			return nil
+			return p.ready(body)
 		default:
 			return fmt.Errorf("%w: %q in a statement's answer", errDesync, typ)
 		}
 	}
+}
+
+// ready checks the exchange's ReadyForQuery: idle when all went well (ROLLBACK ran); after an error,
+// whatever state the error left (pipelineEnd follows).
+func (p *pipelined) ready(body []byte) error {
+	if len(body) != 1 {
+		return errDesync
+	}
+	if status := body[0]; status != txIdle && p.err == nil {
+		return fmt.Errorf("%w: transaction status %q after the exchange", errDesync, status)
+	}
+	if p.err == nil && p.ended != rollbackDone+1 {
+		return fmt.Errorf("%w: %d statements ended in the exchange", errDesync, p.ended)
+	}
+	if p.res == nil {
+		p.res = &client.DatabaseQueryResult{OK: true, Columns: []client.DatabaseColumn{}, Rows: []json.RawMessage{}}
+	}
+	return nil
 }
 
 // rowBudget is the largest data row worth reading (memory stays bounded by the byte cap). A row's JSON
@@ -431,6 +489,33 @@ func (s *session) markBroken() {
 	s.mu.Lock()
 	s.broken = true
 	s.mu.Unlock()
+}
+
+// ownStatementLost says whether err is PostgreSQL's refusal of a prepared statement name (missing, or
+// already there): the pipeline's own statements on the connection are not as recorded.
+func ownStatementLost(err error) bool {
+	var se *serverError
+	if !errors.As(err, &se) {
+		return false
+	}
+	code := se.Field('C')
+	return code == "26000" || code == "42P05"
+}
+
+// endFailed ends an exchange that failed: the simple query pipelineEnd rolls back whatever the error
+// left open and releases advisory locks; the session must end idle.
+func (s *session) endFailed(ctx context.Context) error {
+	var m frontend
+	m.query(pipelineEnd)
+	w, err := s.send(ctx, m.b)
+	if err != nil {
+		return err
+	}
+	endErr := w.readEnd()
+	if err := w.done(); endErr == nil {
+		endErr = err
+	}
+	return endErr
 }
 
 // readEnd reads the answers of the closing simple query (pipelineEnd) up to its ReadyForQuery, which

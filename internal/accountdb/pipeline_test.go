@@ -29,8 +29,9 @@ func (c countingConn) Write(b []byte) (int, error) {
 	return c.Conn.Write(b)
 }
 
-// TestQueryIsOneRoundTrip: a query, whether it answers rows, is truncated by its row cap or fails in
-// PostgreSQL, is one write on its connection (so one round trip), and leaves the connection usable.
+// TestQueryIsOneRoundTrip: a query that answers rows or is truncated by its row cap is one write on its
+// connection (so one round trip); one that fails in PostgreSQL takes a second, the rollback after the
+// failure; each leaves the connection usable, out of any transaction and holding no advisory lock.
 func TestQueryIsOneRoundTrip(t *testing.T) {
 	t.Parallel()
 	var writes atomic.Int64
@@ -52,16 +53,27 @@ func TestQueryIsOneRoundTrip(t *testing.T) {
 	var pid int
 	require.NoError(t, db.QueryRowContext(context.Background(), "SELECT pg_backend_pid()").Scan(&pid))
 
-	for _, req := range []client.DatabaseQueryRequest{
-		{SQL: "SELECT $1::int AS n, 'x' AS s, now() AS at", Params: raws(`1`)},
-		{SQL: "SELECT g FROM generate_series(1, 100000) g", MaxRows: 3},
-		{SQL: "SELECT nope"},
-		{SQL: "SELECT $1::int", Params: raws(`"not a number"`)},
-		{SQL: "SELECT $1::int, $2::int", Params: raws(`1`)},
+	for _, tc := range []struct {
+		req    client.DatabaseQueryRequest
+		writes int64
+	}{
+		{client.DatabaseQueryRequest{SQL: "SELECT $1::int AS n, 'x' AS s, now() AS at", Params: raws(`1`)}, 1},
+		{client.DatabaseQueryRequest{SQL: "SELECT g FROM generate_series(1, 100000) g", MaxRows: 3}, 1},
+		{client.DatabaseQueryRequest{SQL: "SELECT 1 AS n FROM pg_advisory_lock(42), pg_advisory_xact_lock(43)"}, 1},
+		{client.DatabaseQueryRequest{SQL: "SELECT 1/0 FROM pg_advisory_lock(44)"}, 2},
+		{client.DatabaseQueryRequest{SQL: "SELECT nope"}, 2},
+		{client.DatabaseQueryRequest{SQL: "SELECT $1::int", Params: raws(`"not a number"`)}, 2},
+		{client.DatabaseQueryRequest{SQL: "SELECT $1::int, $2::int", Params: raws(`1`)}, 2},
 	} {
 		before := writes.Load()
-		_, _ = accountdb.Query(context.Background(), db, req, accountdb.Limits{Timeout: 10 * time.Second})
-		require.Equal(t, int64(1), writes.Load()-before, "%s: one write", req.SQL)
+		_, _ = accountdb.Query(context.Background(), db, tc.req, accountdb.Limits{Timeout: 10 * time.Second})
+		require.Equal(t, tc.writes, writes.Load()-before, "%s: writes", tc.req.SQL)
+		var locks int
+		var txStatus string
+		require.NoError(t, db.QueryRowContext(context.Background(),
+			"SELECT (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()), current_setting('transaction_read_only')").Scan(&locks, &txStatus))
+		require.Zero(t, locks, "%s: no advisory lock is left", tc.req.SQL)
+		require.Equal(t, "off", txStatus, "%s: no read-only transaction is left open", tc.req.SQL)
 	}
 	var after int
 	require.NoError(t, db.QueryRowContext(context.Background(), "SELECT pg_backend_pid()").Scan(&after))
