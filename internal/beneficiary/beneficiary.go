@@ -159,17 +159,11 @@ func (s *Service) Get(ctx context.Context, scope tenant.Scope, id string) (*sche
 // withApproval sets t.ApprovalID from its wallet transaction (none when the transaction needed no
 // approval, or is not recorded).
 func withApproval(ctx context.Context, db bun.IDB, t *schema.BeneficiaryTransfer) error {
-	var id sql.NullString
-	err := db.NewRaw("SELECT approval_id FROM wallet_transactions WHERE id = ?", t.TransactionID).Scan(ctx, &id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
+	id, err := wallet.ApprovalOf(ctx, db, t.TransactionID)
 	if err != nil {
-		return fmt.Errorf("read the approval of beneficiary transfer %s: %w", t.ID, err)
+		return fmt.Errorf("beneficiary transfer %s: %w", t.ID, err)
 	}
-	if id.Valid {
-		t.ApprovalID = &id.String
-	}
+	t.ApprovalID = id
 	return nil
 }
 

@@ -148,17 +148,11 @@ func (s *Service) Get(ctx context.Context, scope tenant.Scope, id string) (*sche
 // withApproval sets c.ApprovalID from its wallet transaction (none when the transaction needed no
 // approval, or is not recorded).
 func withApproval(ctx context.Context, db bun.IDB, c *schema.FeeClaim) error {
-	var id sql.NullString
-	err := db.NewRaw("SELECT approval_id FROM wallet_transactions WHERE id = ?", c.TransactionID).Scan(ctx, &id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
+	id, err := wallet.ApprovalOf(ctx, db, c.TransactionID)
 	if err != nil {
-		return fmt.Errorf("read the approval of fee claim %s: %w", c.ID, err)
+		return fmt.Errorf("fee claim %s: %w", c.ID, err)
 	}
-	if id.Valid {
-		c.ApprovalID = &id.String
-	}
+	c.ApprovalID = id
 	return nil
 }
 

@@ -286,3 +286,17 @@ func derefStr(s *string) string {
 	}
 	return *s
 }
+
+// ApprovalOf is the approval id of wallet transaction transactionID: nil when it needed no approval or
+// is not recorded (yet).
+func ApprovalOf(ctx context.Context, db bun.IDB, transactionID string) (*string, error) {
+	var id sql.NullString
+	err := db.NewRaw("SELECT approval_id FROM wallet_transactions WHERE id = ?", transactionID).Scan(ctx, &id)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && !id.Valid {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the approval of wallet transaction %s: %w", transactionID, err)
+	}
+	return &id.String, nil
+}
