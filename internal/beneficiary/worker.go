@@ -20,6 +20,7 @@ import (
 	"github.com/svcplatform/svc/internal/feeread"
 	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/sponsor"
+	"github.com/svcplatform/svc/internal/sweep"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
 	"github.com/svcplatform/svc/workflows"
@@ -50,25 +51,13 @@ func Start(ctx context.Context, e wallet.Engine, db bun.IDB, t *schema.Beneficia
 // recording them and starting their workflow (recorded in the last day, at most limit); it answers how
 // many it handed on. A transfer whose workflow runs or ran is left as it is.
 func Sweep(ctx context.Context, db *bun.DB, e wallet.Engine, settle time.Duration, limit int) (int, error) {
-	var stale []schema.BeneficiaryTransfer
-	before := time.Now().Add(-settle)
-	err := db.NewSelect().Model(&stale).Where("status = ? AND created_at < ? AND created_at > ?", schema.BeneficiaryTransferring, before,
-		before.Add(-24*time.Hour)).OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("list transferring beneficiary transfers: %w", err)
-	}
-	n := 0
-	for i := range stale {
-		sent, err := db.NewSelect().Model((*schema.WalletTransaction)(nil)).Where("id = ?", stale[i].TransactionID).Exists(ctx)
-		if err != nil || !sent {
-			continue // its send was never recorded: a retry of the request records it
-		}
-		if err := Start(ctx, e, db, &stale[i]); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
+	return sweep.Stale(ctx, db, "beneficiary transfers", []string{schema.BeneficiaryTransferring}, settle, limit,
+		func(ctx context.Context, t *schema.BeneficiaryTransfer) (bool, error) {
+			if !sweep.Recorded(ctx, db, (*schema.WalletTransaction)(nil), t.TransactionID) {
+				return false, nil // its send was never recorded: a retry of the request records it
+			}
+			return true, Start(ctx, e, db, t)
+		})
 }
 
 // Worker does the work of the transfer workflow's activities.

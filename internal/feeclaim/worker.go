@@ -17,6 +17,7 @@ import (
 	evmlaunch "github.com/svcplatform/svc/internal/evm/launch"
 	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/sponsor"
+	"github.com/svcplatform/svc/internal/sweep"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
 	"github.com/svcplatform/svc/workflows"
@@ -46,25 +47,12 @@ func Start(ctx context.Context, e wallet.Engine, db bun.IDB, c *schema.FeeClaim)
 // them and starting their workflow (recorded in the last day, at most limit); it answers how many it
 // handed on. A claim whose workflow runs or ran is left as it is.
 func Sweep(ctx context.Context, db *bun.DB, e wallet.Engine, settle time.Duration, limit int) (int, error) {
-	var stale []schema.FeeClaim
-	before := time.Now().Add(-settle)
-	err := db.NewSelect().Model(&stale).Where("status = ? AND created_at < ? AND created_at > ?", schema.FeeClaimClaiming, before,
-		before.Add(-24*time.Hour)).OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("list claiming fee claims: %w", err)
-	}
-	n := 0
-	for i := range stale {
-		n2, err := db.NewSelect().Model((*schema.WalletTransaction)(nil)).Where("id = ?", stale[i].TransactionID).Count(ctx)
-		if err != nil || n2 == 0 {
-			continue // its send was never recorded: a retry of the request records it
+	return sweep.Stale(ctx, db, "fee claims", []string{schema.FeeClaimClaiming}, settle, limit, func(ctx context.Context, c *schema.FeeClaim) (bool, error) {
+		if !sweep.Recorded(ctx, db, (*schema.WalletTransaction)(nil), c.TransactionID) {
+			return false, nil // its send was never recorded: a retry of the request records it
 		}
-		if err := Start(ctx, e, db, &stale[i]); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
+		return true, Start(ctx, e, db, c)
+	})
 }
 
 // Worker does the work of the claim workflow's activities.

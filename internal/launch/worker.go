@@ -15,6 +15,7 @@ import (
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/evm/launch"
 	"github.com/svcplatform/svc/internal/sponsor"
+	"github.com/svcplatform/svc/internal/sweep"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
 	"github.com/svcplatform/svc/workflows"
@@ -31,30 +32,17 @@ func Start(ctx context.Context, e wallet.Engine, l *schema.TokenLaunch, p workfl
 // recording them and starting their workflow), recorded in the last day, at most limit of them; it
 // answers how many it handed on. A launch whose workflow runs or ran is left as it is.
 func Sweep(ctx context.Context, db *bun.DB, e wallet.Engine, settle time.Duration, limit int) (int, error) {
-	var stale []schema.TokenLaunch
-	before := time.Now().Add(-settle)
-	err := db.NewSelect().Model(&stale).Where("status = ? AND created_at < ? AND created_at > ?", schema.LaunchDeploying, before,
-		before.Add(-24*time.Hour)).OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("list deploying launches: %w", err)
-	}
-	n := 0
-	for i := range stale {
-		l := &stale[i]
+	return sweep.Stale(ctx, db, "launches", []string{schema.LaunchDeploying}, settle, limit, func(ctx context.Context, l *schema.TokenLaunch) (bool, error) {
 		t := new(schema.WalletTransaction)
 		if err := db.NewSelect().Model(t).Where("id = ?", l.TransactionID).Scan(ctx); err != nil {
-			continue // its send was never recorded: a retry of the request records it
+			return false, nil // its send was never recorded: a retry of the request records it
 		}
 		p, err := paramsOf(ctx, db, e, l, t)
 		if err != nil {
-			return n, err
+			return false, err
 		}
-		if err := Start(ctx, e, l, p); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
+		return true, Start(ctx, e, l, p)
+	})
 }
 
 // paramsOf are the launch workflow's parameters for launch l with wallet transaction t: when the wallet's
