@@ -223,7 +223,7 @@ func (r *Registry) load() (*file, error) {
 	}
 	var f file
 	if err := json.Unmarshal(raw, &f); err != nil {
-		return nil, fmt.Errorf("the project registry (%s) is not valid JSON: %w", r.source, err)
+		return nil, svcerr.New(svcerr.Unavailable, "the project registry (%s) is not valid JSON; repair or move it aside: %v", r.source, err)
 	}
 	f.Schema = Schema
 	return &f, nil
