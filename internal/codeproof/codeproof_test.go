@@ -155,3 +155,18 @@ func TestStatusFakeCLIAndNode(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, found)
 }
+
+// TestStatusCLIHangs: a CLI that never answers --version is reported, not waited for.
+func TestStatusCLIHangs(t *testing.T) {
+	t.Parallel()
+	cli := filepath.Join(t.TempDir(), "codeproof")
+	require.NoError(t, os.WriteFile(cli, []byte("#!/bin/sh\nsleep 30\n"), 0o755))
+	s := New(Config{CLI: cli, DataDir: t.TempDir(), Timeout: 200 * time.Millisecond})
+	start := time.Now()
+	got := s.DetectCLI(context.Background())
+	require.Less(t, time.Since(start), 5*time.Second)
+	require.True(t, got.Installed)
+	require.Empty(t, got.Version)
+	require.Contains(t, got.Problem, "did not answer")
+	require.Equal(t, "install_manually", s.SetupCLI(context.Background()).Action)
+}
