@@ -88,7 +88,7 @@ func TestCodeProofIdentity(t *testing.T) {
 	dir := t.TempDir()
 	env := apptest.NewWith(t, apptest.Options{CodeProof: codeproof.Config{DataDir: dir, CLI: "svc-no-such-codeproof-cli"}})
 	key, other := env.FirstKey(t), env.FirstKey(t)
-	first := post(t, env, key, "/api/codeproof/identity", map[string]any{})
+	first := post(t, env, key, "/api/codeproof/identity", nil) // no body, as in the README
 	require.Equal(t, http.StatusOK, first.Status, "%s", first.Raw)
 	require.Equal(t, true, first.Body["created"])
 	did := first.Body["identity"].(map[string]any)["did"].(string)
