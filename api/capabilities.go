@@ -13,6 +13,8 @@ import (
 	"github.com/svcplatform/svc/internal/beneficiary"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/codeprojects"
+	"github.com/svcplatform/svc/internal/codeproof"
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/dbtransfer"
 	"github.com/svcplatform/svc/internal/delivery"
@@ -123,6 +125,10 @@ type Deps struct {
 	Fees *feeread.Reader
 	// Handoffs plan and send handoffs through the vault (seed 001); nil (no SVC_VAULT) answers 503.
 	Handoffs *handoff.Service
+	// CodeProof answers the code-proof dashboard routes (seed 001); nil answers them 503.
+	CodeProof *codeproof.Service
+	// CodeProjects is the code-project registry (seed 001); nil answers its routes 503.
+	CodeProjects *codeprojects.Registry
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -171,5 +177,6 @@ func routeTable(d Deps) [][]Route {
 		(&siweAPI{siwe: d.SIWE}).routes(),
 		(&feesAPI{fees: d.Fees}).routes(),
 		(&handoffsAPI{handoffs: d.Handoffs}).routes(),
+		(&codeProofAPI{codeproof: d.CodeProof, projects: d.CodeProjects}).routes(),
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/codeproof"
 	"github.com/svcplatform/svc/internal/dbtransfer"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
@@ -105,6 +106,12 @@ type APIDeps struct {
 	Vault *vault.Vault
 	// HandoffCheckEvery is the interval between a handoff's ack checks (default handoff.DefaultCheckEvery).
 	HandoffCheckEvery time.Duration
+	// CodeProof configures the code-proof routes (SVC_CODEPROOF_CLI, SVC_CODEPROOF_NODE_URL,
+	// SVC_CODEPROOF_DIR; zero fields: codeproof's defaults).
+	CodeProof codeproof.Config
+	// ProjectsFile is the code-project registry used without a vault (SVC_PROJECTS_FILE; "":
+	// codeprojects.DefaultFallback).
+	ProjectsFile string
 	// SIWEDomain is the domain sign-in-with-Ethereum messages must name (see Config.SIWEDomain); empty
 	// uses DefaultSIWEDomain.
 	SIWEDomain string

@@ -22,6 +22,7 @@ import (
 	"github.com/svcplatform/svc/internal/accountdb"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/codeproof"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/handles"
@@ -112,6 +113,13 @@ type Config struct {
 	// Vault is the platform's synced vault directory (SVC_VAULT): the handoff planner reads its machine
 	// cards and the worker writes handoffs' transfers into it. Empty: handoffs answer 503.
 	Vault string
+	// CodeProof configures the code-proof routes: SVC_CODEPROOF_CLI (the CLI's name or path, default
+	// codeproof), SVC_CODEPROOF_NODE_URL (the node; none by default), SVC_CODEPROOF_DIR (the identities'
+	// private folder, default $XDG_CONFIG_HOME/svc/codeproof).
+	CodeProof codeproof.Config
+	// ProjectsFile is the code-project registry without a vault (SVC_PROJECTS_FILE, default
+	// $XDG_CONFIG_HOME/svc/projects.json).
+	ProjectsFile string
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
 	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
 	DevRecord string
@@ -139,6 +147,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		LogFormat:      or(getenv("SVC_LOG_FORMAT"), "text"),
 		DevRecord:      DevRecordPath(getenv),
 		Vault:          getenv("SVC_VAULT"),
+		CodeProof: codeproof.Config{CLI: getenv("SVC_CODEPROOF_CLI"), NodeURL: getenv("SVC_CODEPROOF_NODE_URL"),
+			DataDir: getenv("SVC_CODEPROOF_DIR")},
+		ProjectsFile: getenv("SVC_PROJECTS_FILE"),
 	}
 	var err error
 	if cfg.DBMaxConns, err = intVar(getenv, "SVC_DB_MAX_CONNS", 20); err != nil {

@@ -193,3 +193,16 @@ func TestDatabaseConfig(t *testing.T) {
 	_, err = cfg.DatabaseCluster(nil, nil, nil)
 	require.ErrorContains(t, err, "postgres:// URL")
 }
+
+// TestCodeProofConfig: the code-proof routes' settings come from their variables.
+func TestCodeProofConfig(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"SVC_CODEPROOF_CLI": "/opt/cp/bin/codeproof", "SVC_CODEPROOF_NODE_URL": "http://127.0.0.1:7717",
+		"SVC_CODEPROOF_DIR": "/var/lib/svc/codeproof", "SVC_PROJECTS_FILE": "/var/lib/svc/projects.json"}
+	cfg, err := FromEnv(func(k string) string { return env[k] })
+	require.NoError(t, err)
+	require.Equal(t, "/opt/cp/bin/codeproof", cfg.CodeProof.CLI)
+	require.Equal(t, "http://127.0.0.1:7717", cfg.CodeProof.NodeURL)
+	require.Equal(t, "/var/lib/svc/codeproof", cfg.CodeProof.DataDir)
+	require.Equal(t, "/var/lib/svc/projects.json", cfg.ProjectsFile)
+}

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 
+	"github.com/svcplatform/svc/internal/codeprojects"
 	"github.com/svcplatform/svc/internal/handoff"
 	"github.com/svcplatform/svc/internal/vault"
 )
@@ -17,6 +18,15 @@ func openVault(dir string) (*vault.Vault, error) {
 		return nil, fmt.Errorf("SVC_VAULT: %w", err)
 	}
 	return v, nil
+}
+
+// codeProjects is the code-project registry: in the vault, or the per-user fallback without one.
+func codeProjects(d APIDeps) *codeprojects.Registry {
+	root := ""
+	if d.Vault != nil {
+		root = d.Vault.Root()
+	}
+	return codeprojects.Open(root, d.ProjectsFile)
 }
 
 // handoffService plans and sends handoffs; without a vault it still reads the recorded ones.

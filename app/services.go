@@ -20,6 +20,7 @@ import (
 	"github.com/svcplatform/svc/internal/automation"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/codeproof"
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/dbarchive"
 	"github.com/svcplatform/svc/internal/dbtransfer"
@@ -108,6 +109,8 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Fees:          fees,
 		Trading:       tradingService(wallets, book, cat, d),
 		Handoffs:      handoffService(d),
+		CodeProof:     codeproof.New(d.CodeProof),
+		CodeProjects:  codeProjects(d),
 	}, nil
 }
 

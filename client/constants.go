@@ -197,6 +197,8 @@ var LimitOperations = []string{
 	OpTokenLaunchesDeploy, OpTokenLaunchesRead, OpFeeClaimsCreate, OpFeeClaimsRead,
 	OpBeneficiaryTransfersCreate, OpBeneficiaryTransfersRead,
 	OpHandoffsCreate, OpHandoffsList, OpHandoffsRead,
+	OpCodeProofStatus, OpCodeProofSetupCLI, OpCodeProofIdentity, OpCodeProofNodeSetup,
+	OpCodeProjectsList, OpCodeProjectsSave, OpCodeProjectsLinkNode,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

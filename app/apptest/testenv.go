@@ -5,6 +5,7 @@ package apptest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -34,6 +35,7 @@ import (
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
 	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/codeproof"
 	"github.com/svcplatform/svc/internal/delivery"
 	"github.com/svcplatform/svc/internal/devchain"
 	"github.com/svcplatform/svc/internal/evm"
@@ -133,6 +135,11 @@ type Options struct {
 	Vault string
 	// HandoffCheckEvery is the interval between a handoff's ack checks (0: the default).
 	HandoffCheckEvery time.Duration
+	// CodeProof configures the code-proof routes (a test gives its CLI, node and data folder; an empty
+	// DataDir is a folder of the test).
+	CodeProof codeproof.Config
+	// ProjectsFile is the code-project registry without a vault ("": a file of the test).
+	ProjectsFile string
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -207,7 +214,8 @@ func NewWith(t testing.TB, opts Options) *Env {
 		EncryptionKey: base64.StdEncoding.EncodeToString(key),
 		Blobs:         blobs, BlobDir: blobDir, Artifacts: artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		Databases: databases,
-		deps: app.APIDeps{Vault: handoffVault, HandoffCheckEvery: opts.HandoffCheckEvery, Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
+		deps: app.APIDeps{Vault: handoffVault, HandoffCheckEvery: opts.HandoffCheckEvery, CodeProof: codeProofOf(t, opts.CodeProof),
+			ProjectsFile: cmp.Or(opts.ProjectsFile, filepath.Join(t.TempDir(), "projects.json")), Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
 			Artifacts: artifacts, Blobs: blobs, X402: xc, ChainRPCURL: chainURL(chain), NativeUSDPrice: app.DevNativeUSDPrice, WalletScreening: opts.WalletScreening, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
 			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval},
@@ -388,6 +396,14 @@ func (e *Env) Do(t testing.TB, r Req) *Response {
 // artifact's content) stay in Raw only.
 func isJSON(contentType string) bool {
 	return contentType == "" || strings.Contains(contentType, "json")
+}
+
+// codeProofOf is the test's code-proof configuration: its identities in a folder of the test.
+func codeProofOf(t testing.TB, c codeproof.Config) codeproof.Config {
+	if c.DataDir == "" {
+		c.DataDir = filepath.Join(t.TempDir(), "codeproof")
+	}
+	return c
 }
 
 // resolverOf is the handle resolver of a test: its file (none when ""), its fixed ENS-style names.

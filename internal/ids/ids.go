@@ -48,6 +48,8 @@ const (
 	TradingOrder = "ord"
 	// Handoff names a file or task handoff to another machine through the vault (POST /api/handoff).
 	Handoff = "hnd"
+	// CodeProject names a record of the code-project registry (POST /api/projects).
+	CodeProject = "cpj"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
