@@ -67,8 +67,7 @@ func launchAndTrade(t *testing.T, env *apptest.Env, c *client.Client, ch *feetes
 	l := waitLaunch(t, c, dep.Body.Launch.ID)
 	require.Equal(t, client.LaunchDeployed, l.Status, "%+v", l.Error)
 	require.NoError(t, feeindex.New(env.DB, ch.Client, feeindex.Options{Manager: devchain.FeesManagerAddress, ChainID: devchain.ChainID}).CatchUp(ctx))
-	launched := feetest.Launched{Token: common.HexToAddress(l.TokenAddress), Pool: common.HexToAddress(l.PoolAddress),
-		PoolID: common.HexToHash(l.PoolID), Token0: devchain.WETHAddress}
+	launched := ch.LaunchedAt(common.HexToAddress(l.TokenAddress), common.HexToAddress(l.PoolAddress), common.HexToHash(l.PoolID))
 	ch.Trade(ch.Keys(1)[0], launched)
 	return w, l, launched
 }

@@ -75,8 +75,7 @@ func TestTokenLaunchesThroughHandles(t *testing.T) {
 		l := waitLaunch(t, c, dep.Body.Launch.ID)
 		checkLaunchedToken(t, ch.Client, l, tc.symbol+" Coin", tc.symbol, tc.resolved)
 
-		launched := feetest.Launched{Token: common.HexToAddress(l.TokenAddress), Pool: common.HexToAddress(l.PoolAddress),
-			PoolID: common.HexToHash(l.PoolID), Token0: devchain.WETHAddress}
+		launched := ch.LaunchedAt(common.HexToAddress(l.TokenAddress), common.HexToAddress(l.PoolAddress), common.HexToHash(l.PoolID))
 		ch.Trade(trader, launched)
 		require.NoError(t, feeindex.New(env.DB, ch.Client, feeindex.Options{Manager: devchain.FeesManagerAddress, ChainID: devchain.ChainID}).CatchUp(ctx))
 		snap := public.TokenFees(ctx, l.TokenAddress, 30)

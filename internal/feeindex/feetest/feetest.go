@@ -149,6 +149,16 @@ func (e *Env) Launch(launcher *ecdsa.PrivateKey, creator common.Address, name, s
 	return Launched{}
 }
 
+// LaunchedAt is a token launched by other means (through the API, say): its pool's token0 and token1
+// read from the pool.
+func (e *Env) LaunchedAt(token, pool common.Address, poolID [32]byte) Launched {
+	e.T.Helper()
+	p := poolABI.Instance(e.Client, pool)
+	return Launched{Token: token, Pool: pool, PoolID: poolID,
+		Token0: Call(e, p, poolABI.PackToken0(), poolABI.UnpackToken0),
+		Token1: Call(e, p, poolABI.PackToken1(), poolABI.UnpackToken1)}
+}
+
 // Call reads a view.
 func Call[T any](e *Env, c *bind.BoundContract, data []byte, unpack func([]byte) (T, error)) T {
 	e.T.Helper()
