@@ -171,5 +171,6 @@ func routeTable(d Deps) [][]Route {
 		(&siweAPI{siwe: d.SIWE}).routes(),
 		(&feesAPI{fees: d.Fees}).routes(),
 		(&handoffsAPI{handoffs: d.Handoffs}).routes(),
+		(&cryptoAPI{ledger: d.Ledger, topups: d.TopUps, wallets: d.Wallets, sends: d.WalletStarts}).routes(),
 	}
 }
