@@ -136,15 +136,10 @@ func TestMCPToolsInteropTypeScriptClient(t *testing.T) {
 	out.HandoffFile.decode(t, &sent)
 	require.NotNil(t, sent.Handoff)
 	require.Equal(t, []string{file}, sent.Handoff.Files)
-	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
-	var transfer string
-	require.Eventually(t, func() bool {
-		r := c.GetHandoff(context.Background(), sent.Handoff.ID)
-		if r.OK && r.Body.Handoff.TransferID != nil {
-			transfer = *r.Body.Handoff.TransferID
-		}
-		return transfer != ""
-	}, 20*time.Second, 20*time.Millisecond, "the handoff's workflow writes the transfer")
+	require.NotNil(t, sent.Handoff.TransferID, "the tool waits until the workflow has written the transfer")
+	require.Equal(t, sent.Handoff.TransferID, sent.Plan.TransferID)
+	require.Equal(t, client.HandoffAwaitingAck, sent.Handoff.Status)
+	transfer := *sent.Handoff.TransferID
 	inbox, err := v.Inbox(context.Background(), vault.InboxQuery{Receiver: vault.Identity{MachineID: "studio-mac"}})
 	require.NoError(t, err)
 	require.Len(t, inbox, 1)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -118,13 +119,44 @@ func (ts *toolServer) plan(ctx context.Context, _ *mcp.CallToolRequest, in planI
 	})
 }
 
-// send makes a send handoff.
+// transferWait bounds how long a send tool waits for the handoff's transfer to be written.
+const transferWait = 30 * time.Second
+
+// send makes a send handoff and waits (at most transferWait) until its workflow has written the
+// transfer, so the answer carries the transfer id.
 func (ts *toolServer) send(ctx context.Context, in sendCommon, action, task string, files []string) (*mcp.CallToolResult, any, error) {
 	req := client.HandoffRequest{Action: action, Target: in.Target, Files: files, Task: task, Note: in.Note,
 		AckTimeoutSeconds: in.AckTimeoutSeconds}
 	return toolResult(ts, func() client.Response[client.HandoffEnvelope] {
-		return ts.c.Handoff(ctx, req, idemOpts(in.IdempotencyKey)...)
+		r := ts.c.Handoff(ctx, req, idemOpts(in.IdempotencyKey)...)
+		if r.OK && r.Body.Handoff != nil {
+			h := ts.awaitTransfer(ctx, *r.Body.Handoff)
+			r.Body.Handoff, r.Body.Plan.TransferID = &h, h.TransferID
+		}
+		return r
 	})
+}
+
+// awaitTransfer polls the handoff until its transfer is written or it ended, for at most transferWait;
+// it answers the latest state it read (a failed read keeps the previous one).
+func (ts *toolServer) awaitTransfer(ctx context.Context, h client.Handoff) client.Handoff {
+	deadline := time.NewTimer(transferWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for h.TransferID == nil && h.Status == client.HandoffSending {
+		select {
+		case <-ctx.Done():
+			return h
+		case <-deadline.C:
+			return h
+		case <-tick.C:
+		}
+		if r := ts.c.GetHandoff(ctx, h.ID); r.OK {
+			h = r.Body.Handoff
+		}
+	}
+	return h
 }
 
 func (ts *toolServer) handoffFile(ctx context.Context, _ *mcp.CallToolRequest, in fileInput) (*mcp.CallToolResult, any, error) {
