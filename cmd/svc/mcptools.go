@@ -40,7 +40,11 @@ of the running "svcd dev" (its record: ` + envDevRecord + `, else dev.json besid
 
 Example MCP host configuration: {"command": "svc", "args": ["mcp-tools"]}
 
-` + globalFlagsHelp
+Flags:
+  --base-url URL      API address, host root or .../v1 (env ` + envBaseURL + `)
+  --api-key KEY       API key, sent as the bearer (env ` + envAPIKey + `)
+  --project ID        active project, sent as X-Svc-Project (env ` + envProject + `)
+  -h, --help          show help`
 
 // mcpToolsCommands are the commands of the tool server.
 func mcpToolsCommands() []command {
@@ -53,7 +57,7 @@ func mcpToolsCommands() []command {
 // mcpTools serves the MCP tools on stdin and stdout until the client closes the connection.
 func (a *app) mcpTools(args []string) int {
 	const cmd = "mcp-tools"
-	fs := a.commandFlags(cmd, nil, "json")
+	fs := a.commandFlags(cmd, nil, "json", "not-interactive")
 	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
 	}
