@@ -178,5 +178,6 @@ func routeTable(d Deps) [][]Route {
 		(&feesAPI{fees: d.Fees}).routes(),
 		(&handoffsAPI{handoffs: d.Handoffs}).routes(),
 		(&codeProofAPI{codeproof: d.CodeProof, projects: d.CodeProjects}).routes(),
+		(&cryptoAPI{ledger: d.Ledger, topups: d.TopUps, wallets: d.Wallets, sends: d.WalletStarts}).routes(),
 	}
 }

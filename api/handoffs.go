@@ -80,6 +80,15 @@ func (ha *handoffsAPI) list(ctx context.Context, in *listHandoffsInput) (*Out[cl
 	return reply(client.HandoffList{OK: true, Handoffs: hs, NextCursor: next})
 }
 
+// machines lists the machine cards of the platform's vault (the tool server's list_svc_machines).
+func (ha *handoffsAPI) machines(ctx context.Context, _ *struct{}) (*Out[client.HandoffMachines], error) {
+	cards, err := ha.handoffs.Machines()
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.HandoffMachines{OK: true, Machines: cards})
+}
+
 // documentPlanAnswer adds the 200 answer of action plan beside the 202 of a send.
 func documentPlanAnswer(op *huma.Operation) {
 	if accepted := op.Responses["202"]; accepted != nil {
@@ -95,6 +104,9 @@ func (ha *handoffsAPI) routes() []Route {
 			Scope: client.ScopeRunsWrite, Idem: true, Status: http.StatusAccepted, FreeText: []string{"task", "note"}, document: documentPlanAnswer,
 			Summary: "Plan a handoff to a machine of the vault (plan: 200, no side effects) or send files and/or a task (202): the workflow handoff/<id> writes the vault transfer and waits for the receiver's ack"},
 			ha.handoff),
+		handle(Route{Op: client.OpHandoffMachinesList, Method: http.MethodGet, Path: "/api/handoff/machines", Tag: tag, Auth: authKey,
+			Scope: client.ScopeRunsRead, Summary: "List the machine cards of the platform's vault: machines, runtimes, agents and their worker classes"},
+			ha.machines),
 		handle(Route{Op: client.OpHandoffsList, Method: http.MethodGet, Path: "/v1/handoffs", Tag: tag, Auth: authKey, Scope: client.ScopeRunsRead,
 			Summary: "List the account's handoffs, newest first"}, ha.list),
 		handle(Route{Op: client.OpHandoffsRead, Method: http.MethodGet, Path: "/v1/handoffs/{handoffId}", Tag: tag, Auth: authKey, Scope: client.ScopeRunsRead,

@@ -171,6 +171,12 @@ const (
 	OpHandoffsCreate = "handoffs.create"
 	OpHandoffsList   = "handoffs.list"
 	OpHandoffsRead   = "handoffs.read"
+	// OpHandoffMachinesList lists the vault's machine cards (issue 22: the tool server's
+	// list_svc_machines).
+	OpHandoffMachinesList = "handoffs.machines.list"
+	// The payment-rail operations of GET and POST /api/crypto/capabilities (issue 22).
+	OpCryptoCapabilitiesRead   = "crypto.capabilities.read"
+	OpCryptoCapabilitiesSelect = "crypto.capabilities.select"
 )
 
 // LimitOperations lists every route's limit operation id, in the order of the specification.
@@ -196,9 +202,10 @@ var LimitOperations = []string{
 	OpAuthSIWENonce, OpAuthSIWEVerify, OpAuthSIWELink,
 	OpTokenLaunchesDeploy, OpTokenLaunchesRead, OpFeeClaimsCreate, OpFeeClaimsRead,
 	OpBeneficiaryTransfersCreate, OpBeneficiaryTransfersRead,
-	OpHandoffsCreate, OpHandoffsList, OpHandoffsRead,
+	OpHandoffsCreate, OpHandoffsList, OpHandoffsRead, OpHandoffMachinesList,
 	OpCodeProofStatus, OpCodeProofSetupCLI, OpCodeProofIdentity, OpCodeProofNodeSetup,
 	OpCodeProjectsList, OpCodeProjectsSave, OpCodeProjectsLinkNode,
+	OpCryptoCapabilitiesRead, OpCryptoCapabilitiesSelect,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

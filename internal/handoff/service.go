@@ -339,3 +339,31 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// Machines lists the machine cards of the platform's vault, sorted by machine id.
+func (s *Service) Machines() ([]client.HandoffMachineCard, error) {
+	if s == nil || s.Vault == nil {
+		return nil, ErrNoVault
+	}
+	cards, err := s.Vault.Machines()
+	if err != nil {
+		return nil, fmt.Errorf("read machine cards: %w", err)
+	}
+	out := make([]client.HandoffMachineCard, 0, len(cards))
+	for _, c := range cards {
+		agents := make([]client.HandoffAgent, 0, len(c.Agents))
+		for _, a := range c.Agents {
+			agents = append(agents, client.HandoffAgent{ID: a.ID, Runtime: a.Runtime, WorkerClasses: nonNil(a.WorkerClasses)})
+		}
+		out = append(out, client.HandoffMachineCard{MachineID: c.MachineID, Host: c.Host, Runtimes: nonNil(c.Runtimes), Agents: agents,
+			FileTransfers: c.Capabilities.FileTransfers, LastSeen: c.LastSeen})
+	}
+	return out, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

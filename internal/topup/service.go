@@ -93,3 +93,12 @@ func waitEnded(wctx context.Context, err error) bool {
 
 // formatCents renders cents as dollars ("25.50").
 func formatCents(cents int64) string { return fmt.Sprintf("%d.%02d", cents/100, cents%100) }
+
+// Offer is what top-ups are paid in and to (nil when this server sells none), for the payment-rail
+// listing of GET /api/crypto/capabilities.
+func (s *Service) Offer() *x402.Config {
+	if s == nil {
+		return nil
+	}
+	return s.x402
+}
