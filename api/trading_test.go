@@ -345,3 +345,55 @@ func TestTradingSweepStartsAnUnstartedOrder(t *testing.T) {
 	require.Equal(t, 1, n)
 	require.Equal(t, client.OrderFilled, waitOrder(t, c, "ord_swept").Status)
 }
+
+// TestTradingConcurrentOrdersShareTheAllowance: an order paying USDC waits for its approval after its
+// approve of the router is mined; a second, smaller order of the same wallet paying USDC finds that
+// allowance enough for itself but not for both, so it approves the two orders' amounts together, and
+// both fill (with an approve of its own amount only, the first swap would find the allowance spent).
+func TestTradingConcurrentOrdersShareTheAllowance(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	c, tenant := tradingTenant(t, env, "sharer")
+	ctx := context.Background()
+	w := tradingWallet(t, env, c, "sharer", 0.1, 100)
+	p := c.UpdateWalletPolicy(ctx, w.ID, client.UpdateWalletPolicyRequest{ApprovalAboveUSD: client.USD(10)})
+	require.True(t, p.OK, "%v", p.Error)
+	buy := func(usdc string) client.TradingOrder {
+		r := c.PlaceOrder(ctx, client.CreateOrderRequest{WalletID: w.ID, Side: client.SideBuy, Base: "ETH", Quote: "USDC", Amount: usdc,
+			AmountKind: client.AmountExactIn})
+		require.True(t, r.OK, "%v", r.Error)
+		require.NotNil(t, r.Body.Order.ApproveTransactionID, "the allowance falls short: the order approves the router")
+		return r.Body.Order
+	}
+
+	first := buy("20")
+	require.Equal(t, client.OrderPendingApproval, first.Status)
+	require.Eventually(t, func() bool {
+		tx := c.GetWalletTransaction(ctx, w.ID, *first.ApproveTransactionID)
+		return tx.OK && tx.Body.Transaction.Status == client.WalletTxConfirmed
+	}, time.Minute, 100*time.Millisecond, "the first order's approve is mined")
+	rpc, err := ethclient.Dial(env.Chain.RPCURL())
+	require.NoError(t, err)
+	t.Cleanup(rpc.Close)
+	require.Equal(t, units(t, "20", 6), allowance(t, rpc, w.Address), "the first order's amount is approved")
+
+	second := buy("5")
+	o := waitOrder(t, c, second.ID)
+	require.Equal(t, client.OrderFilled, o.Status, "%+v", o.Error)
+	require.Equal(t, units(t, "20", 6), allowance(t, rpc, w.Address), "the second approved 25 and spent 5: the first's 20 remain")
+
+	d := approverFor(t, env, tenant).DecideApproval(ctx, *first.ApprovalID, client.DecideApprovalRequest{Decision: client.DecisionApprove})
+	require.True(t, d.OK, "%v", d.Error)
+	o = waitOrder(t, c, first.ID)
+	require.Equal(t, client.OrderFilled, o.Status, "%+v", o.Error)
+	require.Zero(t, allowance(t, rpc, w.Address).Sign())
+}
+
+// allowance is the router's allowance of owner's dev USDC.
+func allowance(t *testing.T, rpc *ethclient.Client, owner string) *big.Int {
+	t.Helper()
+	tok := launch.NewLaunchToken()
+	a, err := tok.UnpackAllowance(ethCall(t, rpc, devchain.USDCAddress, tok.PackAllowance(common.HexToAddress(owner), devchain.UniswapRouterAddress)))
+	require.NoError(t, err)
+	return a
+}

@@ -156,29 +156,39 @@ func (s *Service) send(ctx context.Context, r Request, o *schema.TradingOrder, n
 }
 
 // approveIfShort records the ERC-20 approve of the router when the wallet's allowance of the token paid
-// is below what the swap may take.
+// is below what its unfinished orders paying it may take, this one's included (allowance.go): the
+// approve is for all of that, decided under the wallet's lock for the token.
 func (s *Service) approveIfShort(ctx context.Context, r Request, w *schema.Wallet, o *schema.TradingOrder, now time.Time) error {
 	in, _ := legs(o, s.Venue.Config)
 	if in.Native {
 		return nil
 	}
-	need := maxIn(o)
-	tok := launch.NewLaunchToken()
-	out, err := s.Venue.RPC.CallContract(ctx, ethereum.CallMsg{To: &in.Address, Data: tok.PackAllowance(wallet.Address(w), s.Venue.Config.Router)}, nil)
-	if err != nil {
-		return svcerr.New(svcerr.Unavailable, "read the router's allowance: %v", err)
-	}
-	if have, err := tok.UnpackAllowance(out); err == nil && have.Cmp(need) >= 0 {
-		return nil
-	}
+	return s.withAllowanceLock(ctx, o.WalletID, in.Address.Hex(), func() error {
+		need, err := outstanding(ctx, s.DB, o, in.Address.Hex())
+		if err != nil {
+			return err
+		}
+		tok := launch.NewLaunchToken()
+		out, err := s.Venue.RPC.CallContract(ctx, ethereum.CallMsg{To: &in.Address, Data: tok.PackAllowance(wallet.Address(w), s.Venue.Config.Router)}, nil)
+		if err != nil {
+			return svcerr.New(svcerr.Unavailable, "read the router's allowance: %v", err)
+		}
+		if have, err := tok.UnpackAllowance(out); err == nil && have.Cmp(need) >= 0 {
+			return nil
+		}
+		return s.recordApprove(ctx, r, o, in, tok.PackApprove(s.Venue.Config.Router, need), now)
+	})
+}
+
+// recordApprove records order o's approve of the router (call data data) as a wallet transaction.
+func (s *Service) recordApprove(ctx context.Context, r Request, o *schema.TradingOrder, in Token, data []byte, now time.Time) error {
 	id := ApproveTxID(o.ID)
 	o.ApproveTxID = &id
 	if _, err := s.DB.NewUpdate().Model(o).Column("approve_tx_id").WherePK().Exec(ctx); err != nil {
 		return fmt.Errorf("record the approve of order %s: %w", o.ID, err)
 	}
 	zero := int64(0)
-	data := tok.PackApprove(s.Venue.Config.Router, need)
-	_, err = s.Wallets.CreateTransaction(ctx, s.Chain, s.Prices, wallet.NewTransaction{Scope: r.Scope, KeyID: r.KeyID, WalletID: o.WalletID,
+	_, err := s.Wallets.CreateTransaction(ctx, s.Chain, s.Prices, wallet.NewTransaction{Scope: r.Scope, KeyID: r.KeyID, WalletID: o.WalletID,
 		ID: id, USDCents: &zero, Req: client.CreateTransactionRequest{To: in.Address.Hex(), Amount: "0", Asset: client.AssetNative,
 			Data: "0x" + common.Bytes2Hex(data)}}, now)
 	if e, ok := svcerr.As(err); ok {
