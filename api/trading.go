@@ -133,6 +133,27 @@ func (ta *tradingAPI) cancel(ctx context.Context, in *orderIDInput) (*orderOut, 
 	return &orderOut{Status: http.StatusAccepted, Body: client.TradingOrderEnvelope{OK: true, Order: o}}, nil
 }
 
+// pause pauses one of the account's dca orders: its schedule places no slice until it is resumed.
+func (ta *tradingAPI) pause(ctx context.Context, in *orderIDInput) (*Out[client.TradingOrderEnvelope], error) {
+	return ta.pauseOrResume(ctx, in.OrderID, true)
+}
+
+// resume resumes one of the account's paused dca orders.
+func (ta *tradingAPI) resume(ctx context.Context, in *orderIDInput) (*Out[client.TradingOrderEnvelope], error) {
+	return ta.pauseOrResume(ctx, in.OrderID, false)
+}
+
+func (ta *tradingAPI) pauseOrResume(ctx context.Context, id string, paused bool) (*Out[client.TradingOrderEnvelope], error) {
+	if ta.trading == nil {
+		return nil, errNoTrading
+	}
+	o, err := ta.trading.Pause(ctx, principalFrom(ctx).Scope, id, paused)
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.TradingOrderEnvelope{OK: true, Order: o})
+}
+
 // routes are the trading routes.
 func (ta *tradingAPI) routes() []Route {
 	const tag = "Trading"
@@ -154,7 +175,11 @@ func (ta *tradingAPI) routes() []Route {
 			Summary: "Read an order: status, fills, transaction hashes, approval, gas and fee"}, client.ScopeTradingRead), ta.get),
 		handle(r(Route{Op: client.OpTradingOrdersCancel, Method: http.MethodPost, Path: "/v1/trading/orders/{orderId}/cancel", Idem: true,
 			Status:  http.StatusAccepted,
-			Summary: "Cancel a limit or stop order that has not fired: its workflow stops watching the price and releases its fee's hold (order.cancelled)"},
+			Summary: "Cancel a limit or stop order that has not fired (its fee's hold released), or a twap or dca order's future slices (filled slices kept) (order.cancelled)"},
 			client.ScopeTradingExecute), ta.cancel),
+		handle(r(Route{Op: client.OpTradingOrdersPause, Method: http.MethodPost, Path: "/v1/trading/orders/{orderId}/pause", Idem: true,
+			Summary: "Pause a dca order's schedule: no slice is placed until it is resumed"}, client.ScopeTradingExecute), ta.pause),
+		handle(r(Route{Op: client.OpTradingOrdersResume, Method: http.MethodPost, Path: "/v1/trading/orders/{orderId}/resume", Idem: true,
+			Summary: "Resume a paused dca order's schedule"}, client.ScopeTradingExecute), ta.resume),
 	}
 }
