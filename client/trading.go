@@ -254,13 +254,33 @@ func (c *Client) Order(ctx context.Context, id string) Response[TradingOrderEnve
 	return send[TradingOrderEnvelope](ctx, c, call{method: http.MethodGet, path: "/trading/orders/" + url.PathEscape(id), auth: authKey})
 }
 
-// CancelOrder cancels an open limit or stop order that has not fired, POST
-// /v1/trading/orders/{orderId}/cancel (202; the order reads cancelled once its workflow has stopped).
+// CancelOrder cancels an open limit or stop order that has not fired, or a twap or dca order's future
+// slices (filled ones kept), POST /v1/trading/orders/{orderId}/cancel (202; a limit, stop or twap order
+// reads cancelled once its workflow has stopped, a dca order at once).
 func (c *Client) CancelOrder(ctx context.Context, id string, opts ...CallOption) Response[TradingOrderEnvelope] {
 	if id == "" {
 		return invalidArg[TradingOrderEnvelope]("orderId", "the order id is empty")
 	}
 	return send[TradingOrderEnvelope](ctx, c, call{method: http.MethodPost, path: "/trading/orders/" + url.PathEscape(id) + "/cancel",
+		auth: authKey, idem: true, opts: opts})
+}
+
+// PauseOrder pauses a dca order's schedule, POST /v1/trading/orders/{orderId}/pause: no slice is placed
+// until it is resumed.
+func (c *Client) PauseOrder(ctx context.Context, id string, opts ...CallOption) Response[TradingOrderEnvelope] {
+	return c.orderAction(ctx, id, "pause", opts)
+}
+
+// ResumeOrder resumes a paused dca order's schedule, POST /v1/trading/orders/{orderId}/resume.
+func (c *Client) ResumeOrder(ctx context.Context, id string, opts ...CallOption) Response[TradingOrderEnvelope] {
+	return c.orderAction(ctx, id, "resume", opts)
+}
+
+func (c *Client) orderAction(ctx context.Context, id, action string, opts []CallOption) Response[TradingOrderEnvelope] {
+	if id == "" {
+		return invalidArg[TradingOrderEnvelope]("orderId", "the order id is empty")
+	}
+	return send[TradingOrderEnvelope](ctx, c, call{method: http.MethodPost, path: "/trading/orders/" + url.PathEscape(id) + "/" + action,
 		auth: authKey, idem: true, opts: opts})
 }
 
