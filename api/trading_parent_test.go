@@ -3,6 +3,8 @@ package api_test
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -287,4 +289,32 @@ func TestTradingDcaCancelKeepsFilledSlices(t *testing.T) {
 	require.Equal(t, "0.04", cr.Body.Order.Progress.AmountRemaining)
 	require.Error(t, dcaFire(env, id), "the schedule is deleted")
 	require.Equal(t, 99.0, c.Balance(ctx).Body.Balance.Credits)
+}
+
+// TestRecordParentOrderHistories re-records workflows/testdata/order_twap_filled.json (a twap of 2
+// slices over 2 s: slices placed on a timer, each a child order, the parent's end) and
+// order_dca_fire.json (one fire of a dca order's schedule placing its slice) with SVC_RECORD_HISTORIES=1.
+func TestRecordParentOrderHistories(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	c := tradingAccount(t, env, "recorded")
+	ctx := context.Background()
+	w := tradingWallet(t, env, c, "recorded", 0.1, 0)
+	twap := c.PlaceOrder(ctx, twapSell(w, "0.02", 2, "2s"))
+	require.True(t, twap.OK, "%v", twap.Error)
+	require.Equal(t, client.OrderFilled, waitOrder(t, c, twap.Body.Order.ID).Status)
+	id := workflows.OrderWorkflowID(twap.Body.Order.ID)
+	require.Eventually(t, func() bool { return workflowClosed(env, id) }, 30*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, id, filepath.Join("..", "workflows", "testdata", "order_twap_filled.json"))
+
+	dca := c.PlaceOrder(ctx, client.CreateOrderRequest{Type: client.OrderTypeDCA, WalletID: w.ID, Side: client.SideSell, Base: "ETH",
+		Quote: "USDC", AmountPerSlice: "0.01", AmountKind: client.AmountExactIn, Slices: 2, Every: "1h"})
+	require.True(t, dca.OK, "%v", dca.Error)
+	require.NoError(t, dcaFire(env, dca.Body.Order.ID))
+	require.Eventually(t, func() bool { return dcaFiresClosed(t, env, dca.Body.Order.ID) == 1 }, 30*time.Second, 20*time.Millisecond)
+	d, err := env.Temporal.ScheduleClient().GetHandle(ctx, workflows.DcaScheduleID(dca.Body.Order.ID)).Describe(ctx)
+	require.NoError(t, err)
+	writeHistory(t, env, d.Info.RecentActions[0].StartWorkflowResult.WorkflowID, filepath.Join("..", "workflows", "testdata", "order_dca_fire.json"))
 }
