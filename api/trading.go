@@ -47,7 +47,8 @@ type orderOut struct {
 	Body   client.TradingOrderEnvelope
 }
 
-// place records an order (market, limit or stop) and starts its workflow order/<id>: 202 with the order. Its trading fee
+// place records an order (market, limit, stop, twap or dca) and starts its workflow order/<id> (a dca
+// order: its schedule): 202 with the order. Its trading fee (a twap or dca order's: one per slice)
 // counts against creditsPerDay on trading.orders.create when it is placed.
 func (ta *tradingAPI) place(ctx context.Context, in *placeOrderInput) (*orderOut, error) {
 	if ta.trading == nil {
@@ -61,6 +62,9 @@ func (ta *tradingAPI) place(ctx context.Context, in *placeOrderInput) (*orderOut
 		}
 	}
 	fee := ta.trading.FeeMillicredits
+	if trading.IsParent(in.Body.Type) && in.Body.Slices > 0 && in.Body.Slices <= trading.MaxSlices {
+		fee *= int64(in.Body.Slices) // what its slices may charge, each when it fills
+	}
 	daily, err := ta.daily.reserve(ctx, p, client.OpTradingOrdersCreate, client.ServiceManagedTrading, client.OpTradingOrdersCreate, fee)
 	if err != nil {
 		return nil, err
