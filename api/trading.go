@@ -171,7 +171,7 @@ func (ta *tradingAPI) routes() []Route {
 			client.ScopeTradingExecute), ta.quote),
 		handle(r(Route{Op: client.OpTradingOrdersCreate, Method: http.MethodPost, Path: "/v1/trading/orders", Idem: true, Status: http.StatusAccepted,
 			Lease:   time.Minute,
-			Summary: "Place a market order ({quoteId} or its own fields): the workflow order/<id> approves the router when needed, swaps and records the fills"},
+			Summary: "Place an order ({quoteId} or its own fields; type market, limit, stop, twap or dca): the workflow order/<id> approves the router when needed, swaps and records the fills (twap and dca: one child order per slice)"},
 			client.ScopeTradingExecute), ta.place),
 		handle(r(Route{Op: client.OpTradingOrdersList, Method: http.MethodGet, Path: "/v1/trading/orders",
 			Summary: "List the account's orders, newest first (filters: status, walletId, pair)"}, client.ScopeTradingRead), ta.list),

@@ -114,11 +114,15 @@ func sliceOf(p *schema.TradingOrder, id string, index int, now time.Time) *schem
 // EndParent records twap or dca order e.OrderID's end once every child order placed has ended (errNotEnded
 // until then): cancelled when its workflow took a cancel before its last slice, else filled when a slice
 // filled, failed when none did; the fills' sums and gas are the children's. A dca order with slices yet
-// to place is left open. Its schedule, if any, is deleted. An order that has ended is left as it is.
+// to place is left open. Once it has ended, its schedule, if any, is deleted (again on a retry). An order
+// that has ended is otherwise left as it is.
 func (s *Service) EndParent(ctx context.Context, e workflows.ParentEnd) error {
 	o, err := s.load(ctx, s.DB, e.OrderID)
-	if err != nil || Final(o.Status) {
+	if err != nil {
 		return err
+	}
+	if Final(o.Status) {
+		return s.dropSchedule(ctx, o)
 	}
 	children, err := s.children(ctx, o.ID)
 	if err != nil {
@@ -139,12 +143,18 @@ func (s *Service) EndParent(ctx context.Context, e workflows.ParentEnd) error {
 	default:
 		status, reason = schema.OrderFailed, "no_fill"
 	}
-	if o.Type == schema.OrderDCA && s.Schedules != nil {
-		if err := s.deleteSchedule(ctx, o.ID); err != nil {
-			return err
-		}
+	if err := s.endParent(ctx, o, status, reason); err != nil {
+		return err
 	}
-	return s.endParent(ctx, o, status, reason)
+	return s.dropSchedule(ctx, o)
+}
+
+// dropSchedule deletes dca order o's schedule (nothing for a twap order, or without a schedule client).
+func (s *Service) dropSchedule(ctx context.Context, o *schema.TradingOrder) error {
+	if o.Type != schema.OrderDCA || s.Schedules == nil {
+		return nil
+	}
+	return s.deleteSchedule(ctx, o.ID)
 }
 
 // endParent records parent o ended in status with its children's sums (and event order.<status>).
