@@ -22,7 +22,7 @@ func commands() []command {
 	return slices.Concat(authCommands(), keysCommands(), runsCommands(), automationsCommands(), projectsCommands(), usageCommands(),
 		auditCommands(), creditsCommands(), topUpCommands(), connectionsCommands(), catalogCommands(),
 		gatewayCommands(), artifactsCommands(), filesCommands(), dbCommands(), walletsCommands(), walletSignCommands(), approvalsCommands(), webhooksCommands(), webhooksListenCommands(),
-		webhooksDeliveriesCommands(), helpCommands(), walletRootCommands(), launchCommands(), feesCommands(), transfersCommands(), tradeCommands(), tradeParentCommands(),
+		webhooksDeliveriesCommands(), helpCommands(), walletRootCommands(), launchCommands(), feesCommands(), transfersCommands(), tradeCommands(),
 		handoffCommands())
 }
 

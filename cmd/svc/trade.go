@@ -12,7 +12,7 @@ import (
 
 // tradeCommands are the commands of managed spot trading, "svc trade ...".
 func tradeCommands() []command {
-	return []command{
+	return append([]command{
 		{name: "trade", help: tradeHelp},
 		{name: "trade quote", run: (*app).tradeQuote, help: tradeQuoteHelp, brief: "price a swap from a wallet; moves nothing"},
 		{name: "trade buy", run: func(a *app, args []string) int { return a.tradeOrder(client.SideBuy, args) }, help: tradeBuyHelp,
@@ -22,7 +22,7 @@ func tradeCommands() []command {
 		{name: "trade orders", run: (*app).tradeOrders, help: tradeOrdersHelp, brief: "list the account's orders, or show one"},
 		{name: "trade positions", run: (*app).tradePositions, help: tradePositionsHelp,
 			brief: "positions per wallet and token: quantity, average cost, P&L in USD"},
-	}
+	}, tradeParentCommands()...)
 }
 
 // tradeHelp is the help of the "svc trade" group.
