@@ -318,3 +318,37 @@ func TestRecordParentOrderHistories(t *testing.T) {
 	require.NoError(t, err)
 	writeHistory(t, env, d.Info.RecentActions[0].StartWorkflowResult.WorkflowID, filepath.Join("..", "workflows", "testdata", "order_dca_fire.json"))
 }
+
+// TestTradingTwapSlicesCountAgainstTheDailyLimit: a twap whose whole value (about 120 USD) is over the
+// wallet's daily limit (70 USD) but within its per-transaction limit is placed; its slices (about 30 USD
+// each) count against the daily limit as they are placed: two fill, the next two are refused by the
+// policy and recorded failed (reason policy, not charged); the order ends filled with 2 of 4 slices.
+func TestTradingTwapSlicesCountAgainstTheDailyLimit(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	c := tradingAccount(t, env, "trader")
+	ctx := context.Background()
+	w := tradingWallet(t, env, c, "trader", 1, 0)
+	pol := c.UpdateWalletPolicy(ctx, w.ID, client.UpdateWalletPolicyRequest{PerTransactionLimitUSD: client.USD(500), DailyLimitUSD: client.USD(70),
+		ApprovalAboveUSD: client.USD(500)})
+	require.True(t, pol.OK, "%v", pol.Error)
+
+	placed := c.PlaceOrder(ctx, twapSell(w, "0.04", 4, "4s"))
+	require.True(t, placed.OK, "the daily limit is judged slice by slice: %v", placed.Error)
+	done := waitOrder(t, c, placed.Body.Order.ID)
+	require.Equal(t, client.OrderFilled, done.Status, "%+v", done.Error)
+	require.Equal(t, 2, done.Progress.SlicesFilled)
+	require.Equal(t, 2, done.Progress.SlicesFailed)
+	require.Equal(t, "0.02", done.Progress.AmountFilled)
+	require.Equal(t, "0.02", done.Progress.AmountRemaining)
+	for _, id := range done.Progress.ChildOrderIDs[2:] {
+		o := c.Order(ctx, id).Body.Order
+		require.Equal(t, client.OrderFailed, o.Status)
+		require.Equal(t, client.OrderReasonPolicy, o.FailureReason)
+		require.Contains(t, o.Error.Message, "dailyLimitUsd")
+		require.Empty(t, o.TxHashes, "a refused slice sends nothing")
+	}
+	bal := c.Balance(ctx)
+	require.Equal(t, 98.0, bal.Body.Balance.Credits, "only the filled slices are charged")
+	require.Zero(t, bal.Body.Balance.HeldCredits, "the refused slices' holds are released")
+}
