@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/robfig/cron/v3"
-	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	sdkclient "go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
@@ -114,16 +113,6 @@ func (s *Service) Pause(ctx context.Context, scope tenant.Scope, id string, paus
 		return client.TradingOrder{}, fmt.Errorf("record order %s %s: %w", id, verb, err)
 	}
 	return s.View(ctx, o)
-}
-
-// TriggerDCA fires dca order id's schedule once now (a test's or an operator's extra fire: it places a
-// slice only while some are left).
-func (s *Service) TriggerDCA(ctx context.Context, id string) error {
-	if s.Schedules == nil {
-		return svcerr.New(svcerr.Unavailable, "this server cannot reach the order's schedule")
-	}
-	return s.Schedules.GetHandle(ctx, workflows.DcaScheduleID(id)).Trigger(ctx,
-		sdkclient.ScheduleTriggerOptions{Overlap: enums.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL})
 }
 
 // cancelDCA deletes dca order o's schedule and records it cancelled (event order.cancelled): slices

@@ -245,19 +245,9 @@ func (s *Service) cancelParent(ctx context.Context, o *schema.TradingOrder) erro
 	return nil
 }
 
-// progress is parent o's progress over its child orders.
-func (s *Service) progress(ctx context.Context, o *schema.TradingOrder) (*client.OrderProgress, error) {
-	children, err := s.children(ctx, o.ID)
-	if err != nil {
-		return nil, err
-	}
-	in, out := legs(o, s.Venue.Config)
-	exact, total := in, bigOf(o.AmountIn)
-	if o.AmountKind == client.AmountExactOut {
-		exact, total = out, bigOf(o.AmountOut)
-	}
-	p := &client.OrderProgress{SlicesTotal: derefInt(o.Slices), SlicesPlaced: len(children), ChildOrderIDs: make([]string, 0, len(children)),
-		Paused: o.Paused}
+// tally counts children into p (ids, filled, failed) and answers what the filled ones paid and received.
+func tally(p *client.OrderProgress, children []schema.TradingOrder) (*big.Int, *big.Int) {
+	p.ChildOrderIDs = make([]string, 0, len(children))
 	sumIn, sumOut := new(big.Int), new(big.Int)
 	for _, c := range children {
 		p.ChildOrderIDs = append(p.ChildOrderIDs, c.ID)
@@ -270,6 +260,22 @@ func (s *Service) progress(ctx context.Context, o *schema.TradingOrder) (*client
 			p.SlicesFailed++
 		}
 	}
+	return sumIn, sumOut
+}
+
+// progress is parent o's progress over its child orders.
+func (s *Service) progress(ctx context.Context, o *schema.TradingOrder) (*client.OrderProgress, error) {
+	children, err := s.children(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	in, out := legs(o, s.Venue.Config)
+	exact, total := in, bigOf(o.AmountIn)
+	if o.AmountKind == client.AmountExactOut {
+		exact, total = out, bigOf(o.AmountOut)
+	}
+	p := &client.OrderProgress{SlicesTotal: derefInt(o.Slices), SlicesPlaced: len(children), Paused: o.Paused}
+	sumIn, sumOut := tally(p, children)
 	filled := sumIn
 	if o.AmountKind == client.AmountExactOut {
 		filled = sumOut

@@ -83,9 +83,11 @@ func (s *Service) View(ctx context.Context, o *schema.TradingOrder) (client.Trad
 	out := ToWire(o, fills, s.Venue.Config)
 	if IsParent(o.Type) {
 		p, err := s.progress(ctx, o)
-		out.Progress = p
-		out.FeeCredits = float64(o.FeeMillicredits) * float64(p.SlicesFilled) / 1000
-		return out, err
+		if err != nil {
+			return client.TradingOrder{}, err
+		}
+		out.Progress, out.FeeCredits = p, float64(o.FeeMillicredits)*float64(p.SlicesFilled)/1000
+		return out, nil
 	}
 	if Final(o.Status) {
 		return out, nil
