@@ -71,6 +71,8 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityWatchOrder, Func: s.Trading.WatchOrder},
 		{Name: workflows.ActivityFireOrder, Func: s.Trading.FireOrder},
 		{Name: workflows.ActivityStopOrder, Func: s.Trading.StopOrder},
+		{Name: workflows.ActivityPlaceSlice, Func: s.Trading.PlaceSlice},
+		{Name: workflows.ActivityEndParent, Func: s.Trading.EndParent},
 		{Name: workflows.ActivityWriteHandoffTransfer, Func: s.Handoffs.WriteHandoffTransfer},
 		{Name: workflows.ActivityCheckHandoffAcks, Func: s.Handoffs.CheckHandoffAcks},
 		{Name: workflows.ActivityFinishHandoff, Func: s.Handoffs.FinishHandoff},

@@ -60,3 +60,20 @@ func (t *Trading) StopOrder(ctx context.Context, s workflows.OrderStop) error {
 	}
 	return t.Worker.Stop(ctx, s)
 }
+
+// PlaceSlice records one slice of a twap or dca order (a child market order priced afresh, with its
+// wallet transactions) and answers its market path.
+func (t *Trading) PlaceSlice(ctx context.Context, s workflows.OrderSlice) (workflows.OrderFire, error) {
+	if t.Orders == nil {
+		return workflows.OrderFire{}, errNoTrading
+	}
+	return t.Orders.PlaceSlice(ctx, s, time.Now())
+}
+
+// EndParent records a twap or dca order's end once its child orders have ended (retried until then).
+func (t *Trading) EndParent(ctx context.Context, e workflows.ParentEnd) error {
+	if t.Orders == nil {
+		return errNoTrading
+	}
+	return t.Orders.EndParent(ctx, e)
+}

@@ -47,7 +47,8 @@ type orderOut struct {
 	Body   client.TradingOrderEnvelope
 }
 
-// place records an order (market, limit or stop) and starts its workflow order/<id>: 202 with the order. Its trading fee
+// place records an order (market, limit, stop, twap or dca) and starts its workflow order/<id> (a dca
+// order: its schedule): 202 with the order. Its trading fee (a twap or dca order's: one per slice)
 // counts against creditsPerDay on trading.orders.create when it is placed.
 func (ta *tradingAPI) place(ctx context.Context, in *placeOrderInput) (*orderOut, error) {
 	if ta.trading == nil {
@@ -61,6 +62,9 @@ func (ta *tradingAPI) place(ctx context.Context, in *placeOrderInput) (*orderOut
 		}
 	}
 	fee := ta.trading.FeeMillicredits
+	if trading.IsParent(in.Body.Type) && in.Body.Slices > 0 && in.Body.Slices <= trading.MaxSlices {
+		fee *= int64(in.Body.Slices) // what its slices may charge, each when it fills
+	}
 	daily, err := ta.daily.reserve(ctx, p, client.OpTradingOrdersCreate, client.ServiceManagedTrading, client.OpTradingOrdersCreate, fee)
 	if err != nil {
 		return nil, err
@@ -133,6 +137,27 @@ func (ta *tradingAPI) cancel(ctx context.Context, in *orderIDInput) (*orderOut, 
 	return &orderOut{Status: http.StatusAccepted, Body: client.TradingOrderEnvelope{OK: true, Order: o}}, nil
 }
 
+// pause pauses one of the account's dca orders: its schedule places no slice until it is resumed.
+func (ta *tradingAPI) pause(ctx context.Context, in *orderIDInput) (*Out[client.TradingOrderEnvelope], error) {
+	return ta.pauseOrResume(ctx, in.OrderID, true)
+}
+
+// resume resumes one of the account's paused dca orders.
+func (ta *tradingAPI) resume(ctx context.Context, in *orderIDInput) (*Out[client.TradingOrderEnvelope], error) {
+	return ta.pauseOrResume(ctx, in.OrderID, false)
+}
+
+func (ta *tradingAPI) pauseOrResume(ctx context.Context, id string, paused bool) (*Out[client.TradingOrderEnvelope], error) {
+	if ta.trading == nil {
+		return nil, errNoTrading
+	}
+	o, err := ta.trading.Pause(ctx, principalFrom(ctx).Scope, id, paused)
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.TradingOrderEnvelope{OK: true, Order: o})
+}
+
 // routes are the trading routes.
 func (ta *tradingAPI) routes() []Route {
 	const tag = "Trading"
@@ -146,7 +171,7 @@ func (ta *tradingAPI) routes() []Route {
 			client.ScopeTradingExecute), ta.quote),
 		handle(r(Route{Op: client.OpTradingOrdersCreate, Method: http.MethodPost, Path: "/v1/trading/orders", Idem: true, Status: http.StatusAccepted,
 			Lease:   time.Minute,
-			Summary: "Place a market order ({quoteId} or its own fields): the workflow order/<id> approves the router when needed, swaps and records the fills"},
+			Summary: "Place an order ({quoteId} or its own fields; type market, limit, stop, twap or dca): the workflow order/<id> approves the router when needed, swaps and records the fills (twap and dca: one child order per slice)"},
 			client.ScopeTradingExecute), ta.place),
 		handle(r(Route{Op: client.OpTradingOrdersList, Method: http.MethodGet, Path: "/v1/trading/orders",
 			Summary: "List the account's orders, newest first (filters: status, walletId, pair)"}, client.ScopeTradingRead), ta.list),
@@ -154,7 +179,11 @@ func (ta *tradingAPI) routes() []Route {
 			Summary: "Read an order: status, fills, transaction hashes, approval, gas and fee"}, client.ScopeTradingRead), ta.get),
 		handle(r(Route{Op: client.OpTradingOrdersCancel, Method: http.MethodPost, Path: "/v1/trading/orders/{orderId}/cancel", Idem: true,
 			Status:  http.StatusAccepted,
-			Summary: "Cancel a limit or stop order that has not fired: its workflow stops watching the price and releases its fee's hold (order.cancelled)"},
+			Summary: "Cancel a limit or stop order that has not fired (its fee's hold released), or a twap or dca order's future slices (filled slices kept) (order.cancelled)"},
 			client.ScopeTradingExecute), ta.cancel),
+		handle(r(Route{Op: client.OpTradingOrdersPause, Method: http.MethodPost, Path: "/v1/trading/orders/{orderId}/pause", Idem: true,
+			Summary: "Pause a dca order's schedule: no slice is placed until it is resumed"}, client.ScopeTradingExecute), ta.pause),
+		handle(r(Route{Op: client.OpTradingOrdersResume, Method: http.MethodPost, Path: "/v1/trading/orders/{orderId}/resume", Idem: true,
+			Summary: "Resume a paused dca order's schedule"}, client.ScopeTradingExecute), ta.resume),
 	}
 }

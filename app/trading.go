@@ -95,7 +95,7 @@ func tradingService(wallets *wallet.Store, book *ledger.Ledger, cat *catalog.Cat
 	}
 	return &trading.Service{DB: d.DB, Wallets: wallets, Chain: chain, Venue: &trading.Venue{RPC: chain.RPC, Config: cfg},
 		Prices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))}, Engine: d.Temporal, Ledger: book, FeeMillicredits: orderFee(cat),
-		Signals: d.Temporal}
+		Signals: d.Temporal, Schedules: d.Temporal.ScheduleClient()}
 }
 
 // orderFee is the trading fee per order, from the pricing catalog.
@@ -144,5 +144,5 @@ func workerTrading(d WorkerDeps) *trading.Service {
 	rpc := d.Chain.Client()
 	return &trading.Service{DB: d.DB, Wallets: wallet.NewStore(d.DB, d.Box, network), Chain: &wallet.Chain{RPC: rpc, USDC: usdc},
 		Venue: &trading.Venue{RPC: rpc, Config: cfg}, Prices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))},
-		Engine: d.Temporal, Ledger: ledger.New(d.DB)}
+		Engine: d.Temporal, Ledger: ledger.New(d.DB), Schedules: d.Schedules}
 }

@@ -135,6 +135,8 @@ const (
 	OpTradingOrdersList            = "trading.orders.list"
 	OpTradingOrdersRead            = "trading.orders.read"
 	OpTradingOrdersCancel          = "trading.orders.cancel"
+	OpTradingOrdersPause           = "trading.orders.pause"
+	OpTradingOrdersResume          = "trading.orders.resume"
 	OpTradingPositionsList         = "trading.positions.list"
 	OpRunsList                     = "runs.list"
 	OpRunsCreate                   = "runs.create"
@@ -193,7 +195,7 @@ var LimitOperations = []string{
 	OpWalletsTransactionsQuote, OpWalletsTransactionsCreate, OpWalletsTransactionsList, OpWalletsTransactionsRead,
 	OpWalletsSignaturesQuote, OpWalletsSignaturesCreate,
 	OpTradingQuotesCreate, OpTradingOrdersCreate, OpTradingOrdersList, OpTradingOrdersRead, OpTradingOrdersCancel,
-	OpTradingPositionsList, OpRunsList, OpRunsCreate, OpRunsRead, OpRunsCancel, OpApprovalsList, OpApprovalsCreate, OpApprovalsDecide,
+	OpTradingOrdersPause, OpTradingOrdersResume, OpTradingPositionsList, OpRunsList, OpRunsCreate, OpRunsRead, OpRunsCancel, OpApprovalsList, OpApprovalsCreate, OpApprovalsDecide,
 	OpArtifactsList, OpArtifactsContentRead, OpWebhooksList, OpWebhooksCreate, OpWebhooksUpdate, OpWebhooksRotate,
 	OpWebhooksDisable, OpWebhookDeliveriesList, OpWebhookDeliveriesReplay,
 	OpAutomationsList, OpAutomationsCreate, OpAutomationsRead, OpAutomationsUpdate, OpAutomationsPause,

@@ -105,7 +105,7 @@ type CreateOrderRequest struct {
 	AmountKind  string `json:"amountKind,omitempty"`
 	SlippageBps *int   `json:"slippageBps,omitempty"`
 	// Type is market (the default), limit (also implied by limitPrice) or stop.
-	Type string `json:"type,omitempty" enum:"market,limit,stop" doc:"market (default), limit (implied by limitPrice) or stop (needs stopPrice)."`
+	Type string `json:"type,omitempty" enum:"market,limit,stop,twap,dca" doc:"market (default), limit (implied by limitPrice), stop (needs stopPrice), twap (duration, slices) or dca (every, slices, amountPerSlice)."`
 	// LimitPrice makes a limit order: it fills once the pool's price for its amount is at or better
 	// than this (quote token per base token: at most this for a buy, at least for a sell).
 	LimitPrice string `json:"limitPrice,omitempty" maxLength:"80" doc:"A limit order's price, quote token per base token: it fills once the pool's price for its amount is at or below it (buy) or at or above it (sell)."`
@@ -114,6 +114,16 @@ type CreateOrderRequest struct {
 	StopPrice string `json:"stopPrice,omitempty" maxLength:"80" doc:"A stop order's price, quote token per base token: a market order fires once the pool's price reaches it (at or above for a buy, at or below for a sell)."`
 	// ExpiresAt is when a limit or stop order that has not fired expires (default 24 hours, at most 30 days).
 	ExpiresAt *time.Time `json:"expiresAt,omitempty" doc:"When a limit or stop order that has not fired expires (default: in 24 hours; at most 30 days ahead)."`
+	// Duration is a twap order's duration, a Go duration ("8s", "1h30m"): its slices are placed
+	// duration/slices apart, the first at once.
+	Duration string `json:"duration,omitempty" maxLength:"40" doc:"A twap order's duration, a Go duration such as 30m or 1h30m: its slices are placed duration/slices apart, the first at once (at least 1s per slice, at most 7 days)."`
+	// Slices is a twap or dca order's number of child orders (1 to 100).
+	Slices int `json:"slices,omitempty" doc:"A twap or dca order's number of child orders, 1 to 100."`
+	// Every is a dca order's interval: a Go duration of at least a minute ("1h") or a 5-field cron
+	// expression ("0 9 * * 1").
+	Every string `json:"every,omitempty" maxLength:"100" doc:"A dca order's interval: a Go duration of at least 1m (1h, 24h) or a 5-field cron expression (0 9 * * 1, UTC)."`
+	// AmountPerSlice is a dca order's amount per child order (amount is left out).
+	AmountPerSlice string `json:"amountPerSlice,omitempty" maxLength:"100" doc:"A dca order's amount per child order, of the token amountKind names (amount is left out)."`
 }
 
 // Types of a trading order (TradingOrder.Type, CreateOrderRequest.Type).
@@ -121,7 +131,28 @@ const (
 	OrderTypeMarket = "market"
 	OrderTypeLimit  = "limit"
 	OrderTypeStop   = "stop"
+	// OrderTypeTWAP splits its amount into slices placed at even intervals (child orders).
+	OrderTypeTWAP = "twap"
+	// OrderTypeDCA places one slice at each fire of its schedule (child orders).
+	OrderTypeDCA = "dca"
 )
+
+// OrderProgress is a twap or dca order's progress over its child orders.
+type OrderProgress struct {
+	SlicesTotal  int `json:"slicesTotal"`
+	SlicesPlaced int `json:"slicesPlaced"`
+	SlicesFilled int `json:"slicesFilled"`
+	SlicesFailed int `json:"slicesFailed"`
+	// AveragePrice is quote token per base token over the filled children's fills.
+	AveragePrice string `json:"averagePrice,omitempty" doc:"Quote token per base token over the filled child orders."`
+	// AmountFilled and AmountRemaining are of the token the order's amount names (amountKind).
+	AmountFilled    string   `json:"amountFilled" doc:"What the filled child orders paid (exact_in) or received (exact_out)."`
+	AmountRemaining string   `json:"amountRemaining" doc:"The order's amount less the filled child orders' amounts."`
+	ChildOrderIDs   []string `json:"childOrderIds"`
+	// Paused says a dca order's schedule is paused; NextFireAt is its next fire while it runs.
+	Paused     bool       `json:"paused"`
+	NextFireAt *time.Time `json:"nextFireAt,omitempty"`
+}
 
 // TradingFill is one pool's part of an order's swap: a pair's Swap event.
 type TradingFill struct {
@@ -137,44 +168,50 @@ type TradingFill struct {
 
 // TradingOrder is a spot order run by workflow order/<id>.
 type TradingOrder struct {
-	ID                   string        `json:"id" doc:"ord_…"`
-	Type                 string        `json:"type" doc:"market, limit or stop (dca and twap come later)."`
-	LimitPrice           string        `json:"limitPrice,omitempty" doc:"A limit order's price, quote token per base token."`
-	StopPrice            string        `json:"stopPrice,omitempty" doc:"A stop order's price, quote token per base token."`
-	ExpiresAt            *time.Time    `json:"expiresAt,omitempty" doc:"When a limit or stop order that has not fired expires."`
-	ParentOrderID        *string       `json:"parentOrderId,omitempty"`
-	WalletID             string        `json:"walletId"`
-	QuoteID              *string       `json:"quoteId,omitempty"`
-	Status               string        `json:"status" enum:"pending_approval,open,submitted,filled,failed,cancelled,expired"`
-	Side                 string        `json:"side"`
-	Base                 string        `json:"base"`
-	Quote                string        `json:"quote"`
-	AmountKind           string        `json:"amountKind"`
-	SlippageBps          int           `json:"slippageBps"`
-	Path                 []string      `json:"path"`
-	TokenIn              string        `json:"tokenIn"`
-	TokenOut             string        `json:"tokenOut"`
-	AmountIn             string        `json:"amountIn" doc:"Expected payment when placed."`
-	AmountOut            string        `json:"amountOut" doc:"Expected receipt when placed."`
-	MinimumReceived      string        `json:"minimumReceived,omitempty"`
-	MaximumPaid          string        `json:"maximumPaid,omitempty"`
-	USDValue             *float64      `json:"usdValue"`
-	FeeCredits           float64       `json:"feeCredits" doc:"The trading fee, charged once when the order fills."`
-	ApprovalID           *string       `json:"approvalId,omitempty"`
-	ApproveTransactionID *string       `json:"approveTransactionId,omitempty" doc:"The wallet transaction approving the router, when the allowance was short."`
-	SwapTransactionID    string        `json:"swapTransactionId"`
-	TxHashes             []string      `json:"txHashes"`
-	Fills                []TradingFill `json:"fills"`
-	FilledIn             string        `json:"filledIn,omitempty"`
-	FilledOut            string        `json:"filledOut,omitempty"`
-	AveragePrice         string        `json:"averagePrice,omitempty" doc:"Quote token per base token over the fills."`
-	GasWei               string        `json:"gasWei,omitempty" doc:"Gas paid by the approve and the swap."`
-	FailureReason        string        `json:"failureReason,omitempty" doc:"slippage, policy, deadline, approve_failed, approval_rejected, approval_expired, reverted, …"`
-	Error                *RunError     `json:"error,omitempty"`
-	WorkflowID           string        `json:"workflowId"`
-	CreatedAt            time.Time     `json:"createdAt"`
-	UpdatedAt            time.Time     `json:"updatedAt"`
-	FilledAt             *time.Time    `json:"filledAt,omitempty"`
+	ID                   string         `json:"id" doc:"ord_…"`
+	Type                 string         `json:"type" doc:"market, limit, stop, twap or dca."`
+	Duration             string         `json:"duration,omitempty" doc:"A twap order's duration."`
+	Slices               int            `json:"slices,omitempty" doc:"A twap or dca order's number of child orders."`
+	Every                string         `json:"every,omitempty" doc:"A dca order's interval (Go duration or cron)."`
+	AmountPerSlice       string         `json:"amountPerSlice,omitempty" doc:"A dca order's amount per child order."`
+	Progress             *OrderProgress `json:"progress,omitempty" doc:"A twap or dca order's child orders: slices placed, filled and failed, average price, amounts filled and remaining."`
+	SliceIndex           *int           `json:"sliceIndex,omitempty" doc:"A child order's place among its parent's, from 0."`
+	LimitPrice           string         `json:"limitPrice,omitempty" doc:"A limit order's price, quote token per base token."`
+	StopPrice            string         `json:"stopPrice,omitempty" doc:"A stop order's price, quote token per base token."`
+	ExpiresAt            *time.Time     `json:"expiresAt,omitempty" doc:"When a limit or stop order that has not fired expires."`
+	ParentOrderID        *string        `json:"parentOrderId,omitempty"`
+	WalletID             string         `json:"walletId"`
+	QuoteID              *string        `json:"quoteId,omitempty"`
+	Status               string         `json:"status" enum:"pending_approval,open,submitted,filled,failed,cancelled,expired"`
+	Side                 string         `json:"side"`
+	Base                 string         `json:"base"`
+	Quote                string         `json:"quote"`
+	AmountKind           string         `json:"amountKind"`
+	SlippageBps          int            `json:"slippageBps"`
+	Path                 []string       `json:"path"`
+	TokenIn              string         `json:"tokenIn"`
+	TokenOut             string         `json:"tokenOut"`
+	AmountIn             string         `json:"amountIn" doc:"Expected payment when placed."`
+	AmountOut            string         `json:"amountOut" doc:"Expected receipt when placed."`
+	MinimumReceived      string         `json:"minimumReceived,omitempty"`
+	MaximumPaid          string         `json:"maximumPaid,omitempty"`
+	USDValue             *float64       `json:"usdValue"`
+	FeeCredits           float64        `json:"feeCredits" doc:"The trading fee, charged once when the order fills."`
+	ApprovalID           *string        `json:"approvalId,omitempty"`
+	ApproveTransactionID *string        `json:"approveTransactionId,omitempty" doc:"The wallet transaction approving the router, when the allowance was short."`
+	SwapTransactionID    string         `json:"swapTransactionId"`
+	TxHashes             []string       `json:"txHashes"`
+	Fills                []TradingFill  `json:"fills"`
+	FilledIn             string         `json:"filledIn,omitempty"`
+	FilledOut            string         `json:"filledOut,omitempty"`
+	AveragePrice         string         `json:"averagePrice,omitempty" doc:"Quote token per base token over the fills."`
+	GasWei               string         `json:"gasWei,omitempty" doc:"Gas paid by the approve and the swap."`
+	FailureReason        string         `json:"failureReason,omitempty" doc:"slippage, policy, deadline, approve_failed, approval_rejected, approval_expired, reverted, …"`
+	Error                *RunError      `json:"error,omitempty"`
+	WorkflowID           string         `json:"workflowId"`
+	CreatedAt            time.Time      `json:"createdAt"`
+	UpdatedAt            time.Time      `json:"updatedAt"`
+	FilledAt             *time.Time     `json:"filledAt,omitempty"`
 }
 
 // TradingOrderEnvelope answers the order routes.
@@ -217,13 +254,33 @@ func (c *Client) Order(ctx context.Context, id string) Response[TradingOrderEnve
 	return send[TradingOrderEnvelope](ctx, c, call{method: http.MethodGet, path: "/trading/orders/" + url.PathEscape(id), auth: authKey})
 }
 
-// CancelOrder cancels an open limit or stop order that has not fired, POST
-// /v1/trading/orders/{orderId}/cancel (202; the order reads cancelled once its workflow has stopped).
+// CancelOrder cancels an open limit or stop order that has not fired, or a twap or dca order's future
+// slices (filled ones kept), POST /v1/trading/orders/{orderId}/cancel (202; a limit, stop or twap order
+// reads cancelled once its workflow has stopped, a dca order at once).
 func (c *Client) CancelOrder(ctx context.Context, id string, opts ...CallOption) Response[TradingOrderEnvelope] {
 	if id == "" {
 		return invalidArg[TradingOrderEnvelope]("orderId", "the order id is empty")
 	}
 	return send[TradingOrderEnvelope](ctx, c, call{method: http.MethodPost, path: "/trading/orders/" + url.PathEscape(id) + "/cancel",
+		auth: authKey, idem: true, opts: opts})
+}
+
+// PauseOrder pauses a dca order's schedule, POST /v1/trading/orders/{orderId}/pause: no slice is placed
+// until it is resumed.
+func (c *Client) PauseOrder(ctx context.Context, id string, opts ...CallOption) Response[TradingOrderEnvelope] {
+	return c.orderAction(ctx, id, "pause", opts)
+}
+
+// ResumeOrder resumes a paused dca order's schedule, POST /v1/trading/orders/{orderId}/resume.
+func (c *Client) ResumeOrder(ctx context.Context, id string, opts ...CallOption) Response[TradingOrderEnvelope] {
+	return c.orderAction(ctx, id, "resume", opts)
+}
+
+func (c *Client) orderAction(ctx context.Context, id, action string, opts []CallOption) Response[TradingOrderEnvelope] {
+	if id == "" {
+		return invalidArg[TradingOrderEnvelope]("orderId", "the order id is empty")
+	}
+	return send[TradingOrderEnvelope](ctx, c, call{method: http.MethodPost, path: "/trading/orders/" + url.PathEscape(id) + "/" + action,
 		auth: authKey, idem: true, opts: opts})
 }
 

@@ -18,13 +18,17 @@ const (
 	OrderExpired         = "expired"
 )
 
-// Types of a trading order (dca and twap fit the same table; they are not placed yet).
+// Types of a trading order.
 const (
 	OrderMarket = "market"
 	// OrderLimit waits until the pool's price is at or better than its trigger price.
 	OrderLimit = "limit"
 	// OrderStop fires a market order once the pool's price crosses its trigger price.
 	OrderStop = "stop"
+	// OrderTWAP is a parent order placing its amount in slices at even intervals (its child orders).
+	OrderTWAP = "twap"
+	// OrderDCA is a parent order placing one slice at each fire of its schedule (its child orders).
+	OrderDCA = "dca"
 )
 
 // TradingQuote is a quoted swap of managed trading (migration 0034).
@@ -91,6 +95,16 @@ type TradingOrder struct {
 	TriggerPrice *string `bun:"trigger_price,type:numeric"`
 	// ExpiresAt is when a limit or stop order that has not fired expires (migration 0036).
 	ExpiresAt *time.Time `bun:"expires_at"`
+	// Slices is a twap or dca order's number of child orders (migration 0039).
+	Slices *int `bun:"slices"`
+	// SliceIndex is a child order's place among its parent's children, from 0 (migration 0039).
+	SliceIndex *int `bun:"slice_index"`
+	// DurationMS is a twap order's duration in milliseconds (migration 0039).
+	DurationMS *int64 `bun:"duration_ms"`
+	// Every is a dca order's interval: a Go duration or a 5-field cron expression (migration 0039).
+	Every *string `bun:"every"`
+	// Paused says a dca order's schedule is paused (migration 0039).
+	Paused bool `bun:"paused,notnull"`
 }
 
 // TradingFill is one pair Swap event of an order's swap (migration 0035).

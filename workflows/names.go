@@ -45,6 +45,12 @@ const (
 	// TriggerOrderWorkflowName runs one limit or stop order (workflow id order/<orderId>): it watches the
 	// pool's price with a durable timer until the order fires, expires or is cancelled.
 	TriggerOrderWorkflowName = "TriggerOrderWorkflow"
+	// TwapOrderWorkflowName runs one twap order (workflow id order/<orderId>): its slices, each a child
+	// order, at even intervals on a durable timer.
+	TwapOrderWorkflowName = "TwapOrderWorkflow"
+	// DcaFireWorkflowName places one slice of a dca order at a fire of its schedule (workflow id
+	// order-fire/<orderId>-<scheduled time>).
+	DcaFireWorkflowName = "DcaFireWorkflow"
 	// HandoffWorkflowName writes one handoff's vault transfer and waits for its ack (workflow id
 	// handoff/<handoffId>).
 	HandoffWorkflowName = "HandoffWorkflow"
@@ -68,6 +74,8 @@ var Registrations = []Registration{
 	{Name: BeneficiaryWorkflowName, Func: BeneficiaryWorkflow},
 	{Name: OrderWorkflowName, Func: OrderWorkflow},
 	{Name: TriggerOrderWorkflowName, Func: TriggerOrderWorkflow},
+	{Name: TwapOrderWorkflowName, Func: TwapOrderWorkflow},
+	{Name: DcaFireWorkflowName, Func: DcaFireWorkflow},
 	{Name: HandoffWorkflowName, Func: HandoffWorkflow},
 }
 
@@ -193,6 +201,13 @@ const (
 	// ActivityStopOrder records a limit or stop order that never fired cancelled or expired, releasing its
 	// fee's hold (idempotent).
 	ActivityStopOrder = "StopOrder"
+	// ActivityPlaceSlice records one slice of a twap or dca order, a child market order priced afresh
+	// with its wallet transactions, and answers its market path (idempotent on the child's id, derived
+	// from the parent's and the slice; not placed once the parent has ended or every slice is placed).
+	ActivityPlaceSlice = "PlaceSlice"
+	// ActivityEndParent records a twap or dca order filled, failed or cancelled once its child orders
+	// have ended (retried until then; idempotent).
+	ActivityEndParent = "EndParent"
 	// ActivityWriteHandoffTransfer writes a handoff's vault transfer (its files and, for a task, its task
 	// file) and records the transfer id; it answers the id recorded before when retried.
 	ActivityWriteHandoffTransfer = "WriteHandoffTransfer"

@@ -12,7 +12,7 @@ import (
 
 // tradeCommands are the commands of managed spot trading, "svc trade ...".
 func tradeCommands() []command {
-	return []command{
+	return append([]command{
 		{name: "trade", help: tradeHelp},
 		{name: "trade quote", run: (*app).tradeQuote, help: tradeQuoteHelp, brief: "price a swap from a wallet; moves nothing"},
 		{name: "trade buy", run: func(a *app, args []string) int { return a.tradeOrder(client.SideBuy, args) }, help: tradeBuyHelp,
@@ -22,11 +22,11 @@ func tradeCommands() []command {
 		{name: "trade orders", run: (*app).tradeOrders, help: tradeOrdersHelp, brief: "list the account's orders, or show one"},
 		{name: "trade positions", run: (*app).tradePositions, help: tradePositionsHelp,
 			brief: "positions per wallet and token: quantity, average cost, P&L in USD"},
-	}
+	}, tradeParentCommands()...)
 }
 
 // tradeHelp is the help of the "svc trade" group.
-const tradeHelp = `Usage: svc trade <quote|buy|sell|orders|positions> [flags]
+const tradeHelp = `Usage: svc trade <quote|buy|sell|twap|dca|orders|cancel|pause|resume|positions> [flags]
 
 Managed spot trading from managed wallets (service managed-trading) on the configured Uniswap V2 router
 (svcd dev: USDC/WETH and DEV/WETH pools on the dev chain). Orders run as workflows order/<id>.
@@ -34,7 +34,12 @@ Managed spot trading from managed wallets (service managed-trading) on the confi
   trade quote       price a swap from a wallet; moves nothing
   trade buy         buy a token: quote, confirm, place the order, follow it
   trade sell        sell a token: quote, confirm, place the order, follow it
+  trade twap        split a buy or sell into slices placed at even intervals
+  trade dca         buy or sell a fixed amount on a schedule, a number of times
   trade orders      list the account's orders, or show one
+  trade cancel      cancel a limit or stop order, or a twap or dca order's future slices
+  trade pause       pause a dca order's schedule
+  trade resume      resume a paused dca order's schedule
   trade positions   positions per wallet and token: quantity, average cost, P&L in USD
 
 ` + globalFlagsHelp
@@ -421,6 +426,13 @@ func (a *app) printOrder(o client.TradingOrder) {
 		{"Received", joinAmount(first(o.FilledOut, o.AmountOut), o.TokenOut)}, {"Average price", o.AveragePrice},
 		{"Gas (wei)", o.GasWei}, {"Fee", fmt.Sprintf("%g credits", o.FeeCredits)}, {"Transactions", strings.Join(o.TxHashes, ", ")},
 		{"Workflow", o.WorkflowID}}
+	if o.Type != client.OrderTypeMarket && o.Type != "" {
+		rows = append(rows[:2], append([][2]string{{"Type", o.Type}}, rows[2:]...)...)
+	}
+	if o.ParentOrderID != nil {
+		rows = append(rows, [2]string{"Parent", *o.ParentOrderID})
+	}
+	rows = append(rows, progressRows(o)...)
 	if o.ApprovalID != nil {
 		rows = append(rows, [2]string{"Approval", *o.ApprovalID})
 	}

@@ -111,7 +111,10 @@ func (s *Service) recordFire(ctx context.Context, o *schema.TradingOrder, now ti
 		return err
 	}
 	o.AmountIn, o.AmountOut, o.Bound, o.Path, o.UpdatedAt = t.AmountIn.String(), t.AmountOut.String(), t.Bound.String(), hexes(t.Path), now.UTC()
-	if _, err := s.DB.NewUpdate().Model(o).Column("amount_in", "amount_out", "bound", "path", "updated_at").WherePK().Exec(ctx); err != nil {
+	if o.ParentOrderID != nil {
+		o.USDCents = s.usdCents(t) // a slice's spend counts at its price now
+	}
+	if _, err := s.DB.NewUpdate().Model(o).Column("amount_in", "amount_out", "bound", "path", "usd_cents", "updated_at").WherePK().Exec(ctx); err != nil {
 		return fmt.Errorf("record the price of order %s: %w", o.ID, err)
 	}
 	r := Request{Scope: tenant.Scope{AccountID: o.AccountID, ProjectID: o.ProjectID}, KeyID: deref(o.KeyID), ID: o.ID}

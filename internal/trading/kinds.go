@@ -46,6 +46,9 @@ var decimalPrice = regexp.MustCompile(`^[0-9]{1,40}(\.[0-9]{1,40})?$`)
 // readKind checks an order request's type, limitPrice, stopPrice and expiresAt, naming the first bad one.
 func readKind(b client.CreateOrderRequest, now time.Time) (kind, error) {
 	k := kind{typ: b.Type}
+	if err := noParentFields(b); err != nil {
+		return k, err
+	}
 	if k.typ == "" {
 		k.typ = client.OrderTypeMarket
 		if b.LimitPrice != "" {
@@ -66,7 +69,20 @@ func readKind(b client.CreateOrderRequest, now time.Time) (kind, error) {
 		}
 		return k, k.readTrigger("stopPrice", b.StopPrice, b.ExpiresAt, now)
 	}
-	return k, svcerr.Invalid("type", "type is market, limit or stop, not %q", b.Type)
+	return k, svcerr.Invalid("type", "type is market, limit, stop, twap or dca, not %q", b.Type)
+}
+
+// noParentFields refuses a twap or dca field on another type of order.
+func noParentFields(b client.CreateOrderRequest) error {
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"duration", b.Duration != ""}, {"slices", b.Slices != 0}, {"every", b.Every != ""}, {"amountPerSlice", b.AmountPerSlice != ""}} {
+		if f.set {
+			return svcerr.Invalid(f.name, "%s is for twap and dca orders (type twap or dca)", f.name)
+		}
+	}
+	return nil
 }
 
 // marketOnly refuses a market order's trigger fields.
@@ -164,11 +180,17 @@ func (s *Service) Cancel(ctx context.Context, scope tenant.Scope, id string) (cl
 	if err != nil {
 		return client.TradingOrder{}, fmt.Errorf("read order %s: %w", id, err)
 	}
-	if !IsTrigger(o.Type) {
-		return client.TradingOrder{}, svcerr.New(svcerr.Conflict, "order %s is a %s order: only limit and stop orders wait to be cancelled", id, o.Type)
-	}
 	if o.Status == schema.OrderCancelled {
 		return s.View(ctx, o)
+	}
+	if IsParent(o.Type) {
+		if err := s.cancelParent(ctx, o); err != nil {
+			return client.TradingOrder{}, err
+		}
+		return s.View(ctx, o)
+	}
+	if !IsTrigger(o.Type) {
+		return client.TradingOrder{}, svcerr.New(svcerr.Conflict, "order %s is a %s order: only limit, stop, twap and dca orders can be cancelled", id, o.Type)
 	}
 	fired, err := s.swapRecorded(ctx, o)
 	if err != nil {

@@ -54,6 +54,9 @@ func (s *Service) Place(ctx context.Context, r Request, now time.Time) (*schema.
 	if s.Wallets == nil || s.Engine == nil || s.Venue == nil {
 		return nil, svcerr.New(svcerr.Unavailable, "this server has no managed wallets, workflow engine or trading venue")
 	}
+	if IsParent(r.Body.Type) {
+		return s.placeParent(ctx, r, now)
+	}
 	k, err := readKind(r.Body, now)
 	if err != nil {
 		return nil, err
@@ -313,8 +316,13 @@ func ApproveTxID(orderID string) string {
 // started before is fine. A swap that waits for an
 // approval has the approval's workflow started first.
 func (s *Service) Start(ctx context.Context, o *schema.TradingOrder) error {
-	if IsTrigger(o.Type) {
+	switch {
+	case IsTrigger(o.Type):
 		return s.startTrigger(ctx, o)
+	case o.Type == schema.OrderTWAP:
+		return s.startTWAP(ctx, o)
+	case o.Type == schema.OrderDCA:
+		return s.startDCA(ctx, o)
 	}
 	p := workflows.OrderParams{OrderID: o.ID, SwapTxID: o.SwapTxID, ApproveTxID: deref(o.ApproveTxID)}
 	if o.ApprovalID != nil {
@@ -392,6 +400,7 @@ func (s *Service) Sweep(ctx context.Context, settle time.Duration, limit int) (i
 	before := time.Now().Add(-settle)
 	err := s.DB.NewSelect().Model(&stale).Where("status IN (?) AND created_at < ? AND created_at > ?",
 		bun.List([]string{schema.OrderOpen, schema.OrderPendingApproval}), before, before.Add(-24*time.Hour)).
+		Where("parent_order_id IS NULL"). // a child order is its parent's workflow's to start
 		OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("list running orders: %w", err)

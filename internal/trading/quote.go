@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	sdkclient "go.temporal.io/sdk/client"
 	"math/big"
 	"strconv"
 	"strings"
@@ -47,6 +48,10 @@ type Service struct {
 	Signals Signaler
 	// WatchEvery spaces a limit or stop order's reads of the pool's price (0: DefaultWatchEvery).
 	WatchEvery time.Duration
+	// Schedules runs dca orders' schedules; nil refuses dca orders as unavailable.
+	Schedules sdkclient.ScheduleClient
+	// MinDCAEvery is the shortest every a dca order may name (0: DefaultMinDCAEvery).
+	MinDCAEvery time.Duration
 }
 
 // spec is a trade request read and checked.

@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
+	"time"
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/page"
@@ -79,6 +81,14 @@ func (s *Service) View(ctx context.Context, o *schema.TradingOrder) (client.Trad
 		return client.TradingOrder{}, fmt.Errorf("read the fills of %s: %w", o.ID, err)
 	}
 	out := ToWire(o, fills, s.Venue.Config)
+	if IsParent(o.Type) {
+		p, err := s.progress(ctx, o)
+		if err != nil {
+			return client.TradingOrder{}, err
+		}
+		out.Progress, out.FeeCredits = p, float64(o.FeeMillicredits)*float64(p.SlicesFilled)/1000
+		return out, nil
+	}
 	if Final(o.Status) {
 		return out, nil
 	}
@@ -95,6 +105,15 @@ func (s *Service) View(ctx context.Context, o *schema.TradingOrder) (client.Trad
 	return out, nil
 }
 
+// perSlice is dca order o's amount per slice, of the token its amount names.
+func perSlice(o *schema.TradingOrder, in, out Token) string {
+	exact, total := in, bigOf(o.AmountIn)
+	if o.AmountKind == client.AmountExactOut {
+		exact, total = out, bigOf(o.AmountOut)
+	}
+	return wallet.FormatUnits(new(big.Int).Quo(total, big.NewInt(int64(max(derefInt(o.Slices), 1)))), exact.Decimals)
+}
+
 // ToWire is order o with its fills as the API shows it.
 func ToWire(o *schema.TradingOrder, fills []schema.TradingFill, cfg Config) client.TradingOrder {
 	in, out := legs(o, cfg)
@@ -104,7 +123,14 @@ func ToWire(o *schema.TradingOrder, fills []schema.TradingFill, cfg Config) clie
 		USDValue: usd(o.USDCents), FeeCredits: float64(o.FeeMillicredits) / 1000, ApprovalID: o.ApprovalID, ApproveTransactionID: o.ApproveTxID,
 		SwapTransactionID: o.SwapTxID, TxHashes: []string{}, Fills: make([]client.TradingFill, 0, len(fills)), WorkflowID: workflows.OrderWorkflowID(o.ID),
 		CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(), FilledAt: o.FilledAt, FailureReason: deref(o.FailureReason)}
-	v.ExpiresAt = o.ExpiresAt
+	v.ExpiresAt, v.Slices, v.SliceIndex = o.ExpiresAt, derefInt(o.Slices), o.SliceIndex
+	if o.DurationMS != nil {
+		v.Duration = (time.Duration(*o.DurationMS) * time.Millisecond).String()
+	}
+	if o.Type == schema.OrderDCA {
+		v.Every = deref(o.Every)
+		v.AmountPerSlice = perSlice(o, in, out)
+	}
 	switch o.Type {
 	case schema.OrderLimit:
 		v.LimitPrice = deref(o.TriggerPrice)
