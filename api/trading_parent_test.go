@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/app/apptest"
@@ -127,6 +129,16 @@ func TestTradingTwapPlacesSlicesAtTheSpacing(t *testing.T) {
 			require.Equal(t, 4, o.Progress.SlicesFilled)
 		}
 	}
+
+	// Operators find the slices' workflows by the account, like the parent's.
+	var accountID string
+	require.NoError(t, env.DB.NewRaw("SELECT account_id FROM trading_orders WHERE id = ?", p.ID).Scan(ctx, &accountID))
+	require.Eventually(t, func() bool {
+		resp, err := env.Temporal.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{
+			Query: fmt.Sprintf("SvcAccountId = %q AND WorkflowType = %q", accountID, workflows.OrderWorkflowName)})
+		require.NoError(t, err)
+		return resp.GetCount() == 4
+	}, 10*time.Second, 20*time.Millisecond, "the four slices' order workflows carry the account")
 }
 
 // TestTradingTwapCancelKeepsFilledSlices: a twap of 4 slices 4 s apart, cancelled once its first slice

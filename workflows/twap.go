@@ -77,6 +77,8 @@ func placeSlice(ctx, actx workflow.Context, s OrderSlice) (workflow.ChildWorkflo
 		return nil, nil
 	}
 	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: OrderWorkflowID(f.Order.OrderID), TaskQueue: TaskQueue,
+		// The parent's account, project, service and operation: the Web UI's filters find the slices too.
+		TypedSearchAttributes: workflow.GetTypedSearchAttributes(ctx),
 		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE})
 	child := workflow.ExecuteChildWorkflow(cctx, OrderWorkflowName, f.Order)
