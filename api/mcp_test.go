@@ -1,0 +1,187 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/app/apptest"
+	"github.com/svcplatform/svc/client"
+)
+
+// keyTransport adds an API key (and optional headers) to every request of an MCP client.
+type keyTransport struct {
+	key     string
+	headers map[string]string
+}
+
+func (k keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	if k.key != "" {
+		r.Header.Set("Authorization", "Bearer "+k.key)
+	}
+	for name, v := range k.headers {
+		r.Header.Set(name, v)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// mcpConnect opens an MCP session to env's /mcp with key, through the official Go SDK's client.
+func mcpConnect(t *testing.T, env *apptest.Env, key string, headers map[string]string) (*mcp.ClientSession, error) {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "svc-test", Version: "1"}, nil)
+	tr := &mcp.StreamableClientTransport{Endpoint: env.URL + "/mcp", HTTPClient: &http.Client{Transport: keyTransport{key, headers}},
+		DisableStandaloneSSE: true}
+	s, err := c.Connect(context.Background(), tr, nil)
+	if err == nil {
+		t.Cleanup(func() { _ = s.Close() })
+	}
+	return s, err
+}
+
+func mustConnect(t *testing.T, env *apptest.Env, key string) *mcp.ClientSession {
+	t.Helper()
+	s, err := mcpConnect(t, env, key, nil)
+	require.NoError(t, err)
+	return s
+}
+
+// toolNames lists the session's tools.
+func toolNames(t *testing.T, s *mcp.ClientSession) []string {
+	t.Helper()
+	res, err := s.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	names := []string{}
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	return names
+}
+
+// callTool calls a tool and returns its result and structured content.
+func callTool(t *testing.T, s *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
+	t.Helper()
+	res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	require.NoError(t, err)
+	raw, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(raw, &out))
+	return res, out
+}
+
+// toolErrorCode is the platform error code of an isError tool result.
+func toolErrorCode(t *testing.T, res *mcp.CallToolResult, content map[string]any) string {
+	t.Helper()
+	require.True(t, res.IsError, "expected an error result, got %v", content)
+	return content["error"].(map[string]any)["code"].(string)
+}
+
+// TestMCPRequiresAKeyWithServicesRead: no key or a bad key is 401 before any MCP session; a key
+// without services:read is refused 403 scope_missing.
+func TestMCPRequiresAKeyWithServicesRead(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme := newRunsAccount(t, env)
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	post := func(key string) *apptest.Response {
+		return env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/mcp", Key: key, Body: initialize,
+			Headers: map[string]string{"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}})
+	}
+	require.Equal(t, http.StatusUnauthorized, post("").Status)
+	require.Equal(t, http.StatusUnauthorized, post("svc_sk_nope").Status)
+	runsOnly := acme.childKey(t, env, "runs-only", map[string]any{"scopes": []string{"runs:read"}})
+	refused := post(runsOnly)
+	require.Equal(t, http.StatusForbidden, refused.Status, "%s", refused.Raw)
+	require.Equal(t, client.CodeScopeMissing, refused.ErrorCode())
+	_, err := mcpConnect(t, env, runsOnly, nil)
+	require.Error(t, err)
+	ok := post(acme.secret)
+	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Raw)
+	require.Contains(t, string(ok.Raw), `"serverInfo"`)
+}
+
+// TestMCPSessionsCountAgainstActionsList: with an actions.list limit of 2 a minute, two sessions open
+// (and list and call tools freely) and the third is refused with limit_exceeded.
+func TestMCPSessionsCountAgainstActionsList(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme := newRunsAccount(t, env)
+	key := acme.childKey(t, env, "limited", map[string]any{"limits": []map[string]any{{"operation": "actions.list", "requestsPerMinute": 2}}})
+	for range 2 {
+		s := mustConnect(t, env, key)
+		require.Contains(t, toolNames(t, s), "list_services")
+		res, _ := callTool(t, s, "list_services", nil)
+		require.False(t, res.IsError)
+	}
+	_, err := mcpConnect(t, env, key, nil)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "Too Many Requests")
+}
+
+// TestMCPCreateRunReplaysItsIdempotencyKey: create_run with the same idempotencyKey answers the same run;
+// a different key starts another.
+func TestMCPCreateRunReplaysItsIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme := newRunsAccount(t, env)
+	s := mustConnect(t, env, acme.secret)
+	args := map[string]any{"serviceId": client.ServiceManagedWorkflows, "operationId": client.OperationEcho,
+		"input": map[string]any{"hello": "mcp"}, "idempotencyKey": "mcp-replay-1"}
+	_, first := callTool(t, s, "create_run", args)
+	_, again := callTool(t, mustConnect(t, env, acme.secret), "create_run", args)
+	id := first["run"].(map[string]any)["id"].(string)
+	require.True(t, strings.HasPrefix(id, "run_"))
+	require.Equal(t, id, again["run"].(map[string]any)["id"])
+	args["idempotencyKey"] = "mcp-replay-2"
+	_, other := callTool(t, s, "create_run", args)
+	require.NotEqual(t, id, other["run"].(map[string]any)["id"])
+
+	res, done := callTool(t, s, "get_run", map[string]any{"runId": id, "waitSeconds": 30})
+	require.False(t, res.IsError, "%v", done)
+	require.Equal(t, client.RunSucceeded, done["run"].(map[string]any)["status"])
+	require.Equal(t, map[string]any{"hello": "mcp"}, done["run"].(map[string]any)["output"])
+}
+
+// TestMCPOtherAccountsRunIsNotFound: get_run of another account's run is a not_found tool error, not a
+// protocol failure.
+func TestMCPOtherAccountsRunIsNotFound(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme, globex := newRunsAccount(t, env), newRunsAccount(t, env)
+	_, created := callTool(t, mustConnect(t, env, acme.secret), "create_run",
+		map[string]any{"serviceId": client.ServiceManagedWorkflows, "operationId": client.OperationEcho})
+	id := created["run"].(map[string]any)["id"].(string)
+	res, content := callTool(t, mustConnect(t, env, globex.secret), "get_run", map[string]any{"runId": id})
+	require.Equal(t, client.CodeNotFound, toolErrorCode(t, res, content))
+	res, content = callTool(t, mustConnect(t, env, acme.secret), "get_run", map[string]any{"runId": id})
+	require.False(t, res.IsError, "%v", content)
+}
+
+// TestMCPToolsFollowTheKeysGrants: a scope-limited key sees fewer tools, and an action tool only for
+// services it may use.
+func TestMCPToolsFollowTheKeysGrants(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme := newRunsAccount(t, env)
+	all := toolNames(t, mustConnect(t, env, acme.secret))
+	for _, name := range []string{"list_services", "get_balance", "create_run", "get_run", "cancel_run", "list_approvals",
+		"decide_approval", "list_artifacts", "read_artifact", "managed-workflows__echo"} {
+		require.Contains(t, all, name)
+	}
+	reader := acme.childKey(t, env, "reader", map[string]any{"scopes": []string{"services:read", "runs:read"},
+		"services": []string{client.ServiceManagedWallets}})
+	few := toolNames(t, mustConnect(t, env, reader))
+	require.ElementsMatch(t, []string{"list_services", "get_run"}, few)
+	require.Less(t, len(few), len(all))
+	refused, content := callTool(t, mustConnect(t, env, reader), "create_run",
+		map[string]any{"serviceId": client.ServiceManagedWorkflows, "operationId": client.OperationEcho})
+	require.Equal(t, client.CodeScopeMissing, toolErrorCode(t, refused, content))
+	require.False(t, slices.Contains(few, "managed-workflows__echo"))
+}
