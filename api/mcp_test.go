@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -184,4 +185,38 @@ func TestMCPToolsFollowTheKeysGrants(t *testing.T) {
 		map[string]any{"serviceId": client.ServiceManagedWorkflows, "operationId": client.OperationEcho})
 	require.Equal(t, client.CodeScopeMissing, toolErrorCode(t, refused, content))
 	require.False(t, slices.Contains(few, "managed-workflows__echo"))
+}
+
+// TestMCPGetRunWaitsWithProgress: get_run with waitSeconds follows a one-second sleep run to its end,
+// sending progress notifications on the call's progress token while it waits; a waitSeconds beyond 30
+// is an invalid_request tool error naming it.
+func TestMCPGetRunWaitsWithProgress(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme := newRunsAccount(t, env)
+	var notes atomic.Int64
+	c := mcp.NewClient(&mcp.Implementation{Name: "svc-test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			if r.Params.ProgressToken == "wait-1" {
+				notes.Add(1)
+			}
+		}})
+	s, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: env.URL + "/mcp",
+		HTTPClient: &http.Client{Transport: keyTransport{key: acme.secret}}, DisableStandaloneSSE: true}, nil)
+	require.NoError(t, err)
+	defer s.Close()
+	_, created := callTool(t, s, "create_run", map[string]any{"serviceId": client.ServiceManagedWorkflows,
+		"operationId": client.OperationSleep, "input": map[string]any{"seconds": 1.5}})
+	id := created["run"].(map[string]any)["id"].(string)
+	params := &mcp.CallToolParams{Name: "get_run", Arguments: map[string]any{"runId": id, "waitSeconds": 30}}
+	params.SetProgressToken("wait-1")
+	res, err := s.CallTool(context.Background(), params)
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+	require.Equal(t, client.RunSucceeded, res.StructuredContent.(map[string]any)["run"].(map[string]any)["status"])
+	require.Positive(t, notes.Load(), "progress notifications while waiting")
+
+	bad, content := callTool(t, s, "get_run", map[string]any{"runId": id, "waitSeconds": 31})
+	require.Equal(t, client.CodeInvalidRequest, toolErrorCode(t, bad, content))
+	require.Equal(t, "waitSeconds", content["error"].(map[string]any)["param"])
 }
