@@ -1,13 +1,18 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -219,4 +224,59 @@ func TestMCPGetRunWaitsWithProgress(t *testing.T) {
 	bad, content := callTool(t, s, "get_run", map[string]any{"runId": id, "waitSeconds": 31})
 	require.Equal(t, client.CodeInvalidRequest, toolErrorCode(t, bad, content))
 	require.Equal(t, "waitSeconds", content["error"].(map[string]any)["param"])
+}
+
+// mcpServerGoroutines counts the goroutines running the MCP SDK's JSON-RPC connections, server sessions
+// and transports (about four per open server session; a test's own client holds one or two).
+func mcpServerGoroutines() int {
+	buf := make([]byte, 64<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	n := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "go-sdk/internal/jsonrpc2.") || strings.Contains(g, "go-sdk/mcp.(*ServerSession)") || strings.Contains(g, "go-sdk/mcp.(*StreamableServerTransport)") ||
+			strings.Contains(g, "go-sdk/mcp.(*streamableServerConn)") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestMCPSessionsDoNotLeak opens 10,000 sessions (initialize, stateless): afterwards no session, server
+// connection or transport goroutine is left.
+func TestMCPSessionsDoNotLeak(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme := newRunsAccount(t, env)
+	const sessions, workers = 10_000, 8
+	initialize := []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
+	var failed atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < sessions; i += workers {
+				req, _ := http.NewRequest(http.MethodPost, env.URL+"/mcp", bytes.NewReader(initialize))
+				req.Header.Set("Authorization", "Bearer "+acme.secret)
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				resp, err := hc.Do(req)
+				if err != nil {
+					failed.Add(1)
+					continue
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				_ = resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					failed.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	require.Zero(t, failed.Load(), "every initialize answered 200")
+	// Other tests' sessions may be in flight at the same time: a leak would leave thousands.
+	require.Eventually(t, func() bool { return mcpServerGoroutines() < 40 }, 10*time.Second, 50*time.Millisecond,
+		"MCP server goroutines left: %d", mcpServerGoroutines())
 }
