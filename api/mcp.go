@@ -94,7 +94,10 @@ func (s *Server) mcpRoutes(d Deps) []Route {
 		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: d.Logger})
 	tools.install(srv)
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Stateless: true, Logger: d.Logger})
+		// Every request carries an API key, so a page that rebinds a name to a loopback address gets
+		// nothing without one; and svcd behind a reverse proxy on the same host sees loopback requests
+		// for its public name, which the SDK's localhost protection would refuse.
+		&mcp.StreamableHTTPOptions{Stateless: true, Logger: d.Logger, DisableLocalhostProtection: true})
 	bearer := auth.RequireBearerToken(s.mcpTokenInfo, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 	m := &mcpAPI{s: s, handler: bearer(handler)}
 	r := mcpRoute()

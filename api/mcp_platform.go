@@ -37,7 +37,7 @@ func (m *mcpTools) platformTools() []platformTool {
 			objectSchema(map[string]any{"runId": str("The run id (run_...)."),
 				"waitSeconds": map[string]any{"type": "number", "minimum": 0, "maximum": 30, "description": "Wait up to this long for the run to finish."}},
 				"runId")),
-			route: get + "/v1/runs/:runId", build: buildGetRun},
+			route: get + "/v1/runs/:runId", waits: true, build: buildGetRun},
 		{tool: writeTool("cancel_run", "Ask a run to stop; it ends cancelled.", objectSchema(map[string]any{"runId": str("The run id (run_...).")}, "runId")),
 			route: post + "/v1/runs/:runId/cancel", idem: true, build: pathCall(http.MethodPost, "/v1/runs/%s/cancel", "runId")},
 		{tool: readTool("list_approvals", "List approvals, newest first.", objectSchema(pageProps(map[string]any{
@@ -209,7 +209,7 @@ func (m *mcpTools) linkRun(v map[string]any) {
 // sending a progress notification (when the client asked for them) each time the run's status changes.
 // The REST read has authorised the run; the wait polls the run store in the caller's scope.
 func (m *mcpTools) waitRun(ctx context.Context, req *mcp.CallToolRequest, args toolArgs, body []byte) *mcp.CallToolResult {
-	wait, _ := toolArgs(args).number("waitSeconds")
+	wait, _ := args.number("waitSeconds")
 	var env client.RunEnvelope
 	if err := json.Unmarshal(body, &env); err != nil || wait <= 0 || env.Run.Finished() {
 		return m.result(http.StatusOK, body, nil)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -52,7 +53,9 @@ type platformTool struct {
 	tool  *mcp.Tool
 	route string
 	// idem marks mutating tools: they take idempotencyKey, derived from the request when absent.
-	idem  bool
+	idem bool
+	// waits marks get_run: its answer may wait for the run to finish (waitSeconds).
+	waits bool
 	build func(args toolArgs) (restCall, error)
 }
 
@@ -94,8 +97,7 @@ func (m *mcpTools) handler(t platformTool) mcp.ToolHandler {
 			return invalidArg("arguments", err.Error()), nil
 		}
 		call, err := t.build(args)
-		var bad *argError
-		if asArgError(err, &bad) {
+		if bad := (*argError)(nil); errors.As(err, &bad) {
 			return invalidArg(bad.field, bad.message), nil
 		}
 		if t.idem {
@@ -104,7 +106,7 @@ func (m *mcpTools) handler(t platformTool) mcp.ToolHandler {
 			}
 		}
 		status, body, header := m.do(ctx, call)
-		if t.tool.Name == "get_run" && status == http.StatusOK {
+		if t.waits && status == http.StatusOK {
 			return m.waitRun(ctx, req, args, body), nil
 		}
 		return m.result(status, body, header), nil
@@ -115,15 +117,6 @@ func (m *mcpTools) handler(t platformTool) mcp.ToolHandler {
 type argError struct{ field, message string }
 
 func (e *argError) Error() string { return e.field + ": " + e.message }
-
-func asArgError(err error, target **argError) bool {
-	if err == nil {
-		return false
-	}
-	e, ok := err.(*argError)
-	*target = e
-	return ok
-}
 
 // argsOf decodes a call's arguments (an object, or nothing).
 func argsOf(raw json.RawMessage) (toolArgs, error) {
