@@ -280,3 +280,75 @@ func TestMCPSessionsDoNotLeak(t *testing.T) {
 	require.Eventually(t, func() bool { return mcpServerGoroutines() < 40 }, 10*time.Second, 50*time.Millisecond,
 		"MCP server goroutines left: %d", mcpServerGoroutines())
 }
+
+// TestMCPInOpenAPI: the document lists POST /mcp with its scope, limit operation, JSON-RPC body and
+// both answer forms; GET and DELETE are not offered.
+func TestMCPInOpenAPI(t *testing.T) {
+	t.Parallel()
+	doc := fetchJSON(t, newBareServer(t).Handler(), "/openapi.json")
+	item := doc["paths"].(map[string]any)["/mcp"].(map[string]any)
+	require.NotContains(t, item, "get")
+	require.NotContains(t, item, "delete")
+	op := item["post"].(map[string]any)
+	require.Equal(t, client.ScopeServicesRead, op["x-svc-scope"])
+	require.Equal(t, client.OpActionsList, op["x-svc-limit-operation"])
+	require.Contains(t, op["requestBody"].(map[string]any)["content"], "application/json")
+	ok := op["responses"].(map[string]any)["200"].(map[string]any)["content"].(map[string]any)
+	require.Contains(t, ok, "text/event-stream")
+	require.Contains(t, ok, "application/json")
+}
+
+// TestMCPProjectAndAPIKeyHeader: X-Svc-Project selects the project of the session's tool calls (an
+// unknown one is 404 before any session), and the key may come in X-API-Key as in REST.
+func TestMCPProjectAndAPIKeyHeader(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme := newRunsAccount(t, env)
+	proj := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/projects", Key: acme.secret,
+		Body: map[string]any{"name": "agents"}, Headers: map[string]string{"Idempotency-Key": "proj"}})
+	require.Equal(t, http.StatusCreated, proj.Status, "%s", proj.Raw)
+	projectID := proj.Body["project"].(map[string]any)["id"].(string)
+
+	_, err := mcpConnect(t, env, acme.secret, map[string]string{"X-Svc-Project": "proj_nope"})
+	require.ErrorContains(t, err, "Not Found")
+
+	s, err := mcpConnect(t, env, "", map[string]string{"X-API-Key": acme.secret, "X-Svc-Project": projectID})
+	require.NoError(t, err)
+	_, created := callTool(t, s, "create_run", map[string]any{"serviceId": client.ServiceManagedWorkflows, "operationId": client.OperationEcho})
+	id := created["run"].(map[string]any)["id"].(string)
+	inProject, _ := listRunIDs(t, env, acme.secret, "", map[string]string{"X-Svc-Project": projectID})
+	require.Equal(t, []string{id}, inProject)
+}
+
+// TestMCPApprovalsAndArtifacts: a run that needs approval is approved through decide_approval by a
+// second key, followed with get_run, and its output artifact is listed and read as text.
+func TestMCPApprovalsAndArtifacts(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme := newRunsAccount(t, env)
+	approver := acme.childKey(t, env, "approver", map[string]any{"scopes": []string{"services:read", "approvals:read", "approvals:write", "runs:read"}})
+	s, a := mustConnect(t, env, acme.secret), mustConnect(t, env, approver)
+	_, created := callTool(t, s, "create_run", map[string]any{"serviceId": client.ServiceManagedWorkflows,
+		"operationId": client.OperationEcho, "input": map[string]any{"note": "approved"}, "requireApproval": true})
+	run := created["run"].(map[string]any)
+	require.Equal(t, "awaiting_approval", run["status"])
+	approvalID := run["approvalId"].(string)
+
+	_, pending := callTool(t, a, "list_approvals", map[string]any{"status": "pending", "runId": run["id"]})
+	require.Len(t, pending["approvals"], 1)
+	res, decided := callTool(t, a, "decide_approval", map[string]any{"approvalId": approvalID, "decision": "approve", "comment": "ok"})
+	require.False(t, res.IsError, "%v", decided)
+	res, again := callTool(t, a, "decide_approval", map[string]any{"approvalId": approvalID, "decision": "maybe"})
+	require.Equal(t, client.CodeInvalidRequest, toolErrorCode(t, res, again))
+
+	_, done := callTool(t, s, "get_run", map[string]any{"runId": run["id"], "waitSeconds": 30})
+	require.Equal(t, client.RunSucceeded, done["run"].(map[string]any)["status"])
+	_, listed := callTool(t, s, "list_artifacts", map[string]any{"runId": run["id"]})
+	artifacts := listed["artifacts"].([]any)
+	require.NotEmpty(t, artifacts)
+	artifactID := artifacts[0].(map[string]any)["id"].(string)
+	read, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_artifact", Arguments: map[string]any{"artifactId": artifactID}})
+	require.NoError(t, err)
+	require.False(t, read.IsError)
+	require.Contains(t, read.Content[0].(*mcp.TextContent).Text, `"approved"`)
+}
