@@ -352,3 +352,22 @@ func TestMCPApprovalsAndArtifacts(t *testing.T) {
 	require.False(t, read.IsError)
 	require.Contains(t, read.Content[0].(*mcp.TextContent).Text, `"approved"`)
 }
+
+// TestMCPAnyProcessAnswers: the transport is stateless, so a client whose initialize went to one API
+// process can call tools on another (no session id to be sticky to).
+func TestMCPAnyProcessAnswers(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme := newRunsAccount(t, env)
+	second := env.SecondAPI(t)
+	_, created := callTool(t, mustConnect(t, env, acme.secret), "create_run",
+		map[string]any{"serviceId": client.ServiceManagedWorkflows, "operationId": client.OperationEcho})
+	id := created["run"].(map[string]any)["id"].(string)
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_run","arguments":{"runId":"` + id + `"}}}`
+	resp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/mcp", Key: acme.secret, Body: call, BaseURL: second,
+		Headers: map[string]string{"Accept": "application/json, text/event-stream"}})
+	require.Equal(t, http.StatusOK, resp.Status, "%s", resp.Raw)
+	require.Empty(t, resp.Header.Get("Mcp-Session-Id"))
+	require.Contains(t, string(resp.Raw), id)
+	require.NotContains(t, string(resp.Raw), `"isError":true`)
+}
