@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -67,6 +68,7 @@ type mcpCaller struct {
 	header     http.Header
 	remoteAddr string
 	host       string
+	tls        *tls.ConnectionState
 	requestID  string
 }
 
@@ -126,7 +128,7 @@ func (s *Server) serveMCP(c *gin.Context, h http.Handler) {
 	if req.Header.Get("Authorization") == "" && req.Header.Get(headerAPIKey) != "" {
 		req.Header.Set("Authorization", "Bearer "+req.Header.Get(headerAPIKey)) // for the SDK's bearer check
 	}
-	caller := &mcpCaller{header: req.Header.Clone(), remoteAddr: req.RemoteAddr, host: req.Host,
+	caller := &mcpCaller{header: req.Header.Clone(), remoteAddr: req.RemoteAddr, host: req.Host, tls: req.TLS,
 		requestID: string(mcpMessageOf(c).ID)}
 	c.Request = req.WithContext(context.WithValue(req.Context(), mcpCallerKey{}, caller))
 	h.ServeHTTP(c.Writer, c.Request)

@@ -68,10 +68,14 @@ func fixed(method, path string) func(toolArgs) (restCall, error) {
 	return func(toolArgs) (restCall, error) { return restCall{method: method, path: path}, nil }
 }
 
-// pathCall builds a request whose path holds the required argument param.
+// pathCall builds a request whose path holds the required argument param: one path segment, so an id
+// with a slash (which the router would read as more segments) is refused.
 func pathCall(method, pattern, param string) func(toolArgs) (restCall, error) {
 	return func(a toolArgs) (restCall, error) {
 		id, err := a.str(param, true)
+		if err == nil && strings.Contains(id, "/") {
+			err = &argError{param, param + " must not contain '/'"}
+		}
 		return restCall{method: method, path: fmt.Sprintf(pattern, url.PathEscape(id))}, err
 	}
 }
@@ -137,12 +141,15 @@ func (m *mcpTools) do(ctx context.Context, call restCall) (int, []byte, http.Hea
 		}
 		body = bytes.NewReader(raw)
 	}
-	target := call.path
+	target := call.path // its parameters are escaped already
 	if len(call.query) > 0 {
 		target += "?" + call.query.Encode()
 	}
-	req := httptest.NewRequestWithContext(ctx, call.method, target, body)
-	req.RemoteAddr, req.Host = caller.remoteAddr, caller.host
+	req, err := http.NewRequestWithContext(ctx, call.method, target, body)
+	if err != nil {
+		return http.StatusBadRequest, errorBody(client.CodeInvalidRequest, "the tool's request is malformed: "+err.Error()), nil
+	}
+	req.RemoteAddr, req.Host, req.TLS = caller.remoteAddr, caller.host, caller.tls
 	for _, h := range forwardedHeaders {
 		if v := caller.header.Values(h); len(v) > 0 {
 			req.Header[http.CanonicalHeaderKey(h)] = v

@@ -371,3 +371,24 @@ func TestMCPAnyProcessAnswers(t *testing.T) {
 	require.Contains(t, string(resp.Raw), id)
 	require.NotContains(t, string(resp.Raw), `"isError":true`)
 }
+
+// TestMCPEscapesPathArguments: an id holding a slash is refused naming the argument, one with a percent
+// sign or a question mark stays one path parameter (not found); neither reaches another route.
+func TestMCPEscapesPathArguments(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme := newRunsAccount(t, env)
+	s := mustConnect(t, env, acme.secret)
+	for _, id := range []string{"run_%2F..", "run_x?status=queued", "run_x#y"} {
+		res, content := callTool(t, s, "get_run", map[string]any{"runId": id})
+		require.Equal(t, client.CodeNotFound, toolErrorCode(t, res, content), id)
+	}
+	for _, id := range []string{"run_x/cancel", "../services"} {
+		res, content := callTool(t, s, "cancel_run", map[string]any{"runId": id})
+		require.Equal(t, client.CodeInvalidRequest, toolErrorCode(t, res, content), id)
+		require.Equal(t, "runId", content["error"].(map[string]any)["param"])
+	}
+	res, content := callTool(t, s, "get_run", map[string]any{})
+	require.Equal(t, client.CodeInvalidRequest, toolErrorCode(t, res, content))
+	require.Equal(t, "runId", content["error"].(map[string]any)["param"])
+}
