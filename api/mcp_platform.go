@@ -218,7 +218,7 @@ func (m *mcpTools) linkRun(v map[string]any) {
 func (m *mcpTools) waitRun(ctx context.Context, req *mcp.CallToolRequest, args toolArgs, body []byte) *mcp.CallToolResult {
 	wait, _ := args.number("waitSeconds")
 	var env client.RunEnvelope
-	if err := json.Unmarshal(body, &env); err != nil || wait <= 0 || env.Run.Finished() {
+	if wait <= 0 || json.Unmarshal(body, &env) != nil || env.Run.Finished() {
 		return m.result(http.StatusOK, body, nil)
 	}
 	deadline := time.Now().Add(time.Duration(wait * float64(time.Second)))
