@@ -75,6 +75,7 @@ func (m *mcpTools) install(srv *mcp.Server) {
 	srv.AddReceivingMiddleware(m.filterList)
 }
 
+// add registers t with srv and remembers its gate (service: the action's service, "" for none).
 func (m *mcpTools) add(srv *mcp.Server, t platformTool, service string) {
 	if t.idem {
 		addIdempotencyKey(t.tool.InputSchema.(map[string]any))
@@ -99,6 +100,8 @@ func (m *mcpTools) handler(t platformTool) mcp.ToolHandler {
 		call, err := t.build(args)
 		if bad := (*argError)(nil); errors.As(err, &bad) {
 			return invalidArg(bad.field, bad.message), nil
+		} else if err != nil {
+			return invalidArg("arguments", err.Error()), nil
 		}
 		if t.idem {
 			if call.idemKey, err = idempotencyKeyOf(ctx, t.tool.Name, args); err != nil {
@@ -227,6 +230,9 @@ func invalidArg(field, message string) *mcp.CallToolResult {
 
 // errorResult is a tool result with isError, carrying the platform's error code and message.
 func errorResult(status int, apiErr map[string]any) *mcp.CallToolResult {
+	if apiErr == nil {
+		apiErr = map[string]any{"code": client.CodeInternal, "message": http.StatusText(status)}
+	}
 	text := fmt.Sprintf("%v: %v", apiErr["code"], apiErr["message"])
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}},
 		StructuredContent: map[string]any{"ok": false, "status": status, "error": apiErr}}
