@@ -392,3 +392,31 @@ func TestMCPEscapesPathArguments(t *testing.T) {
 	require.Equal(t, client.CodeInvalidRequest, toolErrorCode(t, res, content))
 	require.Equal(t, "runId", content["error"].(map[string]any)["param"])
 }
+
+// TestMCPToolCallsAreRESTRequests: a tool call is limited and audited as the REST request it stands for:
+// runs.create=1/min lets one create_run through and answers the second limit_exceeded (as a tool
+// error), and the audit trail holds runs.create events for POST /v1/runs.
+func TestMCPToolCallsAreRESTRequests(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	acme := newRunsAccount(t, env)
+	key := acme.childKey(t, env, "one-run", map[string]any{"limits": []map[string]any{{"operation": "runs.create", "requestsPerMinute": 1}}})
+	s := mustConnect(t, env, key)
+	args := map[string]any{"serviceId": client.ServiceManagedWorkflows, "operationId": client.OperationEcho}
+	first, content := callTool(t, s, "create_run", args)
+	require.False(t, first.IsError, "%v", content)
+	second, content := callTool(t, s, "create_run", args)
+	require.Equal(t, client.CodeLimitExceeded, toolErrorCode(t, second, content))
+	require.EqualValues(t, http.StatusTooManyRequests, content["status"])
+
+	audit := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/audit-events?operation=runs.create", Key: acme.secret})
+	require.Equal(t, http.StatusOK, audit.Status, "%s", audit.Raw)
+	events := audit.Body["auditEvents"].([]any)
+	require.Len(t, events, 2)
+	statuses := []float64{}
+	for _, e := range events {
+		require.Equal(t, "/v1/runs", e.(map[string]any)["path"])
+		statuses = append(statuses, e.(map[string]any)["status"].(float64))
+	}
+	require.ElementsMatch(t, []float64{http.StatusCreated, http.StatusTooManyRequests}, statuses)
+}
