@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,6 +64,7 @@ func Dev(ctx context.Context, cfg Config, progress io.Writer) error {
 		}
 	}()
 	cfg.Temporal.Address, cfg.Temporal.Namespace = dev.FrontendAddress(), dev.Namespace()
+	cfg.TemporalUIURL = cmp.Or(cfg.TemporalUIURL, dev.UIAddress())
 	fmt.Fprintf(progress, "temporal: frontend %s, Web UI %s\n", dev.FrontendAddress(), dev.UIAddress())
 	stopChain, err := startDevChain(ctx, &cfg, log, progress)
 	if err != nil {
@@ -307,6 +309,14 @@ func nativePrice(cfg Config, keyMode KeyMode) float64 {
 	return cfg.NativeUSDPrice
 }
 
+// temporalUILink is the Web UI's address of the runs' namespace, "" without a UI.
+func temporalUILink(cfg Config) string {
+	if cfg.TemporalUIURL == "" {
+		return ""
+	}
+	return cfg.TemporalUIURL + "/namespaces/" + url.PathEscape(namespaceOf(cfg))
+}
+
 func namespaceOf(cfg Config) string {
 	if cfg.Temporal.Namespace == "" {
 		return svctemporal.DefaultNamespace
@@ -336,7 +346,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 		return err
 	}
 	proc, err := NewAPI(APIDeps{Vault: handoffVault, CodeProof: cfg.CodeProof, ProjectsFile: cfg.ProjectsFile, DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
-		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
+		TrustedProxies: cfg.TrustedProxies, TemporalUI: temporalUILink(cfg), Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
 		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, ChainRPCURL: cfg.Chain.RPCURL,
 		NativeUSDPrice:  nativePrice(cfg, keyMode),
 		WalletScreening: cfg.WalletScreening,

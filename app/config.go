@@ -51,6 +51,9 @@ type Config struct {
 	// (SVC_TEMPORAL_PORT default 7233, SVC_TEMPORAL_UI_PORT default 8233; -1 disables the UI).
 	TemporalPort   int
 	TemporalUIPort int
+	// TemporalUIURL is the Temporal Web UI's root (SVC_TEMPORAL_UI_URL; svcd dev: its own UI), for the
+	// run links the MCP tools answer; "" for none.
+	TemporalUIURL string
 	// LogLevel is debug, info, warn or error (SVC_LOG_LEVEL, default info); LogFormat is text or json (SVC_LOG_FORMAT).
 	LogLevel  string
 	LogFormat string
@@ -161,6 +164,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if cfg.TemporalUIPort, err = intVar(getenv, "SVC_TEMPORAL_UI_PORT", svctemporal.DefaultDevUIPort); err != nil {
 		return Config{}, err
 	}
+	cfg.TemporalUIURL = strings.TrimRight(strings.TrimSpace(getenv("SVC_TEMPORAL_UI_URL")), "/")
 	if cfg.BlobURL, err = blobURL(getenv, cfg.DataDir); err != nil {
 		return Config{}, err
 	}

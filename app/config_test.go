@@ -206,3 +206,17 @@ func TestCodeProofConfig(t *testing.T) {
 	require.Equal(t, "/var/lib/svc/codeproof", cfg.CodeProof.DataDir)
 	require.Equal(t, "/var/lib/svc/projects.json", cfg.ProjectsFile)
 }
+
+// TestTemporalUILink: SVC_TEMPORAL_UI_URL (trailing slash dropped) and the namespace make the run links'
+// base; without a UI there is none.
+func TestTemporalUILink(t *testing.T) {
+	t.Parallel()
+	cfg, err := FromEnv(func(k string) string {
+		return map[string]string{"SVC_TEMPORAL_UI_URL": " https://temporal.example.test/ ", "TEMPORAL_NAMESPACE": "prod"}[k]
+	})
+	require.NoError(t, err)
+	require.Equal(t, "https://temporal.example.test/namespaces/prod", temporalUILink(cfg))
+	cfg, err = FromEnv(func(string) string { return "" })
+	require.NoError(t, err)
+	require.Empty(t, temporalUILink(cfg))
+}

@@ -68,7 +68,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	leases := d.CreditLeases
 	leases.Log = cmp.Or(leases.Log, d.Logger)
 	return api.Deps{
-		DB: d.DB, Temporal: d.Temporal, Logger: d.Logger, Version: d.Version, TrustedProxies: d.TrustedProxies,
+		DB: d.DB, Temporal: d.Temporal, Logger: d.Logger, Version: d.Version, TrustedProxies: d.TrustedProxies, TemporalUI: d.TemporalUI,
 		Keys:        keys,
 		KeyCache:    apikey.NewCache(keys, time.Minute, 10000, d.Logger),
 		Accounts:    account.New(d.DB, d.Box.Derive("credit-token")),
