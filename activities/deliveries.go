@@ -144,7 +144,8 @@ func (a *Deliveries) disabled(ctx context.Context, w *schema.Webhook) (workflows
 }
 
 // sendBatch makes one attempt of each claimed delivery, LoopConcurrency at a time, heartbeating as
-// they complete.
+// they start (from this goroutine only; the last wait is one attempt's timeout, within the heartbeat
+// timeout).
 func (a *Deliveries) sendBatch(ctx context.Context, w *schema.Webhook, ds []schema.WebhookDelivery) ([]delivery.Outcome, error) {
 	eventIDs := make([]string, len(ds))
 	for i, d := range ds {
@@ -161,11 +162,11 @@ func (a *Deliveries) sendBatch(ctx context.Context, w *schema.Webhook, ds []sche
 	for i := range ds {
 		wg.Add(1)
 		sem <- struct{}{}
+		activity.RecordHeartbeat(ctx, i) // a slot freed: a send completed
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			outs[i] = delivery.Outcome{Delivery: &ds[i], Result: a.attempt(ctx, w, events[ds[i].EventID], secrets, secretsErr)}
 			outs[i].Result.Number = ds[i].AttemptCount + 1
-			activity.RecordHeartbeat(ctx, i)
 		}()
 	}
 	wg.Wait()
