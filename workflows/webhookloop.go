@@ -24,6 +24,10 @@ const LoopIdleRecheck = 10 * time.Minute
 // the next one.
 const LoopErrorBackoff = 5 * time.Second
 
+// LoopBlockedWait is the wait after a batch that claimed nothing although deliveries were due (their
+// rows locked by another transaction for a moment).
+const LoopBlockedWait = time.Second
+
 // loopBatchTimeout bounds one batch: LoopBatch deliveries at LoopConcurrency at a time, each at most
 // DeliveryAttemptTimeout, plus the bookkeeping. The activity's lease on its deliveries lasts as long.
 const loopBatchTimeout = 3 * time.Minute
@@ -113,6 +117,8 @@ func loopWait(res WebhookBatchResult, err error) time.Duration {
 		return LoopErrorBackoff
 	case res.Waiting == 0 || res.Disabled:
 		return LoopIdleRecheck
+	case res.NextDueIn <= 0 && res.Sent == 0:
+		return LoopBlockedWait // due but not claimable (locked by another transaction): do not spin
 	case res.NextDueIn <= 0:
 		return 0
 	default:

@@ -94,9 +94,12 @@ func TestWebhookLoopBacksOffAFailedBatchAndIdlesWhenDisabled(t *testing.T) {
 }
 
 // TestWebhookLoopCapsItsSleep: a delivery due in two days (a Retry-After, or a late schedule step) is
-// looked at again after the idle recheck, not slept on for two days.
+// looked at again after the idle recheck, not slept on for two days; a batch that claimed nothing of
+// what is due does not make the loop spin.
 func TestWebhookLoopCapsItsSleep(t *testing.T) {
 	t.Parallel()
-	f, _ := runLoop(t, 2, nil, workflows.WebhookBatchResult{Sent: 1, Waiting: 1, NextDueIn: 48 * time.Hour})
-	require.Equal(t, []time.Duration{workflows.LoopIdleRecheck}, f.gaps())
+	f, _ := runLoop(t, 3, nil, workflows.WebhookBatchResult{Sent: 1, Waiting: 1, NextDueIn: 48 * time.Hour},
+		workflows.WebhookBatchResult{Waiting: 1})
+	require.Equal(t, []time.Duration{workflows.LoopIdleRecheck, workflows.LoopBlockedWait}, f.gaps(),
+		"a due delivery it could not claim is looked at again a second later, not at once")
 }
