@@ -329,8 +329,9 @@ func WebhookData(w *schema.Webhook) client.Webhook {
 }
 
 // Replay records a fresh delivery with the id of the same event to the same endpoint as the delivery
-// with the id in the scope (not_found otherwise), due at once, and wakes the endpoint's loop. The endpoint must be enabled
-// (conflict otherwise). Replaying with the same id again (a retried request) answers the first replay.
+// with the id in the scope (not_found otherwise), due at once, and wakes the endpoint's loop. The
+// endpoint must be enabled (conflict otherwise). Replaying with the same id again (a retried request)
+// answers the first replay.
 // Should the wake-up fail, the delivery stays recorded and the dispatcher's sweep wakes the loop.
 func (s *Store) Replay(ctx context.Context, scope tenant.Scope, deliveryID, id string) (Delivery, error) {
 	var d schema.WebhookDelivery
