@@ -286,7 +286,7 @@ func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode, st stores) (WorkerDeps,
 		return WorkerDeps{}, err
 	}
 	d := WorkerDeps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: st.artifacts, Blobs: st.blobs,
-		Files: cfg.FileOptions(), Databases: st.databases}
+		Files: cfg.FileOptions(), Databases: st.databases, WebhooksAllowLoopback: cfg.WebhooksAllowLoopback}
 	mode := keyMode
 	if mode < 0 {
 		mode = KeyRequired

@@ -126,6 +126,9 @@ type Config struct {
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
 	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
 	DevRecord string
+	// WebhooksAllowLoopback lets a worker's webhook deliveries reach http:// endpoints on loopback
+	// addresses (SVC_WEBHOOKS_ALLOW_LOOPBACK=1; development and tests; svcd dev always allows them).
+	WebhooksAllowLoopback bool
 	// Version is the build, set by main.
 	Version string
 }
@@ -152,7 +155,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		Vault:          getenv("SVC_VAULT"),
 		CodeProof: codeproof.Config{CLI: getenv("SVC_CODEPROOF_CLI"), NodeURL: getenv("SVC_CODEPROOF_NODE_URL"),
 			DataDir: getenv("SVC_CODEPROOF_DIR")},
-		ProjectsFile: getenv("SVC_PROJECTS_FILE"),
+		ProjectsFile:          getenv("SVC_PROJECTS_FILE"),
+		WebhooksAllowLoopback: getenv("SVC_WEBHOOKS_ALLOW_LOOPBACK") == "1",
 	}
 	var err error
 	if cfg.DBMaxConns, err = intVar(getenv, "SVC_DB_MAX_CONNS", 20); err != nil {

@@ -220,3 +220,14 @@ func TestTemporalUILink(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, temporalUILink(cfg))
 }
+
+// TestWebhooksAllowLoopbackConfig: only SVC_WEBHOOKS_ALLOW_LOOPBACK=1 lets a worker's deliveries reach
+// loopback endpoints.
+func TestWebhooksAllowLoopbackConfig(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]bool{"": false, "0": false, "yes": false, "1": true} {
+		cfg, err := FromEnv(func(k string) string { return map[string]string{"SVC_WEBHOOKS_ALLOW_LOOPBACK": v}[k] })
+		require.NoError(t, err)
+		require.Equal(t, want, cfg.WebhooksAllowLoopback, "%q", v)
+	}
+}
