@@ -60,7 +60,12 @@ func (s *connSet) add(cn *pgdriver.Conn) {
 	runtime.AddCleanup(cn, s.drop, wp)
 }
 
-// drop removes a collected connection's entry.
+// remove takes cn out of the set (its statements were deallocated).
+func (s *connSet) remove(cn *pgdriver.Conn) {
+	s.drop(weak.Make(cn))
+}
+
+// drop removes a connection's entry (also when the connection is collected).
 func (s *connSet) drop(wp weak.Pointer[pgdriver.Conn]) {
 	s.mu.Lock()
 	delete(s.m, wp)

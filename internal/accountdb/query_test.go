@@ -302,3 +302,23 @@ func TestQueryCannotReachAnotherAccountsDatabase(t *testing.T) {
 	requireInvalid(t, err, "sql")
 	require.True(t, strings.Contains(err.Error(), "cross-database") || strings.Contains(err.Error(), "not implemented"), "%v", err)
 }
+
+// TestQueriesAndRecordsShareAConnection: on one connection, records (whose session ends by deallocating
+// every prepared statement) and queries (whose own statements stay prepared) take turns, and each
+// answers; the connection is kept throughout.
+func TestQueriesAndRecordsShareAConnection(t *testing.T) {
+	t.Parallel()
+	d := accountdbtest.New(t, accountdbtest.Options{MaxConns: 1})
+	mustExec(t, d.OwnerDB, "CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1), (2); GRANT SELECT ON t TO PUBLIC")
+	limits := accountdb.Limits{Timeout: 10 * time.Second}
+	var pids []string
+	for range 2 {
+		res, err := query(t, d.ReaderDB, client.DatabaseQueryRequest{SQL: "SELECT pg_backend_pid()"})
+		require.NoError(t, err)
+		pids = append(pids, string(res.Rows[0]))
+		rec, err := accountdb.Records(context.Background(), d.ReaderDB, client.DatabaseQueryRequest{Table: "t"}, limits)
+		require.NoError(t, err)
+		require.Equal(t, 2, rec.RowCount)
+	}
+	require.Equal(t, pids[0], pids[1], "the connection was kept")
+}

@@ -148,6 +148,7 @@ func (s *session) finish(ctx context.Context, commit bool) error {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
+	preparedConns.remove(s.cn) // DEALLOCATE ALL and DISCARD ALL take the query pipeline's statements too
 	var err error
 	if commit {
 		err = s.exec(ctx, "COMMIT")
