@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/svcerr"
 )
 
 // MCPPath is where the Streamable HTTP MCP transport is mounted (seed 000's {mcp_url}).
@@ -79,6 +81,7 @@ func mcpCallerFrom(ctx context.Context) *mcpCaller {
 
 // mcpInput is the transport's request: one JSON-RPC message, read whole (strictInput buffered it).
 type mcpInput struct {
+	Accept  string `header:"Accept" doc:"Must name both application/json and text/event-stream (the Streamable HTTP transport)."`
 	RawBody []byte
 }
 
@@ -110,11 +113,33 @@ func (s *Server) mcpRoutes(d Deps) []Route {
 // serve hands an authenticated request to the SDK, which answers it on the connection (JSON or a
 // text/event-stream of progress notifications and the result).
 func (m *mcpAPI) serve(_ context.Context, in *mcpInput) (*huma.StreamResponse, error) {
+	if !acceptsMCP(in.Accept) {
+		// The SDK would answer this in plain text; the platform's errors are JSON naming the field.
+		return nil, svcerr.Invalid("Accept", "an MCP request must accept both application/json and text/event-stream (the Streamable HTTP transport); got %q", in.Accept)
+	}
 	return &huma.StreamResponse{Body: func(hctx huma.Context) {
 		c := humagin.Unwrap(hctx)
 		c.Request.Body = io.NopCloser(bytes.NewReader(in.RawBody))
 		m.s.serveMCP(c, m.handler)
 	}}, nil
+}
+
+// acceptsMCP says whether an Accept header names both media types the Streamable HTTP transport answers
+// with (or wildcards covering them).
+func acceptsMCP(accept string) bool {
+	var jsonOK, sseOK bool
+	for _, part := range strings.Split(accept, ",") {
+		mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+		switch strings.ToLower(strings.TrimSpace(mt)) {
+		case "*/*":
+			jsonOK, sseOK = true, true
+		case "application/*", "application/json":
+			jsonOK = true
+		case "text/*", "text/event-stream":
+			sseOK = true
+		}
+	}
+	return jsonOK && sseOK
 }
 
 // mcpInstructions tell a connected agent how the tools relate.
