@@ -90,6 +90,7 @@ func BenchmarkTradingOrdersVersusRawSwaps(b *testing.B) {
 	for b.Loop() {
 		var mu sync.Mutex
 		var orders []orderTimes
+		first := head(b, rpc)
 		api := perClient(func(i int) {
 			for range tradingOrders {
 				o := placeAndFill(b, c, wallets[i])
@@ -98,7 +99,10 @@ func BenchmarkTradingOrdersVersusRawSwaps(b *testing.B) {
 				mu.Unlock()
 			}
 		})
+		apiBlocks := head(b, rpc) - first
+		first = head(b, rpc)
 		raw := perClient(func(i int) { rawSwaps(b, rpc, keys[i], tradingOrders) })
+		b.Logf("blocks sealed: %d for the API's orders, %d for the raw swaps", apiBlocks, head(b, rpc)-first)
 		n := float64(walletClients * tradingOrders)
 		aps, rps := n/api.Seconds(), n/raw.Seconds()
 		b.ReportMetric(aps, "api-orders/s")
@@ -158,6 +162,13 @@ func rawSwaps(b *testing.B, rpc *ethclient.Client, key *ecdsa.PrivateKey, n int)
 		require.EqualValues(b, 1, rc.Status)
 		nonce++
 	}
+}
+
+// head is the chain's head block number.
+func head(b *testing.B, rpc *ethclient.Client) uint64 {
+	n, err := rpc.BlockNumber(context.Background())
+	require.NoError(b, err)
+	return n
 }
 
 // getAmountsOut is the router's bare getAmountsOut of 0.001 ETH along path: the USDC out.

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -25,45 +26,47 @@ type orderTimes struct {
 
 // orderMarks are the instants of one order's path, in order: the client's request and answer, the
 // Temporal history's events of order/<id> and of its child wallettx/<swapTxId>, and the client's poll
-// that saw it filled. A mark the histories lack is the zero time.
+// that saw it filled (before the workflow's last task completes it). A mark the histories lack is the zero time.
 var orderMarks = []string{
 	"request", "workflow started", "child started", "sign scheduled", "sign started", "signed", "broadcast started", "broadcast",
 	"receipt wait started", "receipt seen", "tx finished", "child completed (order sees it)", "finish-order started", "order finished",
-	"workflow completed", "client saw filled",
+	"client saw filled", "workflow completed",
 }
 
-// breakdown reads each order's histories and logs, for each step between two consecutive marks, its mean
-// and p50 across the orders, and the mean of the API's answer after the request.
+// breakdown reads each order's histories and logs, for each step from one mark to the next the order
+// has (local activities leave no scheduled or started events), its mean across the orders that have it
+// and its share of the orders, and the mean of the API's answer after the request.
 func breakdown(b *testing.B, tc sdkclient.Client, orders []orderTimes) {
 	b.Helper()
-	steps := make([][]time.Duration, len(orderMarks)-1)
+	steps := map[string][]time.Duration{}
+	var labels []string
 	var answers []time.Duration
 	for _, o := range orders {
 		at := map[string]time.Time{"request": o.Request, "client saw filled": o.Saw}
 		historyMarks(b, tc, workflows.OrderWorkflowID(o.ID), true, at)
 		historyMarks(b, tc, workflows.WalletTxWorkflowID(trading.SwapTxID(o.ID)), false, at)
-		for i := range steps {
-			from, to := at[orderMarks[i]], at[orderMarks[i+1]]
-			if !from.IsZero() && !to.IsZero() {
-				steps[i] = append(steps[i], to.Sub(from))
+		prev := "request"
+		for _, m := range orderMarks[1:] {
+			if at[m].IsZero() {
+				continue
 			}
+			label := prev + " → " + m
+			if _, ok := steps[label]; !ok {
+				labels = append(labels, label)
+			}
+			steps[label] = append(steps[label], at[m].Sub(at[prev]))
+			prev = m
 		}
 		answers = append(answers, o.Answer.Sub(o.Request))
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "where a market order's time goes (%d orders; mean / p50):\n", len(orders))
-	fmt.Fprintf(&sb, "  %-62s %8s %8s\n", "request → API answered (inside the next step)", mean(answers).Round(time.Millisecond),
+	fmt.Fprintf(&sb, "where a market order's time goes (%d orders; mean, p50, orders with the step):\n", len(orders))
+	fmt.Fprintf(&sb, "  %-62s %8s %8s\n", "(request → API answered, inside the steps below)", mean(answers).Round(time.Millisecond),
 		percentile(answers, 50).Round(time.Millisecond))
-	var total time.Duration
-	for i, ds := range steps {
-		if len(ds) == 0 {
-			continue
-		}
-		total += mean(ds)
-		fmt.Fprintf(&sb, "  %-62s %8s %8s\n", orderMarks[i]+" → "+orderMarks[i+1], mean(ds).Round(time.Millisecond),
-			percentile(ds, 50).Round(time.Millisecond))
+	for _, l := range labels {
+		ds := steps[l]
+		fmt.Fprintf(&sb, "  %-62s %8s %8s %4d\n", l, mean(ds).Round(time.Millisecond), percentile(ds, 50).Round(time.Millisecond), len(ds))
 	}
-	fmt.Fprintf(&sb, "  %-62s %8s\n", "total", total.Round(time.Millisecond))
 	b.Log(sb.String())
 }
 
@@ -102,6 +105,8 @@ func markEvent(e *historypb.HistoryEvent, order bool, names map[int64]string, at
 		if order {
 			set("workflow completed")
 		}
+	case enumspb.EVENT_TYPE_MARKER_RECORDED:
+		markLocal(e, set)
 	case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
 		name := e.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName()
 		names[e.GetEventId()] = name
@@ -131,6 +136,27 @@ func markEvent(e *historypb.HistoryEvent, order bool, names map[int64]string, at
 			set("tx finished")
 		case workflows.ActivityFinishOrder:
 			set("order finished")
+		}
+	}
+}
+
+// localMarks are the marks of steps run as local activities: their markers are recorded when the
+// workflow task that ran them completes.
+var localMarks = map[string]string{
+	workflows.ActivitySignWalletTx: "signed", workflows.ActivityBroadcastWalletTx: "broadcast",
+	workflows.ActivityFinishWalletTx: "tx finished", workflows.ActivityFinishOrder: "order finished",
+}
+
+// markLocal sets the mark of the local activity whose marker e is.
+func markLocal(e *historypb.HistoryEvent, set func(string)) {
+	a := e.GetMarkerRecordedEventAttributes()
+	if a.GetMarkerName() != "LocalActivity" {
+		return
+	}
+	var data struct{ ActivityType string }
+	for _, p := range a.GetDetails()["data"].GetPayloads() {
+		if json.Unmarshal(p.GetData(), &data) == nil && localMarks[data.ActivityType] != "" {
+			set(localMarks[data.ActivityType])
 		}
 	}
 }
