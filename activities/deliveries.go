@@ -3,9 +3,11 @@ package activities
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/svcplatform/svc/internal/delivery"
@@ -83,4 +85,114 @@ func (a *Deliveries) FinishDelivery(ctx context.Context, deliveryID, status stri
 		return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrorTypeDeliveryMissing, err)
 	}
 	return err
+}
+
+// DeliverWebhookBatch is one batch of an endpoint's delivery loop: it claims the endpoint's due
+// deliveries (leased to this activity, so a retry after a crash takes them back and repeats their
+// attempt with the same number and webhook-id), sends them LoopConcurrency at a time over the Sender's
+// kept-alive connections, records every attempt in one transaction, and reports what waits. A disabled
+// endpoint's pending deliveries end failed without a call.
+func (a *Deliveries) DeliverWebhookBatch(ctx context.Context, in workflows.WebhookBatch) (workflows.WebhookBatchResult, error) {
+	w, err := a.Store.Webhook(ctx, in.WebhookID)
+	if err != nil {
+		return workflows.WebhookBatchResult{}, err
+	}
+	if !w.Enabled {
+		return a.disabled(ctx, w)
+	}
+	info := activity.GetInfo(ctx)
+	owner := info.WorkflowExecution.RunID + "/" + info.ActivityID
+	now := time.Now()
+	ds, err := a.Store.Claim(ctx, w.ID, owner, now, now.Add(info.StartToCloseTimeout), delivery.LoopBatch)
+	if err != nil {
+		return workflows.WebhookBatchResult{}, err
+	}
+	activity.RecordHeartbeat(ctx, len(ds))
+	var res workflows.WebhookBatchResult
+	if len(ds) > 0 {
+		outs, err := a.sendBatch(ctx, w, ds)
+		if err != nil {
+			return workflows.WebhookBatchResult{}, err
+		}
+		disabled, err := a.Store.RecordBatch(ctx, w, outs, in.RetryScale, time.Now())
+		if err != nil {
+			return workflows.WebhookBatchResult{}, err
+		}
+		res = summarize(outs)
+		if disabled {
+			return a.disabled(ctx, w)
+		}
+	}
+	res.Waiting, res.NextDueIn, err = a.Store.Waiting(ctx, w.ID, time.Now())
+	return res, err
+}
+
+// disabled ends the disabled endpoint's pending deliveries failed and says why it is disabled.
+func (a *Deliveries) disabled(ctx context.Context, w *schema.Webhook) (workflows.WebhookBatchResult, error) {
+	if err := delivery.FailPending(ctx, a.DB, w.ID); err != nil {
+		return workflows.WebhookBatchResult{}, err
+	}
+	w, err := a.Store.Webhook(ctx, w.ID)
+	if err != nil {
+		return workflows.WebhookBatchResult{}, err
+	}
+	res := workflows.WebhookBatchResult{Disabled: true, DisabledReason: "disabled by request"}
+	if w.DisabledReason != nil {
+		res.DisabledReason = *w.DisabledReason
+	}
+	return res, nil
+}
+
+// sendBatch makes one attempt of each claimed delivery, LoopConcurrency at a time, heartbeating as
+// they start (from this goroutine only; the last wait is one attempt's timeout, within the heartbeat
+// timeout).
+func (a *Deliveries) sendBatch(ctx context.Context, w *schema.Webhook, ds []schema.WebhookDelivery) ([]delivery.Outcome, error) {
+	eventIDs := make([]string, len(ds))
+	for i, d := range ds {
+		eventIDs[i] = d.EventID
+	}
+	events, err := a.Store.Events(ctx, eventIDs)
+	if err != nil {
+		return nil, err
+	}
+	secrets, secretsErr := a.secrets(w)
+	outs := make([]delivery.Outcome, len(ds))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, delivery.LoopConcurrency)
+	for i := range ds {
+		wg.Add(1)
+		sem <- struct{}{}
+		activity.RecordHeartbeat(ctx, i) // a slot freed: a send completed
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			outs[i] = delivery.Outcome{Delivery: &ds[i], Result: a.attempt(ctx, w, events[ds[i].EventID], secrets, secretsErr)}
+			outs[i].Result.Number = ds[i].AttemptCount + 1
+		}()
+	}
+	wg.Wait()
+	return outs, nil
+}
+
+// attempt sends one delivery of ev (nil when its event is missing).
+func (a *Deliveries) attempt(ctx context.Context, w *schema.Webhook, ev *schema.Event, secrets []string, secretsErr error) delivery.Result {
+	switch {
+	case secretsErr != nil:
+		return delivery.Result{Attempt: delivery.Attempt{StartedAt: time.Now(), Error: secretsErr.Error()}}
+	case ev == nil:
+		return delivery.Result{Attempt: delivery.Attempt{StartedAt: time.Now(), Error: "the event could not be loaded"}}
+	}
+	return a.Sender.Send(ctx, w.URL, ev, secrets)
+}
+
+// summarize counts a batch's attempts and keeps its last failure's error.
+func summarize(outs []delivery.Outcome) workflows.WebhookBatchResult {
+	res := workflows.WebhookBatchResult{Sent: len(outs)}
+	for _, o := range outs {
+		if o.Result.Succeeded() {
+			res.Succeeded++
+		} else {
+			res.LastError = o.Result.Error
+		}
+	}
+	return res
 }

@@ -43,6 +43,7 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityReleaseRunHold, Func: s.Invocations.ReleaseRunHold},
 		{Name: workflows.ActivityDeliverWebhook, Func: s.Deliveries.DeliverWebhook},
 		{Name: workflows.ActivityFinishDelivery, Func: s.Deliveries.FinishDelivery},
+		{Name: workflows.ActivityDeliverWebhookBatch, Func: s.Deliveries.DeliverWebhookBatch},
 		{Name: workflows.ActivitySettleTopUp, Func: s.TopUps.SettleTopUp},
 		{Name: workflows.ActivityCreditTopUp, Func: s.TopUps.CreditTopUp},
 		{Name: workflows.ActivityPurgeFile, Func: s.Files.PurgeFile},

@@ -46,7 +46,10 @@ type Deps struct {
 	DB *bun.DB
 	// Temporal answers health checks.
 	Temporal sdkclient.Client
-	Logger   *slog.Logger
+	// TemporalUI is the Temporal Web UI's address of the runs' namespace
+	// (http://127.0.0.1:8233/namespaces/default), for the links MCP run tools answer; "" for none.
+	TemporalUI string
+	Logger     *slog.Logger
 	// Version is the build reported by /health.
 	Version string
 	// TrustedProxies are the proxy addresses or CIDRs whose X-Forwarded-For is believed for the client IP

@@ -16,6 +16,7 @@ import (
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/x402"
+	"github.com/svcplatform/svc/workflows"
 )
 
 // TestRecordHistories re-records the workflow histories that workflows' replay tests read. It runs only
@@ -98,26 +99,42 @@ func TestRecordHistories(t *testing.T) {
 		writeHistory(t, genv, "run/"+runID, filepath.Join(testdata, name))
 	}
 
-	// Webhook deliveries: at once, after one failure (the 5 s step), and to an endpoint that is gone.
-	denv := apptest.New(t)
-	for name, status := range map[string]func(int64) int{
-		"delivery_succeeded.json": always(http.StatusOK),
-		"delivery_retried.json": func(n int64) int {
-			if n == 1 {
-				return http.StatusServiceUnavailable
-			}
-			return http.StatusOK
-		},
-		"delivery_gone.json": always(http.StatusGone),
-	} {
-		dkey := denv.FirstKey(t) // an account of its own, so each endpoint receives one delivery
-		rc := newReceiver(t, status, nil)
-		hookID, _ := createHook(t, denv, dkey, rc.URL, name+"-hook", "run.created")
-		startEcho(t, denv, dkey, name+"-run")
-		ds := waitDeliveries(t, denv, dkey, "webhookId="+hookID, 1)
-		require.Eventually(t, func() bool { return workflowClosed(denv, "delivery/"+ds[0].ID) }, 10*time.Second, 20*time.Millisecond)
-		writeHistory(t, denv, "delivery/"+ds[0].ID, filepath.Join(testdata, name))
+	// delivery_succeeded.json, delivery_retried.json and delivery_gone.json were recorded before
+	// deliveries went through their endpoint's loop (issue 24); they stay as they are, so the replay test
+	// proves per-delivery workflows still in flight replay.
+	// webhook_loop.json: TestRecordWebhookLoopHistory.
+}
+
+// TestRecordWebhookLoopHistory records an endpoint's delivery loop (webhook_loop.json): a delivery
+// failing once (503, retried after the scaled 5 s step) then delivered, a replay of it woken by its
+// signal, then the loop idle, terminated. It runs only with SVC_RECORD_HISTORIES=1.
+func TestRecordWebhookLoopHistory(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
 	}
+	path := filepath.Join("..", "workflows", "testdata", "webhook_loop.json")
+	denv := apptest.NewWith(t, apptest.Options{WebhookRetryScale: 0.1})
+	dkey := denv.FirstKey(t)
+	rc := newReceiver(t, func(n int64) int {
+		if n == 1 {
+			return http.StatusServiceUnavailable
+		}
+		return http.StatusOK
+	}, nil)
+	hookID, _ := createHook(t, denv, dkey, rc.URL, "loop-hook", "run.created")
+	startEcho(t, denv, dkey, "loop-run")
+	ds := waitDeliveries(t, denv, dkey, "webhookId="+hookID, 1)
+	require.Equal(t, client.DeliverySucceeded, ds[0].Status)
+	rep := replay(t, denv, dkey, ds[0].ID, "loop-replay")
+	require.Equal(t, http.StatusOK, rep.Status, "%s", rep.Raw)
+	waitDeliveries(t, denv, dkey, "webhookId="+hookID, 2)
+	id := workflows.WebhookLoopWorkflowID(hookID)
+	require.Eventually(t, func() bool {
+		d, err := denv.Temporal.DescribeWorkflowExecution(context.Background(), id, "")
+		return err == nil && len(d.PendingActivities) == 0 && d.PendingWorkflowTask == nil
+	}, 10*time.Second, 20*time.Millisecond)
+	require.NoError(t, denv.Temporal.TerminateWorkflow(context.Background(), id, "", "recorded"))
+	writeHistory(t, denv, id, path)
 }
 
 // workflowClosed reports whether the workflow has finished.

@@ -19,7 +19,7 @@ import (
 func (s *Server) limited(c *gin.Context) {
 	r := s.route(c)
 	p := principalFrom(c.Request.Context())
-	if r == nil || p == nil || p.Key == nil || !hasLimits(p) {
+	if r == nil || p == nil || p.Key == nil || !hasLimits(p) || r.LimitOnly != nil && !r.LimitOnly(c) {
 		c.Next()
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/gin-gonic/gin"
 )
 
 // authKind says how a route authenticates.
@@ -70,6 +71,9 @@ type Route struct {
 	// Partner routes also accept a partner key in X-Partner-Key (seed 002's organisation-level key),
 	// acting for the partner's account.
 	Partner bool
+	// LimitOnly, when set, says which requests of the route count against its limit operation (the MCP
+	// transport: only a session's initialize); the others pass the limiter untouched.
+	LimitOnly func(c *gin.Context) bool
 	// Deprecated, when set, marks the route deprecated until its sunset (headers on every answer, and
 	// the OpenAPI operation marked deprecated).
 	Deprecated *Deprecation

@@ -81,6 +81,7 @@ func New(d Deps) (*Server, error) {
 	for _, routes := range routeTable(d) {
 		s.add(routes...)
 	}
+	s.add(s.mcpRoutes(d)...)
 	s.registerDocs()
 	s.engine.GET("/v1/openapi.json", func(c *gin.Context) { c.JSON(http.StatusOK, s.huma.OpenAPI()) })
 	return s, nil

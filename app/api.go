@@ -54,6 +54,8 @@ type APIDeps struct {
 	// TrustedProxies are the proxy addresses or CIDRs whose X-Forwarded-For is believed for the client IP
 	// recorded in audit events; none by default.
 	TrustedProxies []string
+	// TemporalUI is the Temporal Web UI's address of the runs' namespace, for MCP run links ("" for none).
+	TemporalUI string
 	// Artifacts is the artifact store the worker saves into; nil means a store on DB with blobs below
 	// "artifacts/" of the local store in DefaultBlobDir.
 	Artifacts *artifact.Store

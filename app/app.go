@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,6 +64,7 @@ func Dev(ctx context.Context, cfg Config, progress io.Writer) error {
 		}
 	}()
 	cfg.Temporal.Address, cfg.Temporal.Namespace = dev.FrontendAddress(), dev.Namespace()
+	cfg.TemporalUIURL = cmp.Or(cfg.TemporalUIURL, dev.UIAddress())
 	fmt.Fprintf(progress, "temporal: frontend %s, Web UI %s\n", dev.FrontendAddress(), dev.UIAddress())
 	stopChain, err := startDevChain(ctx, &cfg, log, progress)
 	if err != nil {
@@ -284,7 +286,7 @@ func workerDeps(cfg Config, db *bun.DB, keyMode KeyMode, st stores) (WorkerDeps,
 		return WorkerDeps{}, err
 	}
 	d := WorkerDeps{DB: db, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate, Artifacts: st.artifacts, Blobs: st.blobs,
-		Files: cfg.FileOptions(), Databases: st.databases}
+		Files: cfg.FileOptions(), Databases: st.databases, WebhooksAllowLoopback: cfg.WebhooksAllowLoopback}
 	mode := keyMode
 	if mode < 0 {
 		mode = KeyRequired
@@ -305,6 +307,14 @@ func nativePrice(cfg Config, keyMode KeyMode) float64 {
 		return DevNativeUSDPrice
 	}
 	return cfg.NativeUSDPrice
+}
+
+// temporalUILink is the Web UI's address of the runs' namespace, "" without a UI.
+func temporalUILink(cfg Config) string {
+	if cfg.TemporalUIURL == "" {
+		return ""
+	}
+	return cfg.TemporalUIURL + "/namespaces/" + url.PathEscape(namespaceOf(cfg))
 }
 
 func namespaceOf(cfg Config) string {
@@ -336,7 +346,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 		return err
 	}
 	proc, err := NewAPI(APIDeps{Vault: handoffVault, CodeProof: cfg.CodeProof, ProjectsFile: cfg.ProjectsFile, DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
-		TrustedProxies: cfg.TrustedProxies, Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
+		TrustedProxies: cfg.TrustedProxies, TemporalUI: temporalUILink(cfg), Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
 		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, ChainRPCURL: cfg.Chain.RPCURL,
 		NativeUSDPrice:  nativePrice(cfg, keyMode),
 		WalletScreening: cfg.WalletScreening,

@@ -51,6 +51,9 @@ type Config struct {
 	// (SVC_TEMPORAL_PORT default 7233, SVC_TEMPORAL_UI_PORT default 8233; -1 disables the UI).
 	TemporalPort   int
 	TemporalUIPort int
+	// TemporalUIURL is the Temporal Web UI's root (SVC_TEMPORAL_UI_URL; svcd dev: its own UI), for the
+	// run links the MCP tools answer; "" for none.
+	TemporalUIURL string
 	// LogLevel is debug, info, warn or error (SVC_LOG_LEVEL, default info); LogFormat is text or json (SVC_LOG_FORMAT).
 	LogLevel  string
 	LogFormat string
@@ -123,6 +126,9 @@ type Config struct {
 	// DevRecord is where svcd dev records its database and key for admin commands (SVC_DEV_RECORD,
 	// default $XDG_CONFIG_HOME/svc/dev.json or ~/.config/svc/dev.json; see DevRecordPath).
 	DevRecord string
+	// WebhooksAllowLoopback lets a worker's webhook deliveries reach http:// endpoints on loopback
+	// addresses (SVC_WEBHOOKS_ALLOW_LOOPBACK=1; development and tests; svcd dev always allows them).
+	WebhooksAllowLoopback bool
 	// Version is the build, set by main.
 	Version string
 }
@@ -149,7 +155,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		Vault:          getenv("SVC_VAULT"),
 		CodeProof: codeproof.Config{CLI: getenv("SVC_CODEPROOF_CLI"), NodeURL: getenv("SVC_CODEPROOF_NODE_URL"),
 			DataDir: getenv("SVC_CODEPROOF_DIR")},
-		ProjectsFile: getenv("SVC_PROJECTS_FILE"),
+		ProjectsFile:          getenv("SVC_PROJECTS_FILE"),
+		WebhooksAllowLoopback: getenv("SVC_WEBHOOKS_ALLOW_LOOPBACK") == "1",
 	}
 	var err error
 	if cfg.DBMaxConns, err = intVar(getenv, "SVC_DB_MAX_CONNS", 20); err != nil {
@@ -161,6 +168,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if cfg.TemporalUIPort, err = intVar(getenv, "SVC_TEMPORAL_UI_PORT", svctemporal.DefaultDevUIPort); err != nil {
 		return Config{}, err
 	}
+	cfg.TemporalUIURL = strings.TrimRight(strings.TrimSpace(getenv("SVC_TEMPORAL_UI_URL")), "/")
 	if cfg.BlobURL, err = blobURL(getenv, cfg.DataDir); err != nil {
 		return Config{}, err
 	}

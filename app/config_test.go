@@ -206,3 +206,28 @@ func TestCodeProofConfig(t *testing.T) {
 	require.Equal(t, "/var/lib/svc/codeproof", cfg.CodeProof.DataDir)
 	require.Equal(t, "/var/lib/svc/projects.json", cfg.ProjectsFile)
 }
+
+// TestTemporalUILink: SVC_TEMPORAL_UI_URL (trailing slash dropped) and the namespace make the run links'
+// base; without a UI there is none.
+func TestTemporalUILink(t *testing.T) {
+	t.Parallel()
+	cfg, err := FromEnv(func(k string) string {
+		return map[string]string{"SVC_TEMPORAL_UI_URL": " https://temporal.example.test/ ", "TEMPORAL_NAMESPACE": "prod"}[k]
+	})
+	require.NoError(t, err)
+	require.Equal(t, "https://temporal.example.test/namespaces/prod", temporalUILink(cfg))
+	cfg, err = FromEnv(func(string) string { return "" })
+	require.NoError(t, err)
+	require.Empty(t, temporalUILink(cfg))
+}
+
+// TestWebhooksAllowLoopbackConfig: only SVC_WEBHOOKS_ALLOW_LOOPBACK=1 lets a worker's deliveries reach
+// loopback endpoints.
+func TestWebhooksAllowLoopbackConfig(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]bool{"": false, "0": false, "yes": false, "1": true} {
+		cfg, err := FromEnv(func(k string) string { return map[string]string{"SVC_WEBHOOKS_ALLOW_LOOPBACK": v}[k] })
+		require.NoError(t, err)
+		require.Equal(t, want, cfg.WebhooksAllowLoopback, "%q", v)
+	}
+}

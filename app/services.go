@@ -68,7 +68,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	leases := d.CreditLeases
 	leases.Log = cmp.Or(leases.Log, d.Logger)
 	return api.Deps{
-		DB: d.DB, Temporal: d.Temporal, Logger: d.Logger, Version: d.Version, TrustedProxies: d.TrustedProxies,
+		DB: d.DB, Temporal: d.Temporal, Logger: d.Logger, Version: d.Version, TrustedProxies: d.TrustedProxies, TemporalUI: d.TemporalUI,
 		Keys:        keys,
 		KeyCache:    apikey.NewCache(keys, time.Minute, 10000, d.Logger),
 		Accounts:    account.New(d.DB, d.Box.Derive("credit-token")),
@@ -142,12 +142,10 @@ func Activities(d WorkerDeps) activities.Set {
 	}
 	launches := launchActivities(d)
 	return activities.Set{
-		Runs:        &activities.Runs{Store: run.NewWriteStore(d.DB), Artifacts: d.Artifacts},
-		Approvals:   approvals,
-		Invocations: invocations(d),
-		Deliveries: &activities.Deliveries{Store: delivery.NewStore(d.DB, nil), DB: d.DB, CanSign: d.Box != nil,
-			Webhooks: webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
-			Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback})},
+		Runs:          &activities.Runs{Store: run.NewWriteStore(d.DB), Artifacts: d.Artifacts},
+		Approvals:     approvals,
+		Invocations:   invocations(d),
+		Deliveries:    deliveries(d),
 		TopUps:        &activities.TopUps{Store: topup.NewStore(d.DB), Chain: d.Chain, Facilitator: d.Facilitator, X402: d.X402, Fault: d.Fault},
 		Files:         &activities.Files{Purger: filePurger(d)},
 		Databases:     databaseActivities(d),
@@ -325,4 +323,13 @@ func databaseConn(d APIDeps) accountdb.Connector {
 		return d.Databases
 	}
 	return nil
+}
+
+// deliveries are the webhook delivery activities: loopback endpoints over http only in dev mode or
+// with SVC_WEBHOOKS_ALLOW_LOOPBACK.
+func deliveries(d WorkerDeps) *activities.Deliveries {
+	loop := d.AllowLoopback || d.WebhooksAllowLoopback
+	return &activities.Deliveries{Store: delivery.NewStore(d.DB, nil), DB: d.DB, CanSign: d.Box != nil,
+		Webhooks: webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: loop, AllowLoopback: loop}),
+		Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: loop, AllowLoopback: loop})}
 }

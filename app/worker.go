@@ -40,6 +40,9 @@ type WorkerDeps struct {
 	// AllowLoopback lets runs call services, and webhook deliveries reach endpoints, on loopback
 	// addresses and over http (dev mode).
 	AllowLoopback bool
+	// WebhooksAllowLoopback lets webhook deliveries (only) reach endpoints on loopback addresses and
+	// over http (SVC_WEBHOOKS_ALLOW_LOOPBACK).
+	WebhooksAllowLoopback bool
 	// Artifacts keeps runs' outputs; the API must serve from the same store. Nil keeps none.
 	Artifacts *artifact.Store
 	// Blobs is the platform's blob store, where files keep their bytes (below FilePrefix); nil leaves

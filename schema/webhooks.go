@@ -37,18 +37,26 @@ func (w *Webhook) String() string { return "webhook " + w.ID }
 type WebhookDelivery struct {
 	bun.BaseModel `bun:"table:webhook_deliveries"`
 
-	ID              string     `bun:"id,pk"`
-	AccountID       string     `bun:"account_id"`
-	ProjectID       *string    `bun:"project_id"`
-	WebhookID       string     `bun:"webhook_id"`
-	EventID         string     `bun:"event_id"`
-	EventType       string     `bun:"event_type"`
-	Status          string     `bun:"status"`
-	ReplayOf        *string    `bun:"replay_of"`
-	WorkflowStarted bool       `bun:"workflow_started"`
-	CreatedAt       time.Time  `bun:"created_at,nullzero,default:now()"`
-	UpdatedAt       time.Time  `bun:"updated_at,nullzero,default:now()"`
-	CompletedAt     *time.Time `bun:"completed_at"`
+	ID              string  `bun:"id,pk"`
+	AccountID       string  `bun:"account_id"`
+	ProjectID       *string `bun:"project_id"`
+	WebhookID       string  `bun:"webhook_id"`
+	EventID         string  `bun:"event_id"`
+	EventType       string  `bun:"event_type"`
+	Status          string  `bun:"status"`
+	ReplayOf        *string `bun:"replay_of"`
+	WorkflowStarted bool    `bun:"workflow_started"`
+	// NextAttemptAt is when the endpoint's delivery loop makes the next attempt (migration 0042); nil
+	// for a delivery of a per-delivery workflow started before the loop existed.
+	NextAttemptAt *time.Time `bun:"next_attempt_at"`
+	// AttemptCount is how many attempts the loop recorded.
+	AttemptCount int `bun:"attempt_count"`
+	// LeaseOwner and LeaseUntil mark a delivery an activity of the loop is sending.
+	LeaseOwner  *string    `bun:"lease_owner"`
+	LeaseUntil  *time.Time `bun:"lease_until"`
+	CreatedAt   time.Time  `bun:"created_at,nullzero,default:now()"`
+	UpdatedAt   time.Time  `bun:"updated_at,nullzero,default:now()"`
+	CompletedAt *time.Time `bun:"completed_at"`
 }
 
 // WebhookAttempt is one HTTP call of a delivery.

@@ -74,14 +74,11 @@ type DeliveryParams struct {
 
 // retryDelay is RetryDelay with the steps scaled by RetryScale.
 func (p DeliveryParams) retryDelay(n int, retryAfter time.Duration) time.Duration {
-	d := RetryDelay(p.DeliveryID, n, 0)
-	if p.RetryScale > 0 && p.RetryScale < 1 {
-		d = time.Duration(float64(d) * p.RetryScale)
-	}
-	return max(d, min(retryAfter, MaxRetryAfter))
+	return ScaledRetryDelay(p.DeliveryID, n, retryAfter, p.RetryScale)
 }
 
-// DeliveryWorkflow delivers one event to one webhook endpoint: an attempt, and after each failed one a
+// DeliveryWorkflow delivers one event to one webhook endpoint (deliveries recorded before
+// WebhookLoopWorkflow existed; new ones go through their endpoint's loop): an attempt, and after each failed one a
 // wait of the next DeliverySchedule step (with jitter, and never less than the endpoint's Retry-After),
 // until an attempt succeeds, the endpoint is disabled, or the schedule is exhausted. It records and
 // returns the delivery's final status. An attempt whose activity fails (a worker lost mid-call, the

@@ -14,6 +14,9 @@ const (
 	ApprovalWorkflowName = "ApprovalWorkflow"
 	// DeliveryWorkflowName delivers one event to one webhook endpoint (workflow id delivery/<deliveryId>).
 	DeliveryWorkflowName = "DeliveryWorkflow"
+	// WebhookLoopWorkflowName is the durable delivery loop of one webhook endpoint (workflow id
+	// webhook/<webhookId>): it sends the endpoint's due deliveries in batches and sleeps until the next.
+	WebhookLoopWorkflowName = "WebhookLoopWorkflow"
 	// TopUpWorkflowName settles and credits one x402 credit top-up (workflow id topup/<topUpId>).
 	TopUpWorkflowName = "TopUpWorkflow"
 	// FilePurgeWorkflowName removes a soft-deleted file for good once its grace period has passed
@@ -62,6 +65,7 @@ var Registrations = []Registration{
 	{Name: RunWorkflowName, Func: RunWorkflow},
 	{Name: ApprovalWorkflowName, Func: ApprovalWorkflow},
 	{Name: DeliveryWorkflowName, Func: DeliveryWorkflow},
+	{Name: WebhookLoopWorkflowName, Func: WebhookLoopWorkflow},
 	{Name: TopUpWorkflowName, Func: TopUpWorkflow},
 	{Name: FilePurgeWorkflowName, Func: FilePurgeWorkflow},
 	{Name: DatabaseWorkflowName, Func: DatabaseWorkflow},
@@ -124,6 +128,9 @@ const (
 	ActivityReleaseRunHold = "ReleaseRunHold"
 	// ActivityDeliverWebhook makes one attempt of a webhook delivery: one signed HTTP call, recorded.
 	ActivityDeliverWebhook = "DeliverWebhook"
+	// ActivityDeliverWebhookBatch sends one batch of an endpoint's due deliveries and records their
+	// attempts.
+	ActivityDeliverWebhookBatch = "DeliverWebhookBatch"
 	// ActivityFinishDelivery records a delivery's final status.
 	ActivityFinishDelivery = "FinishDelivery"
 	// ActivitySettleTopUp makes sure a top-up's payment is on chain: it reconciles from the chain first

@@ -24,11 +24,15 @@ type engine struct {
 	failing bool
 }
 
-func (e *engine) ExecuteWorkflow(_ context.Context, opts sdkclient.StartWorkflowOptions, _ any, _ ...any) (sdkclient.WorkflowRun, error) {
+func (e *engine) SignalWithStartWorkflow(_ context.Context, id, signal string, _ any, opts sdkclient.StartWorkflowOptions,
+	_ any, _ ...any) (sdkclient.WorkflowRun, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.failing {
 		return nil, errors.New("temporal is away")
+	}
+	if signal != workflows.SignalDeliveriesDue || opts.ID != id {
+		return nil, errors.New("not a delivery loop's wake-up")
 	}
 	e.started = append(e.started, opts.ID)
 	return nil, nil
@@ -62,7 +66,7 @@ func ptr[T any](v T) *T { return &v }
 
 // TestDispatchDeliversEachEventOnce: each event becomes a delivery for every enabled, subscribed
 // endpoint of its scope registered before it; events are marked dispatched; a second pass does
-// nothing; deliveries whose start failed are started by the sweep.
+// nothing; deliveries whose loops could not be woken are woken by the sweep (one wake-up per endpoint).
 func TestDispatchDeliversEachEventOnce(t *testing.T) {
 	t.Parallel()
 	db, ctx := setup(t)
@@ -96,10 +100,7 @@ func TestDispatchDeliversEachEventOnce(t *testing.T) {
 	swept, err := d.store.Sweep(ctx, 0, 100)
 	require.NoError(t, err)
 	require.Equal(t, 3, swept)
-	var wfIDs []string
-	for _, id := range want {
-		wfIDs = append(wfIDs, workflows.DeliveryWorkflowID(id))
-	}
+	wfIDs := []string{workflows.WebhookLoopWorkflowID("whk_all"), workflows.WebhookLoopWorkflowID("whk_created")}
 	require.ElementsMatch(t, wfIDs, eng.starts())
 	swept, err = d.store.Sweep(ctx, 0, 100)
 	require.NoError(t, err)

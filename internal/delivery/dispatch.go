@@ -38,8 +38,8 @@ type DispatcherOptions struct {
 // oldest undispatched events (FOR UPDATE SKIP LOCKED, so dispatchers of several workers share the work
 // without taking the same event), records a delivery for every enabled endpoint of the event's account
 // and project subscribed to its type and registered before it happened, and marks the events
-// dispatched; after the commit it starts the deliveries' workflows. A crash after the commit leaves
-// deliveries pending and unstarted, which the sweep starts; a crash before it dispatches the events
+// dispatched; after the commit it wakes the endpoints' delivery loops. A crash after the commit leaves
+// deliveries pending and unstarted, whose loops the sweep wakes; a crash before it dispatches the events
 // again, and the delivery ids (derived from event and endpoint) make that insert nothing twice.
 type Dispatcher struct {
 	db    *bun.DB
@@ -88,8 +88,8 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
-// Dispatch makes one pass and reports how many events it took. The workflows of the deliveries it
-// recorded are started after the commit; one that cannot be started is left to the sweep.
+// Dispatch makes one pass and reports how many events it took. The loops of the endpoints of the
+// deliveries it recorded are woken after the commit; one that cannot be woken is left to the sweep.
 func (d *Dispatcher) Dispatch(ctx context.Context) (int, error) {
 	var events []schema.Event
 	var deliveries []schema.WebhookDelivery
@@ -138,6 +138,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context) (int, error) {
 // to its type and was registered before the event happened, in event order.
 func match(events []schema.Event, hooks []schema.Webhook) []schema.WebhookDelivery {
 	var out []schema.WebhookDelivery
+	now := time.Now().UTC()
 	for _, ev := range events {
 		for _, w := range hooks {
 			if w.AccountID != ev.AccountID || !sameProject(w.ProjectID, ev.ProjectID) ||
@@ -145,7 +146,7 @@ func match(events []schema.Event, hooks []schema.Webhook) []schema.WebhookDelive
 				continue
 			}
 			out = append(out, schema.WebhookDelivery{ID: EventID(ev.ID, w.ID), AccountID: ev.AccountID, ProjectID: ev.ProjectID,
-				WebhookID: w.ID, EventID: ev.ID, EventType: ev.Type, Status: StatusPending})
+				WebhookID: w.ID, EventID: ev.ID, EventType: ev.Type, Status: StatusPending, NextAttemptAt: &now})
 		}
 	}
 	return out

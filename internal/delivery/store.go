@@ -1,6 +1,7 @@
 // Package delivery delivers events of the outbox to webhook endpoints. The Dispatcher turns undispatched
-// events into deliveries (one per subscribed, enabled endpoint of the event's scope) and starts a
-// DeliveryWorkflow for each; the workflow's attempts go through the Sender, which signs the event
+// events into deliveries (one per subscribed, enabled endpoint of the event's scope), due at once, and
+// wakes each endpoint's delivery loop (workflows.WebhookLoopWorkflow), whose batches claim the due
+// deliveries (Claim), send them (Sender) and record them (RecordBatch). The Sender signs the event
 // envelope with client.SignWebhook and POSTs it through the outbound guard; the Store keeps deliveries
 // and their attempts, lists them, replays them, and applies what attempts teach about endpoints (410
 // Gone, or failing continuously for FailingLimit, disables one and records webhook.disabled).
@@ -17,7 +18,6 @@ import (
 
 	"github.com/uptrace/bun"
 	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
 	sdkclient "go.temporal.io/sdk/client"
 	sdktemporal "go.temporal.io/sdk/temporal"
 
@@ -60,9 +60,10 @@ var ErrMissing = errors.New("no such delivery")
 // same id, so a dispatch that is repeated after a crash inserts nothing new.
 func EventID(eventID, webhookID string) string { return ids.Derive(IDPrefix, eventID, webhookID) }
 
-// Engine is the part of the Temporal client that starts delivery workflows.
+// Engine is the part of the Temporal client that wakes (starting when needed) endpoints' delivery loops.
 type Engine interface {
-	ExecuteWorkflow(ctx context.Context, opts sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
+	SignalWithStartWorkflow(ctx context.Context, workflowID, signalName string, signalArg any,
+		opts sdkclient.StartWorkflowOptions, workflow any, workflowArgs ...any) (sdkclient.WorkflowRun, error)
 }
 
 // Delivery is a delivery with its attempts, oldest first.
@@ -117,23 +118,32 @@ func Insert(ctx context.Context, db bun.IDB, ds []schema.WebhookDelivery) error 
 	return nil
 }
 
-// startConcurrency bounds how many workflow starts one Start has in flight: a start is a round trip to
-// Temporal (~25 ms here), so one after another a batch of 200 took seconds before its first attempt.
+// startConcurrency bounds how many endpoints' loops one Start wakes at once: a signal-with-start is a
+// round trip to Temporal (~25 ms here).
 const startConcurrency = 16
 
-// Start starts the workflow of each delivery and marks those started. Starting a delivery whose
-// workflow exists (running or closed) changes nothing, so a repeated start is harmless. It returns the
-// first error; deliveries it could not start stay unstarted for the next Sweep.
+// Start wakes the delivery loop of each endpoint the deliveries are for (signal-with-start of
+// webhook/<webhookId>: started when not running) and marks the deliveries of the endpoints it woke
+// started. Waking a loop again is harmless: its next batch finds what is due. It returns the first
+// error; deliveries of an endpoint it could not wake stay unstarted for the next Sweep.
 func (s *Store) Start(ctx context.Context, ds ...schema.WebhookDelivery) error {
-	errs := make([]error, len(ds))
+	byHook := map[string][]string{}
+	var firsts []*schema.WebhookDelivery
+	for i := range ds {
+		if _, ok := byHook[ds[i].WebhookID]; !ok {
+			firsts = append(firsts, &ds[i])
+		}
+		byHook[ds[i].WebhookID] = append(byHook[ds[i].WebhookID], ds[i].ID)
+	}
+	errs := make([]error, len(firsts))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, startConcurrency)
-	for i := range ds {
+	for i := range firsts {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			errs[i] = s.start(ctx, &ds[i])
+			errs[i] = s.wake(ctx, firsts[i])
 		}()
 	}
 	wg.Wait()
@@ -144,7 +154,7 @@ func (s *Store) Start(ctx context.Context, ds ...schema.WebhookDelivery) error {
 			firstErr = cmp.Or(firstErr, err)
 			continue
 		}
-		started = append(started, ds[i].ID)
+		started = append(started, byHook[firsts[i].WebhookID]...)
 	}
 	if len(started) > 0 {
 		_, err := s.db.NewUpdate().Table("webhook_deliveries").Set("workflow_started = true").
@@ -156,33 +166,29 @@ func (s *Store) Start(ctx context.Context, ds ...schema.WebhookDelivery) error {
 	return firstErr
 }
 
-func (s *Store) start(ctx context.Context, d *schema.WebhookDelivery) error {
+// wake signals the loop of d's endpoint, starting it when it is not running.
+func (s *Store) wake(ctx context.Context, d *schema.WebhookDelivery) error {
 	attrs := []sdktemporal.SearchAttributeUpdate{svctemporal.KeyAccountID.ValueSet(d.AccountID)}
 	if d.ProjectID != nil {
 		attrs = append(attrs, svctemporal.KeyProjectID.ValueSet(*d.ProjectID))
 	}
-	memo := map[string]any{"deliveryId": d.ID, "webhookId": d.WebhookID, "eventId": d.EventID, "eventType": d.EventType, "status": StatusPending}
-	if d.ReplayOf != nil {
-		memo["replayOf"] = *d.ReplayOf
-	}
 	opts := sdkclient.StartWorkflowOptions{
-		ID:                       workflows.DeliveryWorkflowID(d.ID),
-		TaskQueue:                workflows.TaskQueue,
-		WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-		TypedSearchAttributes:    sdktemporal.NewSearchAttributes(attrs...),
-		Memo:                     memo,
-		StaticSummary:            fmt.Sprintf("delivery %s: %s to %s", d.ID, d.EventType, d.WebhookID),
+		ID:                    workflows.WebhookLoopWorkflowID(d.WebhookID),
+		TaskQueue:             workflows.TaskQueue,
+		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+		TypedSearchAttributes: sdktemporal.NewSearchAttributes(attrs...),
+		Memo:                  map[string]any{"webhookId": d.WebhookID},
+		StaticSummary:         "webhook deliveries to " + d.WebhookID,
 	}
-	_, err := s.engine.ExecuteWorkflow(ctx, opts, workflows.DeliveryWorkflowName, workflows.DeliveryParams{DeliveryID: d.ID, RetryScale: s.retryScale})
-	var exists *serviceerror.WorkflowExecutionAlreadyStarted
-	if err != nil && !errors.As(err, &exists) {
-		return fmt.Errorf("start delivery %s: %w", d.ID, err)
+	_, err := s.engine.SignalWithStartWorkflow(ctx, opts.ID, workflows.SignalDeliveriesDue, nil, opts,
+		workflows.WebhookLoopWorkflowName, workflows.WebhookLoopParams{WebhookID: d.WebhookID, RetryScale: s.retryScale})
+	if err != nil {
+		return fmt.Errorf("wake the delivery loop of webhook %s: %w", d.WebhookID, err)
 	}
 	return nil
 }
 
-// Sweep starts the workflows of pending deliveries created before olderThan ago that were never marked
+// Sweep wakes the loops of pending deliveries created before olderThan ago that were never marked
 // started (a crash between recording and starting them, or a start Temporal refused), up to limit.
 func (s *Store) Sweep(ctx context.Context, olderThan time.Duration, limit int) (int, error) {
 	var ds []schema.WebhookDelivery
@@ -323,9 +329,10 @@ func WebhookData(w *schema.Webhook) client.Webhook {
 }
 
 // Replay records a fresh delivery with the id of the same event to the same endpoint as the delivery
-// with the id in the scope (not_found otherwise), and starts its workflow. The endpoint must be enabled
-// (conflict otherwise). Replaying with the same id again (a retried request) answers the first replay.
-// Should the start fail, the delivery stays recorded and the dispatcher's sweep starts it.
+// with the id in the scope (not_found otherwise), due at once, and wakes the endpoint's loop. The
+// endpoint must be enabled (conflict otherwise). Replaying with the same id again (a retried request)
+// answers the first replay.
+// Should the wake-up fail, the delivery stays recorded and the dispatcher's sweep wakes the loop.
 func (s *Store) Replay(ctx context.Context, scope tenant.Scope, deliveryID, id string) (Delivery, error) {
 	var d schema.WebhookDelivery
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -350,8 +357,9 @@ func (s *Store) Replay(ctx context.Context, scope tenant.Scope, deliveryID, id s
 		if !enabled {
 			return svcerr.New(svcerr.Conflict, "webhook %s is disabled; enable it before replaying its deliveries", orig.WebhookID)
 		}
+		now := time.Now().UTC()
 		d = schema.WebhookDelivery{ID: id, AccountID: orig.AccountID, ProjectID: orig.ProjectID, WebhookID: orig.WebhookID,
-			EventID: orig.EventID, EventType: orig.EventType, Status: StatusPending, ReplayOf: &orig.ID}
+			EventID: orig.EventID, EventType: orig.EventType, Status: StatusPending, ReplayOf: &orig.ID, NextAttemptAt: &now}
 		_, err = tx.NewInsert().Model(&d).Returning("created_at, updated_at").Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("record replay of %s: %w", deliveryID, err)

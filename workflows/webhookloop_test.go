@@ -1,0 +1,105 @@
+package workflows_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/svcplatform/svc/workflows"
+)
+
+// fakeBatches plays DeliverWebhookBatch: each batch takes the next scripted result (the last repeats)
+// and notes the workflow clock; a result with Sent -1 fails the batch.
+type fakeBatches struct {
+	env    *testsuite.TestWorkflowEnvironment
+	script []workflows.WebhookBatchResult
+	at     []time.Time
+	inputs []workflows.WebhookBatch
+}
+
+func (f *fakeBatches) batch(_ context.Context, in workflows.WebhookBatch) (workflows.WebhookBatchResult, error) {
+	f.at = append(f.at, f.env.Now())
+	f.inputs = append(f.inputs, in)
+	r := f.script[min(len(f.at), len(f.script))-1]
+	if r.Sent == -1 {
+		return workflows.WebhookBatchResult{}, temporal.NewNonRetryableApplicationError("database away", "Test", errors.New("away"))
+	}
+	return r, nil
+}
+
+// gaps returns the waits between consecutive batches.
+func (f *fakeBatches) gaps() []time.Duration {
+	out := make([]time.Duration, 0, len(f.at))
+	for i := 1; i < len(f.at); i++ {
+		out = append(out, f.at[i].Sub(f.at[i-1]))
+	}
+	return out
+}
+
+// runLoop runs one run of the loop of whk_test for batches batches; signals are sent after each delay
+// from the start. It returns the fake and the run's error (a continue-as-new).
+func runLoop(t *testing.T, batches int, signalsAt []time.Duration, script ...workflows.WebhookBatchResult) (*fakeBatches, error) {
+	t.Helper()
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestWorkflowEnvironment()
+	f := &fakeBatches{env: env, script: script}
+	env.RegisterWorkflowWithOptions(workflows.WebhookLoopWorkflow, workflow.RegisterOptions{Name: workflows.WebhookLoopWorkflowName})
+	env.RegisterActivityWithOptions(f.batch, activity.RegisterOptions{Name: workflows.ActivityDeliverWebhookBatch})
+	for _, d := range signalsAt {
+		env.RegisterDelayedCallback(func() { env.SignalWorkflow(workflows.SignalDeliveriesDue, nil) }, d)
+	}
+	env.ExecuteWorkflow(workflows.WebhookLoopWorkflowName, workflows.WebhookLoopParams{WebhookID: "whk_test", RetryScale: 0.5, BatchesPerRun: batches})
+	require.True(t, env.IsWorkflowCompleted())
+	require.Len(t, f.at, batches, "one activity per batch")
+	return f, env.GetWorkflowError()
+}
+
+// TestWebhookLoopSleepsUntilTheNextDueDelivery: more due at once → the next batch at once; a delivery
+// due in 5 s → the next batch 5 s later; nothing waiting → it sleeps until the dispatcher's signal (1 min
+// later), not the idle recheck; after BatchesPerRun batches it continues as new with the same input.
+func TestWebhookLoopSleepsUntilTheNextDueDelivery(t *testing.T) {
+	t.Parallel()
+	f, err := runLoop(t, 4, []time.Duration{65 * time.Second},
+		workflows.WebhookBatchResult{Sent: 200, Succeeded: 200, Waiting: 3},
+		workflows.WebhookBatchResult{Sent: 3, Succeeded: 2, Waiting: 1, NextDueIn: 5 * time.Second, LastError: "the endpoint answered 500"},
+		workflows.WebhookBatchResult{Sent: 1, Succeeded: 1},
+		workflows.WebhookBatchResult{Sent: 1, Succeeded: 1})
+	require.Equal(t, []time.Duration{0, 5 * time.Second, 60 * time.Second}, f.gaps())
+	for _, in := range f.inputs {
+		require.Equal(t, workflows.WebhookBatch{WebhookID: "whk_test", RetryScale: 0.5}, in)
+	}
+	var can *workflow.ContinueAsNewError
+	require.ErrorAs(t, err, &can)
+	require.Equal(t, workflows.WebhookLoopWorkflowName, can.WorkflowType.Name)
+}
+
+// TestWebhookLoopBacksOffAFailedBatchAndIdlesWhenDisabled: a failed batch is followed by the next one
+// LoopErrorBackoff later; a disabled endpoint's loop waits the idle recheck, and a signal wakes it
+// sooner.
+func TestWebhookLoopBacksOffAFailedBatchAndIdlesWhenDisabled(t *testing.T) {
+	t.Parallel()
+	disabled := workflows.WebhookBatchResult{Disabled: true, DisabledReason: "410 Gone"}
+	f, err := runLoop(t, 4, []time.Duration{workflows.LoopErrorBackoff + workflows.LoopIdleRecheck + time.Minute},
+		workflows.WebhookBatchResult{Sent: -1}, disabled, disabled, disabled)
+	require.Equal(t, []time.Duration{workflows.LoopErrorBackoff, workflows.LoopIdleRecheck, time.Minute}, f.gaps())
+	var can *workflow.ContinueAsNewError
+	require.ErrorAs(t, err, &can)
+}
+
+// TestWebhookLoopCapsItsSleep: a delivery due in two days (a Retry-After, or a late schedule step) is
+// looked at again after the idle recheck, not slept on for two days; a batch that claimed nothing of
+// what is due does not make the loop spin.
+func TestWebhookLoopCapsItsSleep(t *testing.T) {
+	t.Parallel()
+	f, _ := runLoop(t, 3, nil, workflows.WebhookBatchResult{Sent: 1, Waiting: 1, NextDueIn: 48 * time.Hour},
+		workflows.WebhookBatchResult{Waiting: 1})
+	require.Equal(t, []time.Duration{workflows.LoopIdleRecheck, workflows.LoopBlockedWait}, f.gaps(),
+		"a due delivery it could not claim is looked at again a second later, not at once")
+}
