@@ -44,30 +44,55 @@ func OrderWorkflow(ctx workflow.Context, p OrderParams) error {
 	return runOrder(ctx, p)
 }
 
+// orderLocalSteps is the version of the order's market path whose reads of its ended wallet
+// transactions (the approve's outcome, the order's end) run as local activities (orderQuickSteps) when
+// the child ended in this run; histories recorded before it replay with regular activities.
+const orderLocalSteps = 1
+
+// orderQuickSteps run the order's short steps inside the workflow task that sees its child end (no round
+// trip through the server to schedule and start each). They stay retried until they succeed; each is
+// idempotent on the order's stored state.
+var orderQuickSteps = workflow.LocalActivityOptions{
+	ScheduleToCloseTimeout: 7 * 24 * time.Hour,
+	StartToCloseTimeout:    30 * time.Second,
+	RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second},
+}
+
 // runOrder is the market path of an order whose wallet transactions are recorded: approve, swap, end.
 func runOrder(ctx workflow.Context, p OrderParams) error {
+	local := workflow.GetVersion(ctx, "order-local-steps", workflow.DefaultVersion, orderLocalSteps) == orderLocalSteps
 	actx := workflow.WithActivityOptions(ctx, launchSteps)
+	// step runs a short step: locally once the wallet transaction it reads has ended in this run; as a
+	// regular activity, retried until it has ended, when it was already running (or before the version).
+	step := func(ended bool, name string, arg any) workflow.Future {
+		if local && ended {
+			return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, orderQuickSteps), name, arg)
+		}
+		return workflow.ExecuteActivity(actx, name, arg)
+	}
 	end := OrderEnd{OrderID: p.OrderID}
 	if p.ApproveTxID != "" {
-		sendWalletTxChild(ctx, actx, WalletTxParams{TransactionID: p.ApproveTxID})
+		ended := sendWalletTxChild(ctx, actx, WalletTxParams{TransactionID: p.ApproveTxID})
 		var confirmed bool
-		if err := workflow.ExecuteActivity(actx, ActivityOrderApproveConfirmed, p.OrderID).Get(ctx, &confirmed); err != nil {
+		if err := step(ended, ActivityOrderApproveConfirmed, p.OrderID).Get(ctx, &confirmed); err != nil {
 			return fmt.Errorf("read the approve of order %s: %w", p.OrderID, err)
 		}
 		end.SwapAbandoned = !confirmed
 	}
+	ended := true // an abandoned swap is ended by the step itself
 	if !end.SwapAbandoned {
-		sendWalletTxChild(ctx, actx, WalletTxParams{TransactionID: p.SwapTxID, ApprovalID: p.ApprovalID, ApprovalExpiresAt: p.ApprovalExpiresAt})
+		ended = sendWalletTxChild(ctx, actx, WalletTxParams{TransactionID: p.SwapTxID, ApprovalID: p.ApprovalID, ApprovalExpiresAt: p.ApprovalExpiresAt})
 	}
-	if err := workflow.ExecuteActivity(actx, ActivityFinishOrder, end).Get(ctx, nil); err != nil {
+	if err := step(ended, ActivityFinishOrder, end).Get(ctx, nil); err != nil {
 		return fmt.Errorf("record the end of order %s: %w", p.OrderID, err)
 	}
 	return nil
 }
 
 // sendWalletTxChild runs the child wallettx/<id> until it ends (one already running is waited for by
-// the step after it), handing it an approval outcome reached before it existed.
-func sendWalletTxChild(ctx, actx workflow.Context, tx WalletTxParams) {
+// the step after it), handing it an approval outcome reached before it existed. It reports whether the
+// child ended in this run, and well (else the step after it waits for the transaction's end).
+func sendWalletTxChild(ctx, actx workflow.Context, tx WalletTxParams) bool {
 	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: WalletTxWorkflowID(tx.TransactionID), TaskQueue: TaskQueue,
 		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE})
@@ -80,4 +105,5 @@ func sendWalletTxChild(ctx, actx workflow.Context, tx WalletTxParams) {
 	if err != nil && !errors.As(err, &started) {
 		workflow.GetLogger(ctx).Warn("the wallet transaction ended with an error", "transactionId", tx.TransactionID, "err", err)
 	}
+	return err == nil
 }

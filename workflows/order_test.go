@@ -76,3 +76,18 @@ func TestOrderRecordsARefusedSwap(t *testing.T) {
 	require.Equal(t, "chain_refused", (*e.ends)[0].ErrorCode)
 	require.Len(t, *orderEnds, 1)
 }
+
+// TestOrderReadsItsEndedSwapLocally: once its child has ended, the order reads the approve's outcome and
+// records its end in local activities; a "not ended yet" is retried there too.
+func TestOrderReadsItsEndedSwapLocally(t *testing.T) {
+	t.Parallel()
+	e, orderEnds := orderEnv(t, workflows.WalletTxSigned{Hash: "0xabc"}, true, 1)
+	local, regular := recordActivityKinds(e.env)
+	e.env.ExecuteWorkflow(workflows.OrderWorkflowName, workflows.OrderParams{OrderID: "ord_1", SwapTxID: "tx_swap", ApproveTxID: "tx_approve"})
+	require.NoError(t, e.env.GetWorkflowError())
+	require.Contains(t, *local, workflows.ActivityOrderApproveConfirmed)
+	require.Contains(t, *local, workflows.ActivityFinishOrder)
+	require.NotContains(t, *regular, workflows.ActivityOrderApproveConfirmed)
+	require.NotContains(t, *regular, workflows.ActivityFinishOrder)
+	require.Equal(t, []workflows.OrderEnd{{OrderID: "ord_1"}}, *orderEnds)
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
@@ -158,4 +159,30 @@ func TestWalletTxApprovedButPaused(t *testing.T) {
 	require.Equal(t, []string{"sign"}, *steps)
 	require.Equal(t, "failed", (*ends)[0].Status)
 	require.Equal(t, "paused", (*ends)[0].ErrorCode)
+}
+
+// TestWalletTxShortStepsRunLocally: signing, broadcast and the record of the end run as local activities
+// (inside the workflow's tasks); only the receipt wait is a regular activity.
+func TestWalletTxShortStepsRunLocally(t *testing.T) {
+	t.Parallel()
+	env, _, ends := walletTxEnv(t, workflows.WalletTxSigned{Hash: "0xabc"}, true, 1)
+	local, regular := recordActivityKinds(env)
+	env.ExecuteWorkflow(workflows.WalletTxWorkflowName, workflows.WalletTxParams{TransactionID: "tx_1"})
+	require.NoError(t, env.GetWorkflowError())
+	require.Equal(t, []string{workflows.ActivitySignWalletTx, workflows.ActivityBroadcastWalletTx, workflows.ActivityBroadcastWalletTx,
+		workflows.ActivityFinishWalletTx}, *local)
+	require.Equal(t, []string{workflows.ActivityWaitWalletTxReceipt}, *regular)
+	require.Equal(t, []workflows.WalletTxEnd{{TransactionID: "tx_1", Status: "confirmed"}}, *ends)
+}
+
+// recordActivityKinds records the names of the local and of the regular activities env starts.
+func recordActivityKinds(env *testsuite.TestWorkflowEnvironment) (*[]string, *[]string) {
+	var local, regular []string
+	env.SetOnLocalActivityStartedListener(func(info *activity.Info, _ context.Context, _ []any) {
+		local = append(local, info.ActivityType.Name)
+	})
+	env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+		regular = append(regular, info.ActivityType.Name)
+	})
+	return &local, &regular
 }

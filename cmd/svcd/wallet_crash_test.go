@@ -139,7 +139,10 @@ func killWalletSend(t *testing.T, fault, stalled, killedIn string) {
 }
 
 // running reports whether the workflow's activity of that type is running on a worker (the stalled
-// worker holds it), so the kill lands inside that attempt.
+// worker holds it), so the kill lands inside that attempt. A wallet send's signing and broadcast are
+// local activities, which run inside a workflow task and show no pending activity: for those, a
+// started workflow task with no regular activity pending is the step running (the callers check the
+// transaction's stored state too).
 func running(t *testing.T, env *apptest.Env, workflowID, activityType string) bool {
 	t.Helper()
 	desc, err := env.Temporal.DescribeWorkflowExecution(context.Background(), workflowID, "")
@@ -149,5 +152,7 @@ func running(t *testing.T, env *apptest.Env, workflowID, activityType string) bo
 			return true
 		}
 	}
-	return false
+	local := activityType == workflows.ActivitySignWalletTx || activityType == workflows.ActivityBroadcastWalletTx
+	return local && len(desc.GetPendingActivities()) == 0 &&
+		desc.GetPendingWorkflowTask().GetState() == enumspb.PENDING_WORKFLOW_TASK_STATE_STARTED
 }

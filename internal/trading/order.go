@@ -335,7 +335,9 @@ func (s *Service) Start(ctx context.Context, o *schema.TradingOrder) error {
 		}
 		p.ApprovalID, p.ApprovalExpiresAt = a.ID, a.ExpiresAt
 	}
-	return wallet.StartOnce(ctx, s.Engine, sdkclient.StartWorkflowOptions{ID: workflows.OrderWorkflowID(o.ID),
+	// EnableEagerStart: a worker in this process (svcd dev, one process) gets the workflow's first task in
+	// the start's answer, without a trip through matching; elsewhere the start is an ordinary one.
+	return wallet.StartOnce(ctx, s.Engine, sdkclient.StartWorkflowOptions{ID: workflows.OrderWorkflowID(o.ID), EnableEagerStart: true,
 		TypedSearchAttributes: workflows.ResourceAttributes(o.AccountID, o.ProjectID, client.ServiceManagedTrading, client.OpTradingOrdersCreate),
 		StaticSummary:         o.Side + " " + o.Base + "/" + o.Quote + " (" + o.ID + ") from " + o.WalletID}, "order", workflows.OrderWorkflowName, p)
 }
