@@ -123,6 +123,9 @@ func (a *Deliveries) DeliverWebhookBatch(ctx context.Context, in workflows.Webho
 			return a.disabled(ctx, w)
 		}
 	}
+	if err := a.Store.Release(ctx, w.ID, owner); err != nil {
+		return workflows.WebhookBatchResult{}, err
+	}
 	res.Waiting, res.NextDueIn, err = a.Store.Waiting(ctx, w.ID, time.Now())
 	return res, err
 }

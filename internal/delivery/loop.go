@@ -39,19 +39,32 @@ func (s *Store) Webhook(ctx context.Context, id string) (*schema.Webhook, error)
 
 // Claim leases up to limit of the endpoint's deliveries that are due at now to owner until until, the
 // earliest due first, and returns them. Deliveries leased to another owner are skipped until their
-// lease ends; those leased to owner (the same activity retried after a crash) are taken back at once.
+// lease ends; those leased to owner (the same activity retried after a crash) are taken back at once,
+// before any other (they were at most limit, so a retry takes back every one of them: none is left
+// leased to an activity that has finished).
 func (s *Store) Claim(ctx context.Context, webhookID, owner string, now, until time.Time, limit int) ([]schema.WebhookDelivery, error) {
 	var ds []schema.WebhookDelivery
 	err := s.db.NewRaw(`UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
 		WHERE id IN (SELECT id FROM webhook_deliveries
 			WHERE webhook_id = ? AND status = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ?
 				AND (lease_until IS NULL OR lease_until <= ? OR lease_owner = ?)
-			ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)
-		RETURNING *`, owner, until.UTC(), webhookID, StatusPending, now.UTC(), now.UTC(), owner, limit).Scan(ctx, &ds)
+			ORDER BY lease_owner IS NOT DISTINCT FROM ? DESC, next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)
+		RETURNING *`, owner, until.UTC(), webhookID, StatusPending, now.UTC(), now.UTC(), owner, owner, limit).Scan(ctx, &ds)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("claim deliveries of webhook %s: %w", webhookID, err)
 	}
 	return ds, nil
+}
+
+// Release ends every lease owner still holds on the endpoint's pending deliveries (a batch that has
+// recorded its outcomes holds none; this makes sure no lease outlives its batch).
+func (s *Store) Release(ctx context.Context, webhookID, owner string) error {
+	_, err := s.db.NewUpdate().Table("webhook_deliveries").Set("lease_owner = NULL").Set("lease_until = NULL").
+		Where("webhook_id = ? AND lease_owner = ? AND status = ?", webhookID, owner, StatusPending).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("release the leases of %s on webhook %s: %w", owner, webhookID, err)
+	}
+	return nil
 }
 
 // Events returns the events with the ids, by id.

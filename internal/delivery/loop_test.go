@@ -145,3 +145,23 @@ func TestLoopGoneDisablesAndFailsTheRest(t *testing.T) {
 	}
 	require.Equal(t, 1, n)
 }
+
+// TestLoopRetryTakesBackAllItsLeases: a retried batch takes back every delivery it had leased before
+// any free one, even free ones due earlier, so none stays leased to a batch that has finished.
+func TestLoopRetryTakesBackAllItsLeases(t *testing.T) {
+	t.Parallel()
+	db, ctx := setup(t)
+	hook(t, db, "whk_b", "acct_b", nil, true, "*")
+	s := NewStore(db, nil)
+	now := time.Now().UTC()
+	loopDeliveries(t, db, "whk_b", "own", 2, &now)
+	mine, err := s.Claim(ctx, "whk_b", "run/1", now, now.Add(time.Minute), 2)
+	require.NoError(t, err)
+	require.Len(t, mine, 2)
+	earlier := now.Add(-time.Minute)
+	loopDeliveries(t, db, "whk_b", "early", 2, &earlier)
+
+	again, err := s.Claim(ctx, "whk_b", "run/1", now, now.Add(time.Minute), 2)
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{mine[0].ID, mine[1].ID}, []string{again[0].ID, again[1].ID}, "its own first")
+}
