@@ -133,6 +133,9 @@ type Options struct {
 	Vault string
 	// HandoffCheckEvery is the interval between a handoff's ack checks (0: the default).
 	HandoffCheckEvery time.Duration
+	// VaultWatchEvery is how often the worker's vault watcher looks for handoffs' acks (0: the default,
+	// handoff.DefaultWatchEvery).
+	VaultWatchEvery time.Duration
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -192,6 +195,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		require.NoError(t, w.Start())
 		t.Cleanup(w.Stop)
 		t.Cleanup(app.StartDispatcher(tc, db, delivery.DispatcherOptions{RetryScale: opts.WebhookRetryScale}))
+		t.Cleanup(app.StartVaultWatcher(tc, wdeps, opts.VaultWatchEvery, nil))
 	}
 	logTo := opts.Log
 	if logTo == nil {
