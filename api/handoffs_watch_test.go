@@ -1,8 +1,14 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io/fs"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,6 +19,7 @@ import (
 
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/collector"
 	"github.com/svcplatform/svc/internal/handoff"
 	"github.com/svcplatform/svc/internal/vault"
 	"github.com/svcplatform/svc/workflows"
@@ -174,4 +181,69 @@ func TestHandoffSweepStartsUnstarted(t *testing.T) {
 	n, err = svc.Sweep(ctx, 0, 10)
 	require.NoError(t, err)
 	require.Zero(t, n)
+}
+
+// TestHandoffAckedThroughCollector: the receiving machine has its own copy of the vault and a collector
+// that knows nothing of the platform; the transfer is synced to it, its agent acks with the collector's
+// POST /transfers/ack, and once the ack file is synced back the platform's vault watcher wakes the
+// workflow (an hour between its own checks), which ends acknowledged with that ack.
+func TestHandoffAckedThroughCollector(t *testing.T) {
+	t.Parallel()
+	h := newHandoffEnvWith(t, apptest.Options{HandoffCheckEvery: time.Hour})
+	ctx := context.Background()
+	r := h.c.Handoff(ctx, client.HandoffRequest{Action: client.HandoffSendTask, Target: "studio-pc", Task: "tidy the downloads folder"})
+	require.NoError(t, r.Err())
+	got := h.waitHandoff(t, r.Body.Handoff.ID, client.HandoffAwaitingAck)
+	waitSleeping(t, h.env, got.WorkflowID)
+
+	remote, err := vault.Open(t.TempDir(), vault.Options{})
+	require.NoError(t, err)
+	transfer := filepath.Join(vault.TransfersDir, *got.TransferID)
+	syncTree(t, filepath.Join(h.vault.Root(), transfer), filepath.Join(remote.Root(), transfer))
+	col, err := collector.New(collector.Config{Vault: remote, MachineID: "studio-pc", Runtimes: []string{"claude"},
+		Agents: []vault.AgentCard{{ID: "main", Runtime: "claude", WorkerClasses: []string{"general"}}}})
+	require.NoError(t, err)
+	srv := httptest.NewServer(col.Handler())
+	t.Cleanup(srv.Close)
+	body, err := json.Marshal(collector.AckBody{ID: *got.TransferID, MachineID: "studio-pc", Runtime: "claude", AgentID: "main"})
+	require.NoError(t, err)
+	resp, err := http.Post(srv.URL+"/transfers/ack", "application/json", bytes.NewReader(body))
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, client.HandoffAwaitingAck, h.c.GetHandoff(ctx, got.ID).Body.Handoff.Status, "not synced back yet")
+
+	synced := time.Now()
+	syncTree(t, filepath.Join(remote.Root(), transfer, vault.AcksDir), filepath.Join(h.vault.Root(), transfer, vault.AcksDir))
+	done := h.waitHandoff(t, got.ID, client.HandoffAcknowledged)
+	require.Less(t, time.Since(synced), 10*time.Second, "woken by the watcher, not by the hour-long timer")
+	require.Len(t, done.Acks, 1)
+	require.Equal(t, "main", done.Acks[0].AgentID)
+	require.Equal(t, "claude", done.Acks[0].Runtime)
+}
+
+// syncTree copies the files below src to dst as a sync provider would (each written whole, then renamed).
+func syncTree(t *testing.T, src, dst string) {
+	t.Helper()
+	require.NoError(t, filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(target+".part", data, 0o644); err != nil {
+			return err
+		}
+		return os.Rename(target+".part", target)
+	}))
 }
