@@ -34,7 +34,9 @@ type Signaler interface {
 // only costs the wait for the workflow's own timer). Any receiver's ack counts, however it was written:
 // `svc transfers ack`, a collector's POST /transfers/ack or another machine's copy synced in.
 type Watcher struct {
-	DB    *bun.DB
+	// DB holds the handoffs.
+	DB *bun.DB
+	// Vault is the worker's copy of the synced vault, where the acks arrive.
 	Vault *vault.Vault
 	// Engine sends the signals.
 	Engine Signaler
