@@ -28,8 +28,15 @@ type handoffEnv struct {
 
 func newHandoffEnv(t *testing.T) *handoffEnv {
 	t.Helper()
+	return newHandoffEnvWith(t, apptest.Options{HandoffCheckEvery: 100 * time.Millisecond})
+}
+
+// newHandoffEnvWith is newHandoffEnv with options (their Vault is the test's).
+func newHandoffEnvWith(t *testing.T, opts apptest.Options) *handoffEnv {
+	t.Helper()
 	dir := t.TempDir()
-	env := apptest.NewWith(t, apptest.Options{Vault: dir, HandoffCheckEvery: 100 * time.Millisecond})
+	opts.Vault = dir
+	env := apptest.NewWith(t, opts)
 	v, err := vault.Open(dir, vault.Options{})
 	require.NoError(t, err)
 	_, err = v.PublishMachine(vault.MachineCard{MachineID: "studio-mac", Host: "studio.local", Runtimes: []string{"claude", "codex"},

@@ -154,7 +154,7 @@ func NewAPI(d APIDeps) (*APIProcess, error) {
 // connection credentials be served from memory, the limiter's lease keeping, the purge of expired
 // idempotency records, the release of credit holds left open by processes that died mid-call, the
 // sweep of runs left unstarted, the storage housekeeping of files, the sweep of orphaned blobs and the
-// start of wallet sends a dying request left unstarted.
+// start of wallet sends and handoffs a dying request left unstarted.
 func (a *APIProcess) Start(ctx context.Context) {
 	d := a.deps
 	jobs := []func(context.Context){
@@ -168,6 +168,7 @@ func (a *APIProcess) Start(ctx context.Context) {
 		func(ctx context.Context) { every(ctx, time.Minute, a.sweepFilePurges) },
 		func(ctx context.Context) { every(ctx, time.Hour, a.sweepOrphanedBlobs) },
 		func(ctx context.Context) { every(ctx, time.Minute, a.sweepWalletSends) },
+		func(ctx context.Context) { every(ctx, time.Minute, a.sweepHandoffs) },
 	}
 	a.bg.Add(len(jobs))
 	for _, job := range jobs {

@@ -221,6 +221,8 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		defer w.Stop()
 		stopDispatcher := StartDispatcher(tc, db, delivery.DispatcherOptions{Log: log})
 		defer stopDispatcher()
+		stopWatcher := StartVaultWatcher(tc, deps, 0, log)
+		defer stopWatcher()
 		if deps.Chain != nil {
 			ictx, stopIndexer := context.WithCancel(ctx)
 			indexed := make(chan struct{})
@@ -230,7 +232,7 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 			}()
 			defer func() { stopIndexer(); <-indexed }()
 		}
-		fmt.Fprintln(progress, "worker: polling task queue svc; dispatching webhook deliveries")
+		fmt.Fprintln(progress, "worker: polling task queue svc; dispatching webhook deliveries"+watching(deps))
 	}
 	if keyMode < 0 {
 		<-ctx.Done()

@@ -1,7 +1,10 @@
 package app
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
+	"time"
 
 	"github.com/svcplatform/svc/internal/codeprojects"
 	"github.com/svcplatform/svc/internal/handoff"
@@ -44,4 +47,49 @@ func handoffActivities(d WorkerDeps) *handoff.Worker {
 		return nil
 	}
 	return &handoff.Worker{DB: d.DB, Vault: d.Vault}
+}
+
+// StartVaultWatcher runs the vault watcher of a worker that has the vault (see handoff.Watcher): every
+// interval (0: handoff.DefaultWatchEvery) it signals the workflows of handoffs whose transfer a receiver
+// has acknowledged, until the returned stop is called; stop waits for it to end. A nil vault watches
+// nothing.
+func StartVaultWatcher(e handoff.Signaler, d WorkerDeps, interval time.Duration, log *slog.Logger) (stop func()) {
+	if d.Vault == nil {
+		return func() {}
+	}
+	w := &handoff.Watcher{DB: d.DB, Vault: d.Vault, Engine: e, Every: interval, Log: log}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Run(ctx)
+	}()
+	return func() { cancel(); <-done }
+}
+
+// handoffSweepSettle is how long a recorded handoff may wait for its request to start its workflow
+// before the sweep starts it.
+const handoffSweepSettle = time.Minute
+
+// sweepHandoffs starts the workflows of handoffs a dying request recorded without starting
+// (handoff.Service.Sweep).
+func (a *APIProcess) sweepHandoffs(ctx context.Context) {
+	if a.deps.Handoffs == nil || a.deps.Handoffs.Engine == nil {
+		return
+	}
+	n, err := a.deps.Handoffs.Sweep(ctx, handoffSweepSettle, 100)
+	if err != nil && ctx.Err() == nil {
+		a.log.Warn("start unstarted handoffs", "err", err)
+	}
+	if n > 0 {
+		a.log.Info("handed handoffs to their workflows", "count", n)
+	}
+}
+
+// watching is what the worker's start line adds when it watches a vault.
+func watching(d WorkerDeps) string {
+	if d.Vault == nil {
+		return ""
+	}
+	return "; watching the vault for handoff acks"
 }

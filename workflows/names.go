@@ -98,8 +98,9 @@ const (
 	// SignalTransferProgress carries a TransferProgress from the transfer's activity to its workflow's
 	// memo.
 	SignalTransferProgress = "transfer-progress"
-	// SignalHandoffAck wakes HandoffWorkflow to check its transfer's acks at once (a vault watcher or
-	// collector that saw an ack file may send it; without it the workflow checks on its timer).
+	// SignalHandoffAck wakes HandoffWorkflow to check its transfer's acks at once (the worker's vault
+	// watcher, handoff.Watcher, sends it when it sees an ack file; without it the workflow checks on its
+	// timer).
 	SignalHandoffAck = "handoff-ack"
 )
 

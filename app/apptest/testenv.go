@@ -140,6 +140,9 @@ type Options struct {
 	CodeProof codeproof.Config
 	// ProjectsFile is the code-project registry without a vault ("": a file of the test).
 	ProjectsFile string
+	// VaultWatchEvery is how often the worker's vault watcher looks for handoffs' acks (0: the default,
+	// handoff.DefaultWatchEvery).
+	VaultWatchEvery time.Duration
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -199,6 +202,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		require.NoError(t, w.Start())
 		t.Cleanup(w.Stop)
 		t.Cleanup(app.StartDispatcher(tc, db, delivery.DispatcherOptions{RetryScale: opts.WebhookRetryScale}))
+		t.Cleanup(app.StartVaultWatcher(tc, wdeps, opts.VaultWatchEvery, nil))
 	}
 	logTo := opts.Log
 	if logTo == nil {

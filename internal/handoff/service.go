@@ -76,7 +76,8 @@ func (s *Service) Handoff(ctx context.Context, r Request, now time.Time) (*clien
 		return nil, ErrNoVault
 	}
 	if h, err := s.load(ctx, r.Scope, r.ID); err == nil {
-		return s.envelope(h), s.start(ctx, h)
+		_, err := s.start(ctx, h)
+		return s.envelope(h), err
 	}
 	if err := checkRequest(r.Body); err != nil {
 		return nil, err
@@ -92,7 +93,8 @@ func (s *Service) Handoff(ctx context.Context, r Request, now time.Time) (*clien
 	if _, err := s.DB.NewInsert().Model(h).Returning("created_at, updated_at").Exec(ctx); err != nil {
 		return nil, fmt.Errorf("record handoff %s: %w", h.ID, err)
 	}
-	return s.envelope(h), s.start(ctx, h)
+	_, err = s.start(ctx, h)
+	return s.envelope(h), err
 }
 
 // plan resolves the target and selects the agent.
@@ -210,25 +212,55 @@ func newRow(r Request, plan *client.HandoffPlanResult, now time.Time) *schema.Ha
 	return h
 }
 
-// start starts the handoff's workflow unless it runs or ran.
-func (s *Service) start(ctx context.Context, h *schema.Handoff) error {
+// start starts the handoff's workflow unless it runs or ran; started says whether this call started it.
+func (s *Service) start(ctx context.Context, h *schema.Handoff) (started bool, err error) {
 	if s.Engine == nil {
-		return svcerr.New(svcerr.Unavailable, "this server has no workflow engine for handoffs")
+		return false, svcerr.New(svcerr.Unavailable, "this server has no workflow engine for handoffs")
 	}
 	checkEvery := s.Opts.CheckEvery
 	if checkEvery <= 0 {
 		checkEvery = DefaultCheckEvery
 	}
-	_, err := s.Engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.HandoffWorkflowID(h.ID), TaskQueue: workflows.TaskQueue,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+	_, err = s.Engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.HandoffWorkflowID(h.ID), TaskQueue: workflows.TaskQueue,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE, WorkflowExecutionErrorWhenAlreadyStarted: true,
 		TypedSearchAttributes: workflows.ResourceAttributes(h.AccountID, h.ProjectID, client.ServicePlatformAPI, client.OpHandoffsCreate),
 		StaticSummary:         h.Action + " to " + h.MachineID + " (" + h.ID + ")"},
 		workflows.HandoffWorkflowName, workflows.HandoffParams{HandoffID: h.ID, Deadline: h.AckDeadline, CheckEvery: checkEvery})
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if err != nil && !errors.As(err, &started) {
-		return svcerr.New(svcerr.Unavailable, "the handoff is recorded but its workflow did not start; retry with the same Idempotency-Key")
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) {
+		return false, nil
 	}
-	return nil
+	if err != nil {
+		return false, svcerr.New(svcerr.Unavailable, "the handoff is recorded but its workflow did not start; retry with the same Idempotency-Key")
+	}
+	return true, nil
+}
+
+// Sweep starts the workflows of handoffs a request recorded but did not start (it died between the
+// insert and the start, or Temporal refused the start and the caller never retried): handoffs still
+// sending, without a transfer, recorded more than settle and less than a day before, at most limit of
+// them, the oldest first. A handoff whose workflow runs or ran is left alone (the start is refused as a
+// duplicate), so several API processes may sweep at once; it answers how many workflows it started.
+// The handoff keeps its recorded ack deadline.
+func (s *Service) Sweep(ctx context.Context, settle time.Duration, limit int) (int, error) {
+	var stale []schema.Handoff
+	before := time.Now().Add(-settle)
+	err := s.DB.NewSelect().Model(&stale).Where("status = ? AND transfer_id IS NULL AND created_at < ? AND created_at > ?",
+		schema.HandoffSending, before, before.Add(-24*time.Hour)).OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("list sending handoffs: %w", err)
+	}
+	n := 0
+	for i := range stale {
+		started, err := s.start(ctx, &stale[i])
+		if err != nil {
+			return n, fmt.Errorf("start the workflow of handoff %s: %w", stale[i].ID, err)
+		}
+		if started {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // envelope is the answer of a send: the plan as recorded, and the handoff.

@@ -161,7 +161,8 @@ func (v *Vault) checkPayload(abs string, p Payload, rehash bool) error {
 	return nil
 }
 
-// hashFile is the hex SHA-256 of a file's content.
+// hashFile is the hex SHA-256 of a file's content, read in pooled scanChunk reads (io.Copy would read
+// 32 KiB at a time).
 func hashFile(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -169,10 +170,18 @@ func hashFile(path string) (string, error) {
 	}
 	defer func() { _ = f.Close() }()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("hash payload %s: %w", filepath.Base(path), err)
+	bp := chunks.Get().(*[]byte)
+	defer chunks.Put(bp)
+	for {
+		n, err := f.Read(*bp)
+		h.Write((*bp)[:n])
+		if errors.Is(err, io.EOF) {
+			return hex.EncodeToString(h.Sum(nil)), nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("hash payload %s: %w", filepath.Base(path), err)
+		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // notVerified is the refusal of an ack for a transfer that is not whole here.

@@ -189,14 +189,20 @@ func scanSource(path, param string, prog *progress) (source, error) {
 	return source{path: path, name: filepath.Base(path), size: n, modTime: fi.ModTime(), sha256: sum}, nil
 }
 
-// scanChunk is how much of a file is read at a time while scanning.
+// scanChunk is how much of a file is read at a time while scanning or verifying.
 const scanChunk = 1 << 20
+
+// chunks recycles the scanChunk buffers of scans and verifications: at most one per worker is in use,
+// so a transfer of many files allocates a handful of buffers instead of one per file.
+var chunks = sync.Pool{New: func() any { b := make([]byte, scanChunk); return &b }}
 
 // scanAndHash reads r to its end in chunks, hashing each chunk on another goroutine while scanning it,
 // and returns the byte count and the hex SHA-256. Memory is one chunk whatever the file's size.
 func scanAndHash(r io.Reader, sc *Scanner, prog *progress) (int64, string, error) {
 	h := sha256.New()
-	buf := make([]byte, scanChunk)
+	bp := chunks.Get().(*[]byte)
+	defer chunks.Put(bp)
+	buf := *bp
 	var total int64
 	for {
 		n, err := io.ReadFull(r, buf)
