@@ -366,3 +366,30 @@ func TestTradingTwapSlicesCountAgainstTheDailyLimit(t *testing.T) {
 	require.Equal(t, 98.0, bal.Body.Balance.Credits, "only the filled slices are charged")
 	require.Zero(t, bal.Body.Balance.HeldCredits, "the refused slices' holds are released")
 }
+
+// TestTradingParentNeedsCreditsForASlice: an account whose balance cannot pay one slice's trading fee
+// cannot place a twap or a dca (402 naming the fee and the balance); nothing is recorded.
+func TestTradingParentNeedsCreditsForASlice(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{Chain: true})
+	created, err := env.Accounts.Create(context.Background(), "broke", 0, 0)
+	require.NoError(t, err)
+	resp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
+		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "first-key"}})
+	require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(resp.Body["apiKey"].(map[string]any)["secret"].(string)))
+	ctx := context.Background()
+	w := tradingWallet(t, env, c, "broke", 1, 0)
+
+	for _, req := range []client.CreateOrderRequest{twapSell(w, "0.04", 4, "8s"),
+		{Type: client.OrderTypeDCA, WalletID: w.ID, Side: client.SideSell, Base: "ETH", Quote: "USDC", AmountPerSlice: "0.01",
+			AmountKind: client.AmountExactIn, Slices: 4, Every: "1h"}} {
+		placed := c.PlaceOrder(ctx, req)
+		require.Equal(t, http.StatusPaymentRequired, placed.StatusCode, "%s: %v", req.Type, placed.Error)
+		require.Equal(t, client.CodeInsufficientCredits, placed.Error.Code)
+		require.Contains(t, placed.Error.Message, "trading fee of 1 credits")
+	}
+	list := c.Orders(ctx, client.OrderFilter{})
+	require.True(t, list.OK, "%v", list.Error)
+	require.Empty(t, list.Body.Orders, "nothing recorded")
+}

@@ -10,6 +10,7 @@ import (
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
@@ -134,10 +135,31 @@ func (s *Service) placeParent(ctx context.Context, r Request, now time.Time) (*s
 	if err != nil {
 		return nil, err
 	}
+	if err := s.canPayASlice(ctx, o); err != nil {
+		return nil, err
+	}
 	if _, err := s.DB.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
 		return nil, fmt.Errorf("record order %s: %w", o.ID, err)
 	}
 	return o, s.Start(ctx, o)
+}
+
+// canPayASlice refuses (402) a parent order whose account cannot pay even one slice's trading fee now:
+// every slice would fail. Each slice holds its own fee when it is placed, so a balance that runs out
+// later fails only the slices after it.
+func (s *Service) canPayASlice(ctx context.Context, o *schema.TradingOrder) error {
+	if s.Ledger == nil || o.FeeMillicredits <= 0 {
+		return nil
+	}
+	b, err := s.Ledger.Balance(ctx, o.AccountID)
+	if err != nil {
+		return err
+	}
+	if b.Available < o.FeeMillicredits {
+		return svcerr.New(svcerr.InsufficientCredits, "each slice of this order pays a trading fee of %g credits and the balance is %g: top up with POST /v1/credits/x402/top-up",
+			catalog.Credits(o.FeeMillicredits), catalog.Credits(b.Available))
+	}
+	return nil
 }
 
 // parentOf prices the whole order and judges it by the wallet's policy.
