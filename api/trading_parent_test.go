@@ -246,7 +246,7 @@ func TestTradingDcaPausesAndResumes(t *testing.T) {
 	require.Equal(t, "0.03", p.AmountIn)
 	got := c.Order(ctx, p.ID).Body.Order
 	require.NotNil(t, got.Progress.NextFireAt)
-	require.WithinDuration(t, time.Now().Add(time.Hour), *got.Progress.NextFireAt, time.Hour)
+	require.WithinDuration(t, p.CreatedAt.Add(time.Hour), *got.Progress.NextFireAt, 2*time.Second, "an hour after the order, not on the hour")
 	sched := env.Temporal.ScheduleClient().GetHandle(ctx, workflows.DcaScheduleID(p.ID))
 	fire := func() {
 		t.Helper()

@@ -48,11 +48,13 @@ func (s *Service) readEvery(every string) (string, error) {
 	return every, nil
 }
 
-// dcaSpec is the schedule spec of dca order o's every.
+// dcaSpec is the schedule spec of dca order o's every. An interval counts from the order's creation, not
+// from the Unix epoch (Temporal's default): "every 1h" placed at 10:20 fires at 11:20, 12:20, ….
 func dcaSpec(o *schema.TradingOrder) sdkclient.ScheduleSpec {
 	every := deref(o.Every)
 	if d, err := time.ParseDuration(every); err == nil {
-		return sdkclient.ScheduleSpec{Intervals: []sdkclient.ScheduleIntervalSpec{{Every: d}}}
+		offset := time.Duration(o.CreatedAt.UnixNano() % int64(d))
+		return sdkclient.ScheduleSpec{Intervals: []sdkclient.ScheduleIntervalSpec{{Every: d, Offset: offset}}}
 	}
 	return sdkclient.ScheduleSpec{CronExpressions: []string{every}}
 }
