@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"github.com/svcplatform/svc/internal/textdist"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ func suggest(word string, candidates []string) string {
 		if c == word {
 			return ""
 		}
-		if d := editDistance(word, c); d < bestDist && d < len([]rune(word)) {
+		if d := textdist.Levenshtein(word, c); d < bestDist && d < len([]rune(word)) {
 			best, bestDist = c, d
 		}
 		if word != "" && strings.HasPrefix(c, word) {
@@ -34,28 +35,6 @@ func suggest(word string, candidates []string) string {
 		best = prefixed[0]
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // didYouMean is "; did you mean <quoted suggestion>?" for the candidate nearest to word, or "".

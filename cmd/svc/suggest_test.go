@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/internal/textdist"
 )
 
 // TestSuggest: the nearest candidate within two edits, or the only one the word begins, or nothing.
@@ -26,9 +28,9 @@ func TestSuggest(t *testing.T) {
 	} {
 		require.Equal(t, c.want, suggest(c.word, cands), c.word)
 	}
-	require.Equal(t, 3, editDistance("kitten", "sitting"))
-	require.Equal(t, 0, editDistance("", ""))
-	require.Equal(t, 4, editDistance("", "runs"))
+	require.Equal(t, 3, textdist.Levenshtein("kitten", "sitting"))
+	require.Equal(t, 0, textdist.Levenshtein("", ""))
+	require.Equal(t, 4, textdist.Levenshtein("", "runs"))
 }
 
 // TestTypoSuggestions: a mistyped command, subcommand, flag or help topic exits 2 with the nearest one

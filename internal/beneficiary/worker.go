@@ -51,7 +51,7 @@ func Start(ctx context.Context, e wallet.Engine, db bun.IDB, t *schema.Beneficia
 // recording them and starting their workflow (recorded in the last day, at most limit); it answers how
 // many it handed on. A transfer whose workflow runs or ran is left as it is.
 func Sweep(ctx context.Context, db *bun.DB, e wallet.Engine, settle time.Duration, limit int) (int, error) {
-	return sweep.Stale(ctx, db, "beneficiary transfers", []string{schema.BeneficiaryTransferring}, settle, limit,
+	return sweep.Stale(ctx, db, sweep.Query{What: "beneficiary transfers", Statuses: []string{schema.BeneficiaryTransferring}, Settle: settle, Limit: limit},
 		func(ctx context.Context, t *schema.BeneficiaryTransfer) (bool, error) {
 			if !sweep.Recorded(ctx, db, (*schema.WalletTransaction)(nil), t.TransactionID) {
 				return false, nil // its send was never recorded: a retry of the request records it

@@ -47,7 +47,7 @@ func Start(ctx context.Context, e wallet.Engine, db bun.IDB, c *schema.FeeClaim)
 // them and starting their workflow (recorded in the last day, at most limit); it answers how many it
 // handed on. A claim whose workflow runs or ran is left as it is.
 func Sweep(ctx context.Context, db *bun.DB, e wallet.Engine, settle time.Duration, limit int) (int, error) {
-	return sweep.Stale(ctx, db, "fee claims", []string{schema.FeeClaimClaiming}, settle, limit, func(ctx context.Context, c *schema.FeeClaim) (bool, error) {
+	return sweep.Stale(ctx, db, sweep.Query{What: "fee claims", Statuses: []string{schema.FeeClaimClaiming}, Settle: settle, Limit: limit}, func(ctx context.Context, c *schema.FeeClaim) (bool, error) {
 		if !sweep.Recorded(ctx, db, (*schema.WalletTransaction)(nil), c.TransactionID) {
 			return false, nil // its send was never recorded: a retry of the request records it
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/textdist"
 	"github.com/svcplatform/svc/internal/vault"
 )
 
@@ -102,21 +103,5 @@ func editDistance(a, b string) int {
 	if b == "" {
 		return len([]rune(a)) + 1<<10
 	}
-	ra, rb := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
-	prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	return textdist.Levenshtein(strings.ToLower(a), strings.ToLower(b))
 }

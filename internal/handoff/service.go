@@ -19,6 +19,7 @@ import (
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/sweep"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/internal/vault"
 	"github.com/svcplatform/svc/schema"
@@ -243,24 +244,8 @@ func (s *Service) start(ctx context.Context, h *schema.Handoff) (started bool, e
 // duplicate), so several API processes may sweep at once; it answers how many workflows it started.
 // The handoff keeps its recorded ack deadline.
 func (s *Service) Sweep(ctx context.Context, settle time.Duration, limit int) (int, error) {
-	var stale []schema.Handoff
-	before := time.Now().Add(-settle)
-	err := s.DB.NewSelect().Model(&stale).Where("status = ? AND transfer_id IS NULL AND created_at < ? AND created_at > ?",
-		schema.HandoffSending, before, before.Add(-24*time.Hour)).OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("list sending handoffs: %w", err)
-	}
-	n := 0
-	for i := range stale {
-		started, err := s.start(ctx, &stale[i])
-		if err != nil {
-			return n, fmt.Errorf("start the workflow of handoff %s: %w", stale[i].ID, err)
-		}
-		if started {
-			n++
-		}
-	}
-	return n, nil
+	return sweep.Stale(ctx, s.DB, sweep.Query{What: "handoffs", Statuses: []string{schema.HandoffSending}, Where: "transfer_id IS NULL",
+		Settle: settle, Limit: limit}, s.start)
 }
 
 // envelope is the answer of a send: the plan as recorded, and the handoff.

@@ -32,7 +32,7 @@ func Start(ctx context.Context, e wallet.Engine, l *schema.TokenLaunch, p workfl
 // recording them and starting their workflow), recorded in the last day, at most limit of them; it
 // answers how many it handed on. A launch whose workflow runs or ran is left as it is.
 func Sweep(ctx context.Context, db *bun.DB, e wallet.Engine, settle time.Duration, limit int) (int, error) {
-	return sweep.Stale(ctx, db, "launches", []string{schema.LaunchDeploying}, settle, limit, func(ctx context.Context, l *schema.TokenLaunch) (bool, error) {
+	return sweep.Stale(ctx, db, sweep.Query{What: "launches", Statuses: []string{schema.LaunchDeploying}, Settle: settle, Limit: limit}, func(ctx context.Context, l *schema.TokenLaunch) (bool, error) {
 		t := new(schema.WalletTransaction)
 		if err := db.NewSelect().Model(t).Where("id = ?", l.TransactionID).Scan(ctx); err != nil {
 			return false, nil // its send was never recorded: a retry of the request records it

@@ -21,6 +21,7 @@ import (
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/sweep"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
@@ -398,21 +399,9 @@ func deref(s *string) string {
 // them; it answers how many it handed on. An order whose workflow runs or ran is left as it is (its start
 // is refused as a duplicate).
 func (s *Service) Sweep(ctx context.Context, settle time.Duration, limit int) (int, error) {
-	var stale []schema.TradingOrder
-	before := time.Now().Add(-settle)
-	err := s.DB.NewSelect().Model(&stale).Where("status IN (?) AND created_at < ? AND created_at > ?",
-		bun.List([]string{schema.OrderOpen, schema.OrderPendingApproval}), before, before.Add(-24*time.Hour)).
-		Where("parent_order_id IS NULL"). // a child order is its parent's workflow's to start
-		OrderExpr("created_at").Limit(int64(limit)).Scan(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("list running orders: %w", err)
-	}
-	n := 0
-	for i := range stale {
-		if err := s.Start(ctx, &stale[i]); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
+	return sweep.Stale(ctx, s.DB, sweep.Query{What: "orders", Statuses: []string{schema.OrderOpen, schema.OrderPendingApproval},
+		Where:  "parent_order_id IS NULL", // a child order is its parent's workflow's to start
+		Settle: settle, Limit: limit}, func(ctx context.Context, o *schema.TradingOrder) (bool, error) {
+		return true, s.Start(ctx, o)
+	})
 }
