@@ -32,7 +32,8 @@ const (
 	// the sampling does not take the CPU the deliveries need).
 	apiClients = 4
 	apiPace    = 10 * time.Millisecond
-	// failingEvents is how many deliveries BenchmarkWebhookMemoryWithFailingEndpoint leaves waiting.
+	// failingEvents is how many deliveries BenchmarkWebhookMemoryWithFailingEndpoint leaves waiting;
+	// SVC_BENCH_WEBHOOK_FAILING overrides it (100000 for the number).
 	failingEvents = 1_000
 )
 
@@ -313,13 +314,14 @@ func BenchmarkWebhookMemoryWithFailingEndpoint(b *testing.B) {
 		if iter > 1 {
 			b.Fatal("run with -benchtime 1x")
 		}
+		waiting := envInt("SVC_BENCH_WEBHOOK_FAILING", failingEvents)
 		rc := newReceiver(http.StatusInternalServerError, -1)
 		account, project := registerHook(b, env, key, rc.URL+"/hook")
 		samples := []heapSample{sampleHeap(b, env, "before emitting")}
-		emit(b, env, account, project, "failing", failingEvents)
-		waitAttempts(b, env, 1, failingEvents, 5*time.Minute)
+		emit(b, env, account, project, "failing", waiting)
+		waitAttempts(b, env, 1, waiting, 10*time.Minute)
 		samples = append(samples, sampleHeap(b, env, "all made attempt 1"))
-		waitAttempts(b, env, 2, failingEvents, 5*time.Minute)
+		waitAttempts(b, env, 2, waiting, 10*time.Minute)
 		samples = append(samples, sampleHeap(b, env, "all made attempt 2, waiting"))
 		for _, label := range []string{"waiting +5 s", "waiting +10 s"} {
 			time.Sleep(5 * time.Second) // spacing of the samples, not synchronisation
@@ -331,13 +333,13 @@ func BenchmarkWebhookMemoryWithFailingEndpoint(b *testing.B) {
 			b.Logf("%-28s HeapInuse %7.1f MiB  HeapAlloc %7.1f MiB  goroutines %5d  attempts %5d",
 				s.label, mib(s.heapInuse), mib(s.heapAlloc), s.goroutines, s.attempts)
 		}
-		base, waiting, last := samples[0], samples[2], samples[len(samples)-1]
-		require.Equal(b, waiting.attempts, last.attempts, "an attempt was made while all should wait")
+		base, held, last := samples[0], samples[2], samples[len(samples)-1]
+		require.Equal(b, held.attempts, last.attempts, "an attempt was made while all should wait")
 		b.ReportMetric(mib(base.heapInuse), "base-MiB")
-		b.ReportMetric(mib(waiting.heapInuse), "waiting-MiB")
+		b.ReportMetric(mib(held.heapInuse), "waiting-MiB")
 		b.ReportMetric(mib(last.heapInuse), "waiting+10s-MiB")
-		b.ReportMetric((float64(waiting.heapInuse)-float64(base.heapInuse))/failingEvents/1024, "KiB/delivery")
-		b.ReportMetric(mib(last.heapInuse)-mib(waiting.heapInuse), "growth-while-waiting-MiB")
-		b.ReportMetric(float64(waiting.goroutines-base.goroutines), "extra-goroutines")
+		b.ReportMetric((float64(held.heapInuse)-float64(base.heapInuse))/float64(waiting)/1024, "KiB/delivery")
+		b.ReportMetric(mib(last.heapInuse)-mib(held.heapInuse), "growth-while-waiting-MiB")
+		b.ReportMetric(float64(held.goroutines-base.goroutines), "extra-goroutines")
 	}
 }

@@ -51,7 +51,7 @@ func (f *fakeApprovals) startRun(_ context.Context, id string) (string, error) {
 func newApprovalEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakeApprovals) {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	f := &fakeApprovals{status: "pending"}
 	env.RegisterWorkflowWithOptions(workflows.ApprovalWorkflow, workflow.RegisterOptions{Name: workflows.ApprovalWorkflowName})
 	env.RegisterActivityWithOptions(f.settle, activity.RegisterOptions{Name: workflows.ActivitySettleApproval})

@@ -18,7 +18,7 @@ import (
 func fireEnv(t *testing.T, fire workflows.AutomationFire) (*testsuite.TestWorkflowEnvironment, *[]string, *[]string, *[]time.Time) {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	env.RegisterWorkflowWithOptions(workflows.AutomationFireWorkflow, workflow.RegisterOptions{Name: workflows.AutomationFireWorkflowName})
 	var runs, pauses []string
 	var asked []time.Time

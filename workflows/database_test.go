@@ -18,7 +18,7 @@ import (
 // is how many provision attempts fail before one succeeds.
 func databaseEnv(t *testing.T, provisionFailures int) (*testsuite.TestWorkflowEnvironment, *[]string) {
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	env.RegisterWorkflowWithOptions(workflows.DatabaseWorkflow, workflow.RegisterOptions{Name: workflows.DatabaseWorkflowName})
 	var calls []string
 	attempts := 0

@@ -27,7 +27,7 @@ type transferCalls struct {
 func transferEnv(t *testing.T, run func(ctx context.Context) error, closeErr error) (*testsuite.TestWorkflowEnvironment, *transferCalls) {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	env.RegisterWorkflowWithOptions(workflows.DatabaseTransferWorkflow, workflow.RegisterOptions{Name: workflows.DatabaseTransferWorkflowName})
 	calls := &transferCalls{}
 	env.RegisterActivityWithOptions(func(context.Context, string) error {

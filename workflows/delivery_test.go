@@ -43,7 +43,7 @@ func (f *fakeEndpoint) finish(_ context.Context, _ string, status string) error 
 func runDelivery(t *testing.T, script ...workflows.DeliveryAttemptResult) (*fakeEndpoint, string) {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	f := &fakeEndpoint{env: env, script: script}
 	env.RegisterWorkflowWithOptions(workflows.DeliveryWorkflow, workflow.RegisterOptions{Name: workflows.DeliveryWorkflowName})
 	env.RegisterActivityWithOptions(f.deliver, activity.RegisterOptions{Name: workflows.ActivityDeliverWebhook})

@@ -18,7 +18,7 @@ import (
 // store that fails for a while is retried until the file is gone.
 func TestFilePurgeWaitsThenPurgesOnce(t *testing.T) {
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	env.RegisterWorkflowWithOptions(workflows.FilePurgeWorkflow, workflow.RegisterOptions{Name: workflows.FilePurgeWorkflowName})
 	start := env.Now()
 	purgeAt := start.Add(24 * time.Hour)
@@ -48,7 +48,7 @@ func TestFilePurgeWaitsThenPurgesOnce(t *testing.T) {
 // TestFilePurgePastItsTimePurgesAtOnce: a purge started late (its time already past) does not wait.
 func TestFilePurgePastItsTimePurgesAtOnce(t *testing.T) {
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	env.RegisterWorkflowWithOptions(workflows.FilePurgeWorkflow, workflow.RegisterOptions{Name: workflows.FilePurgeWorkflowName})
 	start := env.Now()
 	env.RegisterActivityWithOptions(func(context.Context, string) error { return nil }, activity.RegisterOptions{Name: workflows.ActivityPurgeFile})

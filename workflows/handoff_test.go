@@ -46,7 +46,7 @@ func (f *fakeHandoff) finish(_ context.Context, end workflows.HandoffEnd) error 
 
 func newHandoffEnv(f *fakeHandoff) *testsuite.TestWorkflowEnvironment {
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	env.RegisterWorkflowWithOptions(workflows.HandoffWorkflow, workflow.RegisterOptions{Name: workflows.HandoffWorkflowName})
 	env.RegisterActivityWithOptions(f.write, activity.RegisterOptions{Name: workflows.ActivityWriteHandoffTransfer})
 	env.RegisterActivityWithOptions(f.check, activity.RegisterOptions{Name: workflows.ActivityCheckHandoffAcks})

@@ -49,7 +49,7 @@ func (f *fakeRuns) finish(_ context.Context, o workflows.RunOutcome) error {
 func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakeRuns) {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	f := &fakeRuns{}
 	env.RegisterWorkflowWithOptions(workflows.RunWorkflow, workflow.RegisterOptions{Name: workflows.RunWorkflowName})
 	env.RegisterActivityWithOptions(f.mark, activity.RegisterOptions{Name: workflows.ActivityMarkRunning})
@@ -157,7 +157,7 @@ func TestUnstorableOutcomeFailsTheRun(t *testing.T) {
 func TestOtherFinishFailuresStayFailures(t *testing.T) {
 	t.Parallel()
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	f := &fakeRuns{}
 	env.RegisterWorkflowWithOptions(workflows.RunWorkflow, workflow.RegisterOptions{Name: workflows.RunWorkflowName})
 	env.RegisterActivityWithOptions(f.mark, activity.RegisterOptions{Name: workflows.ActivityMarkRunning})

@@ -45,7 +45,7 @@ func (f *fakeSettlement) credit(_ context.Context, id string) error {
 func runTopUp(t *testing.T, f *fakeSettlement) workflows.TopUpResult {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	env.RegisterWorkflowWithOptions(workflows.TopUpWorkflow, workflow.RegisterOptions{Name: workflows.TopUpWorkflowName})
 	env.RegisterActivityWithOptions(f.settle, activity.RegisterOptions{Name: workflows.ActivitySettleTopUp})
 	env.RegisterActivityWithOptions(f.credit, activity.RegisterOptions{Name: workflows.ActivityCreditTopUp})

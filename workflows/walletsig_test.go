@@ -19,7 +19,7 @@ import (
 func walletSigEnv(t *testing.T, done workflows.WalletSigDone, failures int) (*testsuite.TestWorkflowEnvironment, *[]string, *[]workflows.WalletSigEnd) {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	env.RegisterWorkflowWithOptions(workflows.WalletSigWorkflow, workflow.RegisterOptions{Name: workflows.WalletSigWorkflowName})
 	var calls []string
 	env.RegisterActivityWithOptions(func(_ context.Context, id string) (workflows.WalletSigDone, error) {

@@ -21,7 +21,7 @@ import (
 func walletTxEnv(t *testing.T, signed workflows.WalletTxSigned, succeeded bool, broadcastFailures int) (*testsuite.TestWorkflowEnvironment, *[]string, *[]workflows.WalletTxEnd) {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	env.RegisterWorkflowWithOptions(workflows.WalletTxWorkflow, workflow.RegisterOptions{Name: workflows.WalletTxWorkflowName})
 	var steps []string
 	var ends []workflows.WalletTxEnd

@@ -20,6 +20,11 @@ const DefaultLoopBatchesPerRun = 200
 // case a wake-up signal was lost (a run that continued as new drops signals it had not read).
 const LoopIdleRecheck = 10 * time.Minute
 
+// LoopIdleBatches is how many batches in a row that find nothing waiting end the loop (after about
+// three idle rechecks, half an hour): an endpoint that has had no event for a while costs no timer.
+// The dispatcher's signal-with-start begins a new loop with the endpoint's next delivery.
+const LoopIdleBatches = 4
+
 // LoopErrorBackoff is the wait after a batch whose activity failed (database away, worker lost) before
 // the next one.
 const LoopErrorBackoff = 5 * time.Second
@@ -84,7 +89,8 @@ func WebhookLoopWorkflowID(webhookID string) string { return "webhook/" + webhoo
 // attempts and their next due times by the CONTRACT schedule); then, unless more are due at once, it
 // sleeps on a durable timer until the earliest waiting delivery is due or a deliveries-due signal
 // arrives. It shows what waits and why in its memo and current details, and continues as new after
-// BatchesPerRun batches. It never ends by itself: a disabled endpoint's loop idles until signalled.
+// BatchesPerRun batches. It ends when LoopIdleBatches batches in a row found nothing waiting and no
+// signal is pending (a disabled endpoint's loop ends so too).
 func WebhookLoopWorkflow(ctx workflow.Context, p WebhookLoopParams) error {
 	due := workflow.GetSignalChannel(ctx, SignalDeliveriesDue)
 	actx := workflow.WithActivityOptions(ctx, webhookBatchOptions)
@@ -93,12 +99,21 @@ func WebhookLoopWorkflow(ctx workflow.Context, p WebhookLoopParams) error {
 		limit = DefaultLoopBatchesPerRun
 	}
 	var shown loopStatus
+	idle := 0
 	for i := 0; i < limit && !workflow.GetInfo(ctx).GetContinueAsNewSuggested(); i++ {
 		drain(due)
 		var res WebhookBatchResult
 		err := workflow.ExecuteActivity(actx, ActivityDeliverWebhookBatch, WebhookBatch{WebhookID: p.WebhookID, RetryScale: p.RetryScale}).Get(ctx, &res)
 		wait := loopWait(res, err)
 		shown = showStatus(ctx, shown, newLoopStatus(workflow.Now(ctx), res, err, wait))
+		if idle = idleCount(idle, res, err); idle >= LoopIdleBatches {
+			switch endIdle(ctx, due) {
+			case idleEnds:
+				return nil
+			case idleSignalled: // an event came meanwhile: look at once
+				idle, wait = 0, 0
+			}
+		}
 		if wait == 0 {
 			continue
 		}
@@ -108,6 +123,41 @@ func WebhookLoopWorkflow(ctx workflow.Context, p WebhookLoopParams) error {
 	}
 	drain(due) // the next run starts with a batch anyway
 	return workflow.NewContinueAsNewError(ctx, WebhookLoopWorkflowName, p)
+}
+
+// idleCount is how many batches in a row found nothing waiting, counting this one.
+func idleCount(before int, res WebhookBatchResult, err error) int {
+	if err != nil || (res.Waiting > 0 && !res.Disabled) {
+		return 0
+	}
+	return before + 1
+}
+
+// idleDecision is what an idle loop does after LoopIdleBatches idle batches.
+type idleDecision int
+
+const (
+	idleKeeps     idleDecision = iota // a history recorded before loops could end: keep idling
+	idleEnds                          // nothing pending: end the loop
+	idleSignalled                     // a deliveries-due signal is pending: batch again at once
+)
+
+// endIdle decides whether an idle loop ends now: it does unless a deliveries-due signal is pending (one
+// that arrives while the completion is being recorded makes Temporal refuse the completion and replay
+// this decision with the signal read).
+func endIdle(ctx workflow.Context, due workflow.ReceiveChannel) idleDecision {
+	if workflow.GetVersion(ctx, "webhook-loop-idle-end", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return idleKeeps
+	}
+	signalled := false
+	for due.ReceiveAsync(nil) {
+		signalled = true
+	}
+	if signalled {
+		return idleSignalled
+	}
+	workflow.SetCurrentDetails(ctx, "ended: no delivery waiting; the next event starts the loop again")
+	return idleEnds
 }
 
 // loopWait is how long the loop sleeps after a batch: 0 when deliveries are due now.

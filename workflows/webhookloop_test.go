@@ -48,7 +48,7 @@ func (f *fakeBatches) gaps() []time.Duration {
 func runLoop(t *testing.T, batches int, signalsAt []time.Duration, script ...workflows.WebhookBatchResult) (*fakeBatches, error) {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	f := &fakeBatches{env: env, script: script}
 	env.RegisterWorkflowWithOptions(workflows.WebhookLoopWorkflow, workflow.RegisterOptions{Name: workflows.WebhookLoopWorkflowName})
 	env.RegisterActivityWithOptions(f.batch, activity.RegisterOptions{Name: workflows.ActivityDeliverWebhookBatch})
@@ -102,4 +102,28 @@ func TestWebhookLoopCapsItsSleep(t *testing.T) {
 		workflows.WebhookBatchResult{Waiting: 1})
 	require.Equal(t, []time.Duration{workflows.LoopIdleRecheck, workflows.LoopBlockedWait}, f.gaps(),
 		"a due delivery it could not claim is looked at again a second later, not at once")
+}
+
+// TestWebhookLoopEndsWhenIdle: a loop whose batches find nothing waiting LoopIdleBatches times in a row
+// (the idle rechecks lapsing without a signal) ends without error instead of waking forever; one whose
+// endpoint keeps a delivery waiting does not.
+func TestWebhookLoopEndsWhenIdle(t *testing.T) {
+	t.Parallel()
+	var suite testsuite.WorkflowTestSuite
+	env := newTestEnv(&suite)
+	f := &fakeBatches{env: env, script: []workflows.WebhookBatchResult{{Sent: 5, Succeeded: 5}}}
+	env.RegisterWorkflowWithOptions(workflows.WebhookLoopWorkflow, workflow.RegisterOptions{Name: workflows.WebhookLoopWorkflowName})
+	env.RegisterActivityWithOptions(f.batch, activity.RegisterOptions{Name: workflows.ActivityDeliverWebhookBatch})
+	env.ExecuteWorkflow(workflows.WebhookLoopWorkflowName, workflows.WebhookLoopParams{WebhookID: "whk_test", BatchesPerRun: 50})
+	require.True(t, env.IsWorkflowCompleted())
+	require.NoError(t, env.GetWorkflowError(), "an idle loop ends, it does not continue as new")
+	require.Len(t, f.at, workflows.LoopIdleBatches)
+	for _, gap := range f.gaps() {
+		require.Equal(t, workflows.LoopIdleRecheck, gap)
+	}
+
+	busy, err := runLoop(t, 8, nil, workflows.WebhookBatchResult{Sent: 1, Waiting: 1, NextDueIn: time.Hour})
+	require.Len(t, busy.at, 8, "a loop with a delivery waiting keeps going")
+	var can *workflow.ContinueAsNewError
+	require.ErrorAs(t, err, &can)
 }
