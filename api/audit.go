@@ -38,8 +38,9 @@ func (s *Server) audited(c *gin.Context) {
 		return
 	}
 	if r.Streamed {
+		// The answer has gone out as it was made: the event joins the background writer's next batch.
 		c.Next()
-		s.writeAuditEvent(c.Request.Context(), s.auditEvent(c, r, p, c.Writer.Status()))
+		s.audit.Record(s.auditEvent(c, r, p, c.Writer.Status()))
 		return
 	}
 	w := &capture{ResponseWriter: c.Writer}

@@ -65,7 +65,7 @@ func (a *llmAPI) complete(ctx context.Context, in *llmCompletionInput) (*huma.St
 		}
 		nf := strings.TrimSpace(strings.ToLower(in.NoFallback))
 		// Each request is a call of its own: a server-made reference, never one the client could replay.
-		ch, _ := a.gw.ServeCompletion(ctx, w, c, req, ids.New("llmc"), llm.CallOptions{NoFallback: nf == "1" || nf == "true"})
+		ch, _ := a.gw.ServeCompletion(ctx, w, c, req, ids.New("llmc"), llm.CallOptions{NoFallback: nf == "1" || nf == "true", Fresh: true})
 		stateFrom(ctx).charged = ch.Millicredits
 	}}, nil
 }

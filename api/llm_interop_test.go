@@ -113,7 +113,7 @@ func TestLLMInteropOpenAIClient(t *testing.T) {
 	msgs, _ := json.Marshal(reqs[3].Chat.Messages)
 	promptTokens := int64(len(msgs)+len("null")+3) / 4
 	dropped := (promptTokens*1000 + 2*2000 + 999_999) / 1_000_000
-	require.EqualValues(t, 1_000_000-3*4-dropped, e.balance(t, acct))
+	e.requireBalance(t, acct, 1_000_000-3*4-dropped)
 	for _, r := range reqs {
 		require.NotContains(t, string(r.Body), key, "the platform key never reaches a provider")
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/app/apptest"
@@ -77,17 +78,24 @@ func (e *llmEnv) account(t *testing.T, millicredits int64) (accountID, key strin
 	return id, r.Body["apiKey"].(map[string]any)["secret"].(string)
 }
 
-// balance is the account's available credits, once no hold is open.
-func (e *llmEnv) balance(t *testing.T, accountID string) int64 {
+// requireBalance waits until the account's available credits are want and none are held: a stream's
+// charge commits just after its last event was sent.
+func (e *llmEnv) requireBalance(t *testing.T, accountID string, want int64) {
+	t.Helper()
+	e.requireBalanceIn(t, accountID, want, want)
+}
+
+// requireBalanceIn waits until the account's available credits are within [low, high] and none are held.
+func (e *llmEnv) requireBalanceIn(t *testing.T, accountID string, low, high int64) {
 	t.Helper()
 	var b ledger.Balance
-	require.Eventually(t, func() bool {
+	ok := assert.Eventually(t, func() bool {
 		var err error
 		b, err = ledger.New(e.DB).Balance(context.Background(), accountID)
 		require.NoError(t, err)
-		return b.Held == 0
-	}, 10*time.Second, 20*time.Millisecond, "a hold stayed open")
-	return b.Available
+		return b.Held == 0 && b.Available >= low && b.Available <= high
+	}, 10*time.Second, 20*time.Millisecond)
+	require.True(t, ok, "balance %d available, %d held; want [%d, %d] available", b.Available, b.Held, low, high)
 }
 
 // post sends a chat completion and returns the answer unread.
@@ -168,7 +176,7 @@ func TestLLMCompletion(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &resp))
 	require.Equal(t, "Hello!", resp.Choices[0].Message.Text())
 	// (1500 × 3000 + 700 × 15000) / 1e6 = 15 millicredits exactly.
-	require.EqualValues(t, 1_000_000-15, e.balance(t, acct))
+	e.requireBalance(t, acct, 1_000_000-15)
 
 	// The upstream got the upstream model, the provider's key, response_format and the pass-through seed.
 	got := e.primary.Requests()[0]
@@ -178,11 +186,13 @@ func TestLLMCompletion(t *testing.T) {
 	require.JSONEq(t, `7`, string(got.Chat.Extra["seed"]))
 	require.NotContains(t, string(got.Body), key, "the platform key never reaches a provider")
 
-	// The audit event records the charge.
-	var charged int64
-	require.NoError(t, e.DB.NewRaw("SELECT charged_millicredits FROM audit_events WHERE account_id = ? AND operation = 'llm.chat.completions'", acct).
-		Scan(context.Background(), &charged))
-	require.EqualValues(t, 15, charged)
+	// The audit event (batched: the answer was streamed out as it came) records the charge.
+	require.Eventually(t, func() bool {
+		var charged []int64
+		require.NoError(t, e.DB.NewRaw("SELECT charged_millicredits FROM audit_events WHERE account_id = ? AND operation = 'llm.chat.completions'", acct).
+			Scan(context.Background(), &charged))
+		return len(charged) == 1 && charged[0] == 15
+	}, 10*time.Second, 20*time.Millisecond)
 }
 
 func TestLLMStreamWithUsageAndToolCalls(t *testing.T) {
@@ -215,7 +225,7 @@ func TestLLMStreamWithUsageAndToolCalls(t *testing.T) {
 	}
 	require.Equal(t, "one two three", text.String())
 	require.Equal(t, usageOf(2000, 1000), usage)
-	require.EqualValues(t, 1_000_000-4, e.balance(t, acct)) // (2000 × 1000 + 1000 × 2000) / 1e6
+	e.requireBalance(t, acct, 1_000_000-4) // (2000 × 1000 + 1000 × 2000) / 1e6
 	require.True(t, e.primary.Requests()[0].Chat.StreamOptions.IncludeUsage)
 
 	// Without it, the gateway still asks the upstream for usage (and charges it) but does not forward it.
@@ -241,7 +251,7 @@ func TestLLMStreamWithUsageAndToolCalls(t *testing.T) {
 	require.JSONEq(t, `{"asset":"USDC"}`, args)
 	require.True(t, e.primary.Requests()[1].Chat.StreamOptions.IncludeUsage)
 	require.JSONEq(t, `"auto"`, string(e.primary.Requests()[1].Chat.ToolChoice))
-	require.EqualValues(t, 1_000_000-8, e.balance(t, acct))
+	e.requireBalance(t, acct, 1_000_000-8)
 }
 
 func TestLLMFailOverAndDroppedStream(t *testing.T) {
@@ -254,7 +264,7 @@ func TestLLMFailOverAndDroppedStream(t *testing.T) {
 	r := e.post(t, key, map[string]any{"model": "base", "messages": prompt("hi"), "max_tokens": 1000, "stream": true})
 	evs := events(t, r)
 	require.Equal(t, "[DONE]", evs[len(evs)-1])
-	require.EqualValues(t, 1_000_000-4, e.balance(t, acct))
+	e.requireBalance(t, acct, 1_000_000-4)
 
 	// A stream that breaks after its first chunks is not failed over: the client gets an error event,
 	// and the call is charged the estimate (prompt bytes / 4; one token per delta received).
@@ -268,7 +278,7 @@ func TestLLMFailOverAndDroppedStream(t *testing.T) {
 	raw, _ := json.Marshal(msgs)
 	promptTokens := int64(len(raw)+len("null")+3) / 4
 	want := (promptTokens*1000 + 2*2000 + 999_999) / 1_000_000 // two content deltas came before the cut
-	require.EqualValues(t, 1_000_000-4-want, e.balance(t, acct))
+	e.requireBalance(t, acct, 1_000_000-4-want)
 }
 
 func TestLLMClientDisconnectIsChargedForWhatWasGenerated(t *testing.T) {
@@ -291,10 +301,9 @@ func TestLLMClientDisconnectIsChargedForWhatWasGenerated(t *testing.T) {
 	// least the 3 read, fewer than the 50 scripted); the hold is closed.
 	raw, _ := json.Marshal(msgs)
 	promptTokens := int64(len(raw)+len("null")+3) / 4
-	got := 1_000_000 - e.balance(t, acct)
 	low := (promptTokens*3000 + 3*15000 + 999_999) / 1_000_000
-	high := (promptTokens*3000 + 50*15000 + 999_999) / 1_000_000
-	require.True(t, got >= low && got < high, "charged %d, want in [%d, %d)", got, low, high)
+	high := (promptTokens*3000 + 49*15000 + 999_999) / 1_000_000
+	e.requireBalanceIn(t, acct, 1_000_000-high, 1_000_000-low)
 }
 
 func TestLLMMaxModeFallback(t *testing.T) {
@@ -309,7 +318,7 @@ func TestLLMMaxModeFallback(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.StatusCode, "%s", raw)
 	require.Equal(t, "max->base", r.Header.Get(llm.HeaderFallback))
 	require.Equal(t, "small-1", e.primary.Requests()[0].Chat.Model)
-	require.EqualValues(t, 1_200-4, e.balance(t, acct))
+	e.requireBalance(t, acct, 1_200-4)
 
 	r = e.post(t, key, body, llm.HeaderNoFallback, "1")
 	require.Equal(t, http.StatusPaymentRequired, r.StatusCode)
@@ -323,7 +332,7 @@ func TestLLMMaxModeFallback(t *testing.T) {
 	r = e.post(t, key, body)
 	require.Equal(t, "max->base", r.Header.Get(llm.HeaderFallback))
 	events(t, r)
-	require.EqualValues(t, 1_200-8, e.balance(t, acct))
+	e.requireBalance(t, acct, 1_200-8)
 }
 
 func TestLLMAccessAndErrorsInOpenAIShape(t *testing.T) {

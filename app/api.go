@@ -192,6 +192,9 @@ func (a *APIProcess) Close() {
 	if err := a.deps.Payer.Close(ctx); err != nil {
 		a.log.Warn("close credit leases; the stale-hold sweep will", "err", err)
 	}
+	if err := a.deps.LLM.Close(ctx); err != nil {
+		a.log.Warn("close the LLM gateway's credit leases; the stale-hold sweep will", "err", err)
+	}
 	a.deps.Audit.Close()
 	a.deps.Invoker.Close()
 }

@@ -346,5 +346,7 @@ func llmGateway(d APIDeps, book *ledger.Ledger) *llm.Gateway {
 			panic("the built-in llm.yaml does not load: " + err.Error())
 		}
 	}
-	return llm.New(llm.Options{Catalog: cat, Ledger: book, Logger: d.Logger})
+	leases := d.CreditLeases
+	leases.Log = cmp.Or(leases.Log, d.Logger)
+	return llm.New(llm.Options{Catalog: cat, Ledger: book, Leases: ledger.NewLeases(book, leases), Logger: d.Logger})
 }

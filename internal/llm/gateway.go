@@ -34,6 +34,7 @@ const (
 type Gateway struct {
 	catalog   *Catalog
 	ledger    *ledger.Ledger
+	leases    *ledger.Leases
 	client    *http.Client
 	log       *slog.Logger
 	maxTokens int
@@ -43,6 +44,10 @@ type Gateway struct {
 type Options struct {
 	Catalog *Catalog
 	Ledger  *ledger.Ledger
+	// Leases, when set, pay the calls of CallOptions.Fresh (the HTTP route's) from this process's
+	// leases on busy accounts' credits (see ledger.Leases) instead of a hold per call; the process
+	// closes them when it stops (Close).
+	Leases *ledger.Leases
 	// HTTPClient calls the providers (default: a client with no overall timeout; the gateway bounds
 	// each call itself).
 	HTTPClient *http.Client
@@ -53,7 +58,7 @@ type Options struct {
 
 // New returns a gateway.
 func New(o Options) *Gateway {
-	g := &Gateway{catalog: o.Catalog, ledger: o.Ledger, client: o.HTTPClient, log: o.Logger, maxTokens: o.DefaultMaxTokens}
+	g := &Gateway{catalog: o.Catalog, ledger: o.Ledger, leases: o.Leases, client: o.HTTPClient, log: o.Logger, maxTokens: o.DefaultMaxTokens}
 	if g.client == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConnsPerHost = 256
@@ -71,6 +76,14 @@ func New(o Options) *Gateway {
 	return g
 }
 
+// Close closes the gateway's credit leases (see Options.Leases).
+func (g *Gateway) Close(ctx context.Context) error {
+	if g.leases == nil {
+		return nil
+	}
+	return g.leases.Close(ctx)
+}
+
 // Catalog is the gateway's catalog.
 func (g *Gateway) Catalog() *Catalog { return g.catalog }
 
@@ -78,6 +91,9 @@ func (g *Gateway) Catalog() *Catalog { return g.catalog }
 type CallOptions struct {
 	// NoFallback refuses Max Mode's fall-back to the base model (HeaderNoFallback).
 	NoFallback bool
+	// Fresh says the reference is new and never retried (an HTTP request's): no earlier hold can exist,
+	// so the call is paid from the gateway's credit leases when it has them.
+	Fresh bool
 }
 
 // Error is a failure in OpenAI's error shape, with its HTTP status.
@@ -114,6 +130,9 @@ type call struct {
 	fallback  bool
 	req       ChatRequest
 	hold      ledger.Hold
+	// reservation, instead of hold, pays a fresh call from the credit leases.
+	reservation *ledger.Reservation
+	fresh       bool
 	// settled is true when the reference was charged before (a retry): the call is made and not charged again.
 	settled        bool
 	charged        int64
@@ -195,7 +214,7 @@ func (g *Gateway) prepare(ctx context.Context, c Caller, req ChatRequest, refere
 	if err != nil {
 		return nil, err
 	}
-	cl := &call{g: g, caller: c, model: model, requested: model.ID, req: req}
+	cl := &call{g: g, caller: c, model: model, requested: model.ID, req: req, fresh: o.Fresh && g.leases != nil}
 	bound := promptBound(req)
 	cl.promptEstimate = promptEstimate(req)
 	if !g.configured(model) {
@@ -324,6 +343,14 @@ func holdReference(reference string, n int) string {
 // reserve holds price for the call's reference: the reference's open hold if an attempt made one, or
 // a new one. A reference already settled is charged: the call proceeds without a hold.
 func (cl *call) reserve(ctx context.Context, reference string, price int64) error {
+	if cl.fresh {
+		r, err := cl.g.leases.Reserve(ctx, cl.caller.AccountID, price, holdReference(reference, 0))
+		if err != nil {
+			return err
+		}
+		cl.reservation = r
+		return nil
+	}
 	l := cl.g.ledger
 	for n := 0; n < 1000; n++ {
 		ref := holdReference(reference, n)
@@ -368,6 +395,10 @@ func (cl *call) settle(u Usage) Charge {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if cl.reservation != nil {
+		ch.Millicredits = cl.settleLease(ctx, Cost(cl.model, u.PromptTokens, u.CompletionTokens))
+		return ch
+	}
 	charged, err := cl.g.ledger.Settle(ctx, cl.hold, Cost(cl.model, u.PromptTokens, u.CompletionTokens))
 	if err != nil {
 		// The hold stays open; the stale-hold sweep releases it (the call is then not charged).
@@ -380,6 +411,28 @@ func (cl *call) settle(u Usage) Charge {
 	return ch
 }
 
+// settleLease charges a leased call cost (at most what it reserved) and ends its reservation.
+func (cl *call) settleLease(ctx context.Context, cost int64) int64 {
+	q, charged := cl.g.leases.ChargeQuery(cl.reservation, cost)
+	committed := true
+	if q != nil {
+		if _, err := q.Exec(ctx); err != nil {
+			committed = false
+			cl.g.log.Error("llm: charge a completion", slog.Any("err", err))
+		}
+	}
+	if charged < cost {
+		cl.g.log.Warn("llm: a completion cost more than it reserved", slog.String("model", cl.model.ID))
+	}
+	if err := cl.g.leases.Finish(ctx, cl.reservation, charged, committed); err != nil {
+		cl.g.log.Error("llm: end a completion's reservation", slog.Any("err", err))
+	}
+	if !committed {
+		return 0
+	}
+	return charged
+}
+
 // release frees the hold of a call that produced nothing.
 func (cl *call) release() {
 	if cl.settled {
@@ -387,6 +440,12 @@ func (cl *call) release() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if cl.reservation != nil {
+		if err := cl.g.leases.Finish(ctx, cl.reservation, 0, false); err != nil {
+			cl.g.log.Error("llm: give a completion's reservation back", slog.Any("err", err))
+		}
+		return
+	}
 	if err := cl.g.ledger.Release(ctx, cl.hold); err != nil {
 		cl.g.log.Error("llm: release a completion's hold", slog.String("holdId", cl.hold.ID), slog.Any("err", err))
 	}
