@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -274,4 +275,42 @@ func TestUnknownModelAndUnconfiguredProvider(t *testing.T) {
 	llm.WriteError(rec, e)
 	require.JSONEq(t, `{"error":{"message":"no provider of the model \"svc-base\" is configured on this platform (see llm.yaml and SVC_LLM_BASE_URL)",
 		"type":"server_error","param":null,"code":"provider_not_configured"}}`, rec.Body.String())
+}
+
+func TestCompleteConcurrentRetriesChargeOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 1_000_000)
+	f.primary.Repeat(llmtest.Answer{Text: "same", Usage: usage(1000, 1000)})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, err := f.gw.Complete(context.Background(), f.caller, chat("base", "hi", 1000), "job_9/step_2")
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	require.EqualValues(t, 1_000_000-3, f.available(t, f.caller), "eight attempts of one reference are charged once")
+}
+
+func TestStreamWithHoldsChargesReportedUsage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 1_000_000)
+	f.primary.Push(llmtest.Answer{Text: "a b c", Usage: usage(2000, 1000)})
+	req := chat("base", "hi", 1000)
+	rec := httptest.NewRecorder()
+	ch, err := f.gw.Stream(context.Background(), f.caller, req, "s1", llm.CallOptions{}, rec)
+	require.NoError(t, err)
+	require.EqualValues(t, 4, ch.Millicredits)
+	require.Equal(t, "text/event-stream", rec.Header().Get("Content-Type"))
+	body := rec.Body.String()
+	require.True(t, strings.HasSuffix(body, "data: [DONE]\n\n"), body)
+	require.NotContains(t, body, `"usage"`, "the client did not ask for usage")
+	require.EqualValues(t, 1_000_000-4, f.available(t, f.caller))
 }
