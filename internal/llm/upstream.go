@@ -141,6 +141,7 @@ type cancelBody struct {
 	cancel context.CancelFunc
 }
 
+// Close closes the body and ends the attempt.
 func (b *cancelBody) Close() error {
 	err := b.ReadCloser.Close()
 	b.cancel()
