@@ -314,3 +314,33 @@ func TestStreamWithHoldsChargesReportedUsage(t *testing.T) {
 	require.NotContains(t, body, `"usage"`, "the client did not ask for usage")
 	require.EqualValues(t, 1_000_000-4, f.available(t, f.caller))
 }
+
+// TestCompleteAfterAnAttemptDiedMidCall: an attempt that held and died before settling (its worker was
+// killed) leaves its hold open; the retry uses that hold and settles it, charging once; after the
+// stale-hold sweep released such a hold, the retry holds afresh and is charged once too.
+func TestCompleteAfterAnAttemptDiedMidCall(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 1_000_000)
+	ctx := context.Background()
+	f.primary.Repeat(llmtest.Answer{Text: "ok", Usage: usage(1000, 1000)})
+
+	// The dead attempt's hold, as Complete makes it.
+	_, err := f.led.Hold(ctx, f.caller.AccountID, 5_000, ledger.InvokeReference("llm:job_1/step_1", "0"))
+	require.NoError(t, err)
+	_, ch, err := f.gw.Complete(ctx, f.caller, chat("base", "hi", 1000), "job_1/step_1")
+	require.NoError(t, err)
+	require.EqualValues(t, 3, ch.Millicredits)
+	require.EqualValues(t, 1_000_000-3, f.available(t, f.caller))
+
+	// A dead attempt whose hold the sweep released: the retry takes the next reference.
+	h, err := f.led.Hold(ctx, f.caller.AccountID, 5_000, ledger.InvokeReference("llm:job_1/step_2", "0"))
+	require.NoError(t, err)
+	require.NoError(t, f.led.Release(ctx, h))
+	_, ch, err = f.gw.Complete(ctx, f.caller, chat("base", "hi", 1000), "job_1/step_2")
+	require.NoError(t, err)
+	require.EqualValues(t, 3, ch.Millicredits)
+	_, again, err := f.gw.Complete(ctx, f.caller, chat("base", "hi", 1000), "job_1/step_2")
+	require.NoError(t, err)
+	require.EqualValues(t, 3, again.Millicredits)
+	require.EqualValues(t, 1_000_000-6, f.available(t, f.caller))
+}
