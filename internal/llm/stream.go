@@ -138,7 +138,9 @@ func (g *Gateway) ServeCompletion(ctx context.Context, w http.ResponseWriter, c 
 		WriteError(w, e)
 		return Charge{}, e
 	}
-	_, raw, ch, err := g.CompleteWith(ctx, c, req, reference, o)
+	// A client that leaves before a non-streaming answer does not stop the provider's call: it is
+	// finished and charged what it generated, as a stream cut by its client is.
+	_, raw, ch, err := g.CompleteWith(context.WithoutCancel(ctx), c, req, reference, o)
 	if err != nil {
 		var e *Error
 		if !errors.As(err, &e) {
