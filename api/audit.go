@@ -37,6 +37,12 @@ func (s *Server) audited(c *gin.Context) {
 		s.audit.Record(s.auditEvent(c, r, p, c.Writer.Status()))
 		return
 	}
+	if r.Streamed {
+		// The answer has gone out as it was made: the event joins the background writer's next batch.
+		c.Next()
+		s.audit.Record(s.auditEvent(c, r, p, c.Writer.Status()))
+		return
+	}
 	w := &capture{ResponseWriter: c.Writer}
 	c.Writer = w
 	defer func() { c.Writer = w.ResponseWriter }() // after a panic, recoverPanics answers on the real writer

@@ -74,6 +74,10 @@ type Route struct {
 	// LimitOnly, when set, says which requests of the route count against its limit operation (the MCP
 	// transport: only a session's initialize); the others pass the limiter untouched.
 	LimitOnly func(c *gin.Context) bool
+	// Streamed routes answer as they go (the LLM gateway's server-sent events): the answer cannot be
+	// held until the audit event is stored, so the event joins the background writer's batch once the
+	// answer has ended (written within ~50 ms, as a read's).
+	Streamed bool
 	// Deprecated, when set, marks the route deprecated until its sunset (headers on every answer, and
 	// the OpenAPI operation marked deprecated).
 	Deprecated *Deprecation

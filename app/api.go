@@ -24,6 +24,7 @@ import (
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/llm"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/vault"
@@ -117,6 +118,9 @@ type APIDeps struct {
 	// SIWEDomain is the domain sign-in-with-Ethereum messages must name (see Config.SIWEDomain); empty
 	// uses DefaultSIWEDomain.
 	SIWEDomain string
+	// LLM is the LLM gateway's catalog (Config.LLM); nil uses the built-in llm.DefaultCatalog with no
+	// provider configured (completions answer 503).
+	LLM *llm.Catalog
 }
 
 // RunSweepInterval is how often, by default, an API process looks for runs left unstarted.
@@ -187,6 +191,9 @@ func (a *APIProcess) Close() {
 	}
 	if err := a.deps.Payer.Close(ctx); err != nil {
 		a.log.Warn("close credit leases; the stale-hold sweep will", "err", err)
+	}
+	if err := a.deps.LLM.Close(ctx); err != nil {
+		a.log.Warn("close the LLM gateway's credit leases; the stale-hold sweep will", "err", err)
 	}
 	a.deps.Audit.Close()
 	a.deps.Invoker.Close()
