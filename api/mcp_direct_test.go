@@ -96,16 +96,17 @@ func TestMCPGetRunAnswersAsREST(t *testing.T) {
 	rest = env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/runs/" + id, Key: once})
 	require.Equal(t, http.StatusTooManyRequests, rest.Status, "%s", rest.Raw)
 
-	// Audit: each get_run left one event like REST's (operation, path, status, key), under its own
-	// request id.
+	// Audit: each get_run left one event like REST's (operation, path, status, client address), under
+	// its own request id.
 	require.Eventually(t, func() bool {
 		audit := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/audit-events?operation=" + client.OpRunsRead + "&limit=200", Key: acme.secret})
 		require.Equal(t, http.StatusOK, audit.Status, "%s", audit.Raw)
 		var ok, limited, notFound int
-		seen := map[string]bool{}
+		seen, addresses := map[string]bool{}, map[any]bool{}
 		for _, e := range audit.Body["auditEvents"].([]any) {
 			ev := e.(map[string]any)
 			seen[ev["requestId"].(string)] = true
+			addresses[ev["clientIp"]] = true
 			switch {
 			case ev["path"] == "/v1/runs/"+id && ev["status"] == float64(http.StatusOK):
 				ok++
@@ -117,6 +118,6 @@ func TestMCPGetRunAnswersAsREST(t *testing.T) {
 		}
 		// get_run: the wait, the read and the limited key's first; REST: the read. Refused: one of each
 		// for the limited key; the unknown run once over REST and once over MCP.
-		return ok == 4 && limited == 2 && notFound == 2 && len(seen) == len(audit.Body["auditEvents"].([]any))
+		return ok == 4 && limited == 2 && notFound == 2 && len(seen) == len(audit.Body["auditEvents"].([]any)) && len(addresses) == 1
 	}, 10*time.Second, 20*time.Millisecond)
 }
