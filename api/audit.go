@@ -77,11 +77,16 @@ func (s *Server) writeAuditEvent(ctx context.Context, ev schema.AuditEvent) {
 
 // auditEvent is the event of a request answered with status.
 func (s *Server) auditEvent(c *gin.Context, r *Route, p *Principal, status int) schema.AuditEvent {
-	st := stateFrom(c.Request.Context())
+	return auditEventOf(stateFrom(c.Request.Context()), r, p, c.Request.Method, c.Request.URL.Path, c.ClientIP(), status)
+}
+
+// auditEventOf is the event of a request (its state st, route r, caller p, method, path and client
+// address) answered with status.
+func auditEventOf(st *requestState, r *Route, p *Principal, method, path, clientIP string, status int) schema.AuditEvent {
 	ev := schema.AuditEvent{
 		ID: ids.New(ids.AuditEvent), AccountID: p.Scope.AccountID, ProjectID: p.Scope.ProjectID,
-		Operation: r.LimitOp(), Method: c.Request.Method, Path: c.Request.URL.Path, Status: status,
-		RequestID: st.id, ClientIP: c.ClientIP(), CreatedAt: time.Now().UTC(), ChargedMillicredits: st.charged,
+		Operation: r.LimitOp(), Method: method, Path: path, Status: status,
+		RequestID: st.id, ClientIP: clientIP, CreatedAt: time.Now().UTC(), ChargedMillicredits: st.charged,
 	}
 	if p.Key != nil {
 		ev.KeyID = &p.Key.ID

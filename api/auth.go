@@ -141,35 +141,40 @@ func (s *Server) authorize(c *gin.Context) {
 		c.Next()
 		return
 	}
-	if p.Key.ReadOnly && r.Method != http.MethodGet && !r.Reads {
-		s.fail(c, readOnlyRefusal(r))
+	if err := s.authorizeKey(r, p, c.Param); err != nil {
+		s.fail(c, err)
 		return
+	}
+	c.Next()
+}
+
+// authorizeKey judges a request of r by p's API key: read-only keys, the route's scope, archived
+// projects and service access (param answers the request's path parameters). It is authorize's rule, also
+// applied by the MCP transport's direct reads (see mcpTools.direct).
+func (s *Server) authorizeKey(r *Route, p *Principal, param func(string) string) error {
+	if p.Key.ReadOnly && r.Method != http.MethodGet && !r.Reads {
+		return readOnlyRefusal(r)
 	}
 	grants := apikey.GrantsOf(p.Key)
 	if r.Scope != "" && !grants.HasScope(r.Scope) {
-		s.fail(c, scopeMissing(r.Scope))
-		return
+		return scopeMissing(r.Scope)
 	}
 	if p.ProjectArchived && r.Method != http.MethodGet {
-		s.fail(c, svcerr.New(svcerr.Conflict, "project %s is archived: it can be read but not changed", p.Scope.Project()))
-		return
+		return svcerr.New(svcerr.Conflict, "project %s is archived: it can be read but not changed", p.Scope.Project())
 	}
 	if r.Service != "" {
 		if err := serviceAccess(grants, r.Service); err != nil {
-			s.fail(c, err)
-			return
+			return err
 		}
 	}
 	if r.ServiceParam != "" {
-		id := c.Param(r.ServiceParam)
+		id := param(r.ServiceParam)
 		if !s.catalog.Known(id) {
-			s.fail(c, svcerr.NotFoundf("no service %q", id))
-			return
+			return svcerr.NotFoundf("no service %q", id)
 		}
 		if err := serviceAccess(grants, id); err != nil {
-			s.fail(c, err)
-			return
+			return err
 		}
 	}
-	c.Next()
+	return nil
 }

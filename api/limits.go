@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"math"
 
@@ -24,7 +25,7 @@ func (s *Server) limited(c *gin.Context) {
 		return
 	}
 	serviceID, operationID := s.qualifiers(c, r)
-	d, err := s.limiter.Allow(c.Request.Context(), owners(p), limit.Operations(r.LimitOp(), serviceID, operationID))
+	d, err := s.decideLimits(c.Request.Context(), r, p, serviceID, operationID)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -35,6 +36,17 @@ func (s *Server) limited(c *gin.Context) {
 		return
 	}
 	c.Next()
+}
+
+// decideLimits takes one request of r (naming serviceID and operationID, "" for none) from the limits
+// of p's key and its ancestors. It is limited's decision, also taken by the MCP transport's direct reads
+// (see mcpTools.direct).
+func (s *Server) decideLimits(ctx context.Context, r *Route, p *Principal, serviceID, operationID string) (limit.Decision, error) {
+	d, err := s.limiter.Allow(ctx, owners(p), limit.Operations(r.LimitOp(), serviceID, operationID))
+	if err != nil {
+		return d, fmt.Errorf("limits of %s: %w", r.LimitOp(), err)
+	}
+	return d, nil
 }
 
 // limitExceeded is the 429 of a refused decision; its details give the headers (see apiError).

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -72,6 +73,9 @@ type mcpCaller struct {
 	host       string
 	tls        *tls.ConnectionState
 	requestID  string
+	// clientIP is the client address the middleware judged the MCP request by (Gin's ClientIP): the
+	// address a tool call's REST request is judged and audited by too.
+	clientIP string
 }
 
 func mcpCallerFrom(ctx context.Context) *mcpCaller {
@@ -93,11 +97,13 @@ type mcpAPI struct {
 }
 
 // mcpRoutes builds the MCP server and its tools and returns the transport's route.
-func (s *Server) mcpRoutes(d Deps) []Route {
-	tools := &mcpTools{s: s, runs: d.Runs, catalog: s.catalog, temporalUI: d.TemporalUI}
+func (s *Server) mcpRoutes(d Deps) ([]Route, error) {
+	tools := &mcpTools{s: s, runs: d.Runs, runsAPI: &runsAPI{runs: d.Runs}, catalog: s.catalog, temporalUI: d.TemporalUI}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "svc", Title: "svc platform", Version: d.Version},
 		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: d.Logger})
-	tools.install(srv)
+	if err := tools.install(srv); err != nil {
+		return nil, fmt.Errorf("mcp tools: %w", err)
+	}
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		// Every request carries an API key, so a page that rebinds a name to a loopback address gets
 		// nothing without one; and svcd behind a reverse proxy on the same host sees loopback requests
@@ -107,7 +113,7 @@ func (s *Server) mcpRoutes(d Deps) []Route {
 	m := &mcpAPI{s: s, handler: bearer(handler)}
 	r := mcpRoute()
 	r.document = documentMCP
-	return []Route{handle(r, m.serve)}
+	return []Route{handle(r, m.serve)}, nil
 }
 
 // serve hands an authenticated request to the SDK, which answers it on the connection (JSON or a
@@ -154,7 +160,7 @@ func (s *Server) serveMCP(c *gin.Context, h http.Handler) {
 		req.Header.Set("Authorization", "Bearer "+req.Header.Get(headerAPIKey)) // for the SDK's bearer check
 	}
 	caller := &mcpCaller{header: req.Header.Clone(), remoteAddr: req.RemoteAddr, host: req.Host, tls: req.TLS,
-		requestID: string(mcpMessageOf(c).ID)}
+		requestID: string(mcpMessageOf(c).ID), clientIP: c.ClientIP()}
 	c.Request = req.WithContext(context.WithValue(req.Context(), mcpCallerKey{}, caller))
 	h.ServeHTTP(c.Writer, c.Request)
 }

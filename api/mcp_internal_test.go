@@ -1,8 +1,10 @@
 package api
 
 import (
+	"net/http"
 	"testing"
 
+	"github.com/gin-gonic/gin"
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,4 +21,28 @@ func TestMCPRunLink(t *testing.T) {
 	other := map[string]any{"ok": true, "services": []any{}}
 	(&mcpTools{temporalUI: "http://ui"}).linkRun(other)
 	require.NotContains(t, other, "temporalUiUrl")
+}
+
+// TestMCPDirectAllowed: only a GET route authenticated by key, whose middleware does nothing a direct
+// read leaves out, may be answered directly, and only with all its path parameters.
+func TestMCPDirectAllowed(t *testing.T) {
+	t.Parallel()
+	read := &directRead{params: []string{"runId"}}
+	get := Route{Method: http.MethodGet, Path: "/v1/runs/{runId}", Auth: authKey}
+	require.NoError(t, directAllowed(&get, read))
+	require.Error(t, directAllowed(nil, read))
+	for name, change := range map[string]func(r *Route){
+		"POST":        func(r *Route) { r.Method = http.MethodPost },
+		"no key":      func(r *Route) { r.Auth = authNone },
+		"idempotent":  func(r *Route) { r.Idem = true },
+		"qualified":   func(r *Route) { r.Qualified = true },
+		"limit only":  func(r *Route) { r.LimitOnly = func(*gin.Context) bool { return true } },
+		"deprecated":  func(r *Route) { r.Deprecated = &Deprecation{} },
+		"partner":     func(r *Route) { r.Partner = true },
+		"other param": func(r *Route) { r.Path = "/v1/runs/{runId}/artifacts/{artifactId}" },
+	} {
+		r := get
+		change(&r)
+		require.Error(t, directAllowed(&r, read), name)
+	}
 }

@@ -37,7 +37,11 @@ func (m *mcpTools) platformTools() []platformTool {
 			objectSchema(map[string]any{"runId": str("The run id (run_...)."),
 				"waitSeconds": map[string]any{"type": "number", "minimum": 0, "maximum": 30, "description": "Wait up to this long for the run to finish."}},
 				"runId")),
-			route: get + "/v1/runs/:runId", waits: true, build: buildGetRun},
+			route: get + "/v1/runs/:runId", waits: true, build: buildGetRun,
+			direct: &directRead{params: []string{"runId"}, read: func(ctx context.Context, a toolArgs) (any, error) {
+				id, _ := a.str("runId", true) // buildGetRun has checked it
+				return m.runsAPI.readRun(ctx, id)
+			}}},
 		{tool: writeTool("cancel_run", "Ask a run to stop; it ends cancelled.", objectSchema(map[string]any{"runId": str("The run id (run_...).")}, "runId")),
 			route: post + "/v1/runs/:runId/cancel", idem: true, build: pathCall(http.MethodPost, "/v1/runs/%s/cancel", "runId")},
 		{tool: readTool("list_approvals", "List approvals, newest first.", objectSchema(pageProps(map[string]any{

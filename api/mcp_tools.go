@@ -25,6 +25,7 @@ import (
 type mcpTools struct {
 	s          *Server
 	runs       *run.Service
+	runsAPI    *runsAPI
 	catalog    *catalog.Catalog
 	temporalUI string
 	// gates say, per tool name, what a key needs for the tool to be listed.
@@ -57,12 +58,21 @@ type platformTool struct {
 	// waits marks get_run: its answer may wait for the run to finish (waitSeconds).
 	waits bool
 	build func(args toolArgs) (restCall, error)
+	// direct, on a read tool, answers it in process instead of sending its REST request through the
+	// engine (see mcpTools.direct).
+	direct *directRead
 }
 
 // install adds the platform tools and one tool per catalog action to srv, and filters tools/list by key.
-func (m *mcpTools) install(srv *mcp.Server) {
+// The REST routes must be registered already: a tool answered directly is checked against its route.
+func (m *mcpTools) install(srv *mcp.Server) error {
 	m.gates = map[string]toolGate{}
 	for _, t := range m.platformTools() {
+		if t.direct != nil {
+			if err := directAllowed(m.s.routes[t.route], t.direct); err != nil {
+				return fmt.Errorf("tool %s: %w", t.tool.Name, err)
+			}
+		}
 		m.add(srv, t, "")
 	}
 	for _, svc := range m.catalog.Services() {
@@ -73,6 +83,7 @@ func (m *mcpTools) install(srv *mcp.Server) {
 		}
 	}
 	srv.AddReceivingMiddleware(m.filterList)
+	return nil
 }
 
 // add registers t with srv and remembers its gate (service: the action's service, "" for none).
@@ -108,7 +119,14 @@ func (m *mcpTools) handler(t platformTool) mcp.ToolHandler {
 				return invalidArg("idempotencyKey", err.Error()), nil
 			}
 		}
-		status, body, header := m.do(ctx, call)
+		var status int
+		var body []byte
+		var header http.Header
+		if t.direct != nil && principalFrom(ctx) != nil && principalFrom(ctx).Key != nil {
+			status, body = m.direct(ctx, t.route, call.path, args, t.direct)
+		} else {
+			status, body, header = m.do(ctx, call)
+		}
 		if t.waits && status == http.StatusOK {
 			return m.waitRun(ctx, req, args, body), nil
 		}

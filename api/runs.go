@@ -58,15 +58,25 @@ type runIDInput struct {
 }
 
 func (ra *runsAPI) getRun(ctx context.Context, in *runIDInput) (*Out[client.RunEnvelope], error) {
-	p := principalFrom(ctx)
-	r, err := ra.runs.Store().Read(ctx, p.Scope, in.RunID)
+	env, err := ra.readRun(ctx, in.RunID)
 	if err != nil {
 		return nil, err
 	}
-	if err := serviceAccess(apikey.GrantsOf(p.Key), r.ServiceID); err != nil {
-		return nil, err
+	return reply(env)
+}
+
+// readRun is GET /v1/runs/{runId}'s answer: the caller's run, if its key may use the run's service. The
+// MCP transport's get_run answers with it too (see mcpTools.direct).
+func (ra *runsAPI) readRun(ctx context.Context, runID string) (client.RunEnvelope, error) {
+	p := principalFrom(ctx)
+	r, err := ra.runs.Store().Read(ctx, p.Scope, runID)
+	if err != nil {
+		return client.RunEnvelope{}, err
 	}
-	return reply(client.RunEnvelope{OK: true, Run: r})
+	if err := serviceAccess(apikey.GrantsOf(p.Key), r.ServiceID); err != nil {
+		return client.RunEnvelope{}, err
+	}
+	return client.RunEnvelope{OK: true, Run: r}, nil
 }
 
 type listRunsInput struct {

@@ -81,7 +81,11 @@ func New(d Deps) (*Server, error) {
 	for _, routes := range routeTable(d) {
 		s.add(routes...)
 	}
-	s.add(s.mcpRoutes(d)...)
+	mcpRoutes, err := s.mcpRoutes(d)
+	if err != nil {
+		return nil, err
+	}
+	s.add(mcpRoutes...)
 	s.registerDocs()
 	s.engine.GET("/v1/openapi.json", func(c *gin.Context) { c.JSON(http.StatusOK, s.huma.OpenAPI()) })
 	return s, nil

@@ -29,7 +29,8 @@ func mcpGetRunReq(url, key, runID string) func() *http.Request {
 }
 
 // BenchmarkGetRunMCPVersusREST loads get_run over MCP (POST /mcp: the transport's auth and audit, the
-// SDK, then GET /v1/runs/{id} through the engine in process) and GET /v1/runs/{id} over REST, with the
+// SDK, then GET /v1/runs/{id}'s handler in process, with its own authorisation, limits and audit event)
+// and GET /v1/runs/{id} over REST, with the
 // same key and 64 connections each, in five alternating 2-second rounds; ratio is MCP over REST.
 func BenchmarkGetRunMCPVersusREST(b *testing.B) {
 	app.TuneGC(os.Getenv)
