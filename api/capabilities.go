@@ -5,6 +5,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/accountdb"
+	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
@@ -13,6 +14,7 @@ import (
 	"github.com/svcplatform/svc/internal/beneficiary"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/club"
 	"github.com/svcplatform/svc/internal/codeprojects"
 	"github.com/svcplatform/svc/internal/codeproof"
 	"github.com/svcplatform/svc/internal/connection"
@@ -132,6 +134,11 @@ type Deps struct {
 	CodeProof *codeproof.Service
 	// CodeProjects is the code-project registry (seed 001); nil answers its routes 503.
 	CodeProjects *codeprojects.Registry
+	// AgentEnv keeps the agent's environment variables and user MCP servers (issue 25); nil answers
+	// their routes 503.
+	AgentEnv *agentenv.Store
+	// Club keeps Club subscriptions (issue 25); nil, or Temporal nil, answers their routes 503.
+	Club *club.Store
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -182,5 +189,15 @@ func routeTable(d Deps) [][]Route {
 		(&handoffsAPI{handoffs: d.Handoffs}).routes(),
 		(&codeProofAPI{codeproof: d.CodeProof, projects: d.CodeProjects}).routes(),
 		(&cryptoAPI{ledger: d.Ledger, topups: d.TopUps, wallets: d.Wallets, sends: d.WalletStarts}).routes(),
+		(&agentEnvAPI{env: d.AgentEnv}).routes(),
+		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal)}).routes(),
 	}
+}
+
+// clubEngine is the Temporal client as Club's engine, nil without one.
+func clubEngine(c sdkclient.Client) club.Engine {
+	if c == nil {
+		return nil
+	}
+	return c
 }

@@ -32,6 +32,8 @@ import (
 	"github.com/svcplatform/svc/internal/limit"
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
+	"github.com/svcplatform/svc/internal/agentenv"
+	"github.com/svcplatform/svc/internal/club"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/wallet"
@@ -111,6 +113,8 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Handoffs:      handoffService(d),
 		CodeProof:     codeproof.New(d.CodeProof),
 		CodeProjects:  codeProjects(d),
+		AgentEnv:      agentEnvStore(d),
+		Club:          club.NewStore(d.DB),
 	}, nil
 }
 
@@ -156,6 +160,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Beneficiaries: beneficiaryActivities(launches),
 		Trading:       &activities.Trading{Worker: tradingActivities(d), Orders: workerTrading(d)},
 		Handoffs:      &activities.Handoffs{Worker: handoffActivities(d)},
+		Club:          &activities.Club{Store: club.NewStore(d.DB)},
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.
@@ -332,4 +337,19 @@ func deliveries(d WorkerDeps) *activities.Deliveries {
 	return &activities.Deliveries{Store: delivery.NewStore(d.DB, nil), DB: d.DB, CanSign: d.Box != nil,
 		Webhooks: webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: loop, AllowLoopback: loop}),
 		Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: loop, AllowLoopback: loop})}
+}
+
+// agentEnvStore keeps the agent's environment variables and MCP servers; nil without the master key.
+// MCP servers' URLs pass the outbound guard, which admits http:// and loopback servers only in dev mode.
+func agentEnvStore(d APIDeps) *agentenv.Store {
+	if d.Box == nil {
+		return nil
+	}
+	return agentenv.NewStore(d.DB, d.Box, AgentURLGuard(d.AllowLoopback))
+}
+
+// AgentURLGuard is the outbound guard of user MCP servers: public https only, plus http:// and loopback
+// in dev mode (allowLoopback).
+func AgentURLGuard(allowLoopback bool) agentenv.URLGuard {
+	return agentenv.URLGuard{AllowHTTP: allowLoopback, AllowLoopback: allowLoopback}
 }

@@ -81,6 +81,7 @@ var Registrations = []Registration{
 	{Name: TwapOrderWorkflowName, Func: TwapOrderWorkflow},
 	{Name: DcaFireWorkflowName, Func: DcaFireWorkflow},
 	{Name: HandoffWorkflowName, Func: HandoffWorkflow},
+	{Name: ClubWorkflowName, Func: ClubWorkflow},
 }
 
 // Signal names.
