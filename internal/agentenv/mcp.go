@@ -122,7 +122,9 @@ func (g URLGuard) Check(ctx context.Context, raw string) error {
 	} else {
 		resolve := g.Resolve
 		if resolve == nil {
-			resolve = func(ctx context.Context, h string) ([]netip.Addr, error) { return net.DefaultResolver.LookupNetIP(ctx, "ip", h) }
+			resolve = func(ctx context.Context, h string) ([]netip.Addr, error) {
+				return net.DefaultResolver.LookupNetIP(ctx, "ip", h)
+			}
 		}
 		addrs, err = resolve(ctx, host)
 		if err != nil || len(addrs) == 0 {
