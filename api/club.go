@@ -56,6 +56,11 @@ func (a *clubAPI) cancel(ctx context.Context, _ *struct{}) (*Out[client.ClubEnve
 	if err != nil {
 		return nil, err
 	}
+	if a.engine != nil {
+		// Only wakes the workflow to show the new status; it finds the cancellation at the period's end
+		// anyway, so a failure here changes nothing.
+		_ = club.Notify(ctx, a.engine, accountID)
+	}
 	return a.answer(ctx, accountID, sub)
 }
 

@@ -8,22 +8,9 @@ import (
 	"go.temporal.io/sdk/workflow"
 )
 
-// ClubWorkflowName renews one account's Club subscription at the end of each period on a durable timer
-// (workflow id club/<accountId>, issue 25).
-const ClubWorkflowName = "ClubWorkflow"
-
-// Club activity names.
-const (
-	// ActivityClubState reads the subscription the workflow renews: its generation, status and period
-	// end (a read, safe to repeat).
-	ActivityClubState = "ClubState"
-	// ActivityRenewClub ends one period: the renewal's charge (ledger reference per generation and
-	// period: posted once) and its row and event, or the lapse or end (idempotent).
-	ActivityRenewClub = "RenewClub"
-)
-
-// ClubWorkflowID is the workflow id of an account's Club renewals.
-func ClubWorkflowID(accountID string) string { return "club/" + accountID }
+// ClubChangedSignal wakes ClubWorkflow to read the subscription again (after a cancel or a resume, or
+// an operator's change of the period's end): it never decides anything by itself.
+const ClubChangedSignal = "club-changed"
 
 // ClubParams is the input of ClubWorkflow.
 type ClubParams struct {
@@ -77,8 +64,9 @@ var clubOptions = workflow.ActivityOptions{
 // cancellation (POST /v1/club/cancel) only flags the row: the workflow finds it at the period's end.
 func ClubWorkflow(ctx workflow.Context, p ClubParams) (ClubResult, error) {
 	actx := workflow.WithActivityOptions(ctx, clubOptions)
+	changed := workflow.GetSignalChannel(ctx, ClubChangedSignal)
 	renewals := p.Renewals
-	for run := 0; ; run++ {
+	for run := 0; ; {
 		var st ClubState
 		if err := workflow.ExecuteActivity(actx, ActivityClubState, p.AccountID).Get(ctx, &st); err != nil {
 			return ClubResult{}, fmt.Errorf("read club subscription of %s: %w", p.AccountID, err)
@@ -88,8 +76,20 @@ func ClubWorkflow(ctx workflow.Context, p ClubParams) (ClubResult, error) {
 		}
 		upsertStatus(ctx, st.Status)
 		if wait := st.PeriodEnd.Sub(workflow.Now(ctx)); wait > 0 {
-			if err := workflow.Sleep(ctx, wait); err != nil {
+			// A durable timer to the period's end, or a signal to read the subscription again.
+			tctx, cancelTimer := workflow.WithCancel(ctx)
+			timer := workflow.NewTimer(tctx, wait)
+			woken := false
+			workflow.NewSelector(ctx).
+				AddFuture(timer, func(workflow.Future) {}).
+				AddReceive(changed, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, nil); woken = true }).
+				Select(ctx)
+			cancelTimer()
+			if err := ctx.Err(); err != nil {
 				return ClubResult{}, err
+			}
+			if woken {
+				continue
 			}
 		}
 		var r ClubRenewal
@@ -102,7 +102,8 @@ func ClubWorkflow(ctx workflow.Context, p ClubParams) (ClubResult, error) {
 			return ClubResult{Outcome: r.Outcome, Renewals: renewals}, nil
 		}
 		renewals++
-		if run+1 >= clubRenewalsPerRun {
+		run++
+		if run >= clubRenewalsPerRun {
 			return ClubResult{}, workflow.NewContinueAsNewError(ctx, ClubWorkflowName, ClubParams{AccountID: p.AccountID, Renewals: renewals})
 		}
 	}

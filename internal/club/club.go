@@ -18,6 +18,7 @@ import (
 
 	"github.com/uptrace/bun"
 	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/client"
@@ -333,6 +334,18 @@ func (s *Store) Tier(ctx context.Context, accountID string) (string, error) {
 // Engine starts workflows (the Temporal client).
 type Engine interface {
 	ExecuteWorkflow(ctx context.Context, options sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
+	SignalWorkflow(ctx context.Context, workflowID, runID, signalName string, arg any) error
+}
+
+// Notify wakes the account's renewal workflow to read its subscription again (after a cancel); a
+// workflow that is not running has nothing to read.
+func Notify(ctx context.Context, engine Engine, accountID string) error {
+	err := engine.SignalWorkflow(ctx, workflows.ClubWorkflowID(accountID), "", workflows.ClubChangedSignal, nil)
+	var missing *serviceerror.NotFound
+	if err != nil && !errors.As(err, &missing) {
+		return fmt.Errorf("notify club renewals of %s: %w", accountID, err)
+	}
+	return nil
 }
 
 // Start starts the account's renewal workflow club/<accountId>, or leaves the running one: a workflow
