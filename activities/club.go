@@ -7,6 +7,14 @@ import (
 	"github.com/svcplatform/svc/workflows"
 )
 
+// FaultClubStallAfterCharge, as the worker's fault, makes RenewClub stop (until its context ends) right
+// after a renewal's charge and before its record: the crash test kills the worker there. Never set it
+// in production.
+const FaultClubStallAfterCharge = "club-stall-after-charge"
+
+// StallAfterCharge is the club.Store hook of FaultClubStallAfterCharge: it waits until ctx ends.
+func StallAfterCharge(ctx context.Context) { <-ctx.Done() }
+
 // Club renews Club subscriptions (workflow club/<accountId>).
 type Club struct {
 	Store *club.Store

@@ -160,7 +160,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Beneficiaries: beneficiaryActivities(launches),
 		Trading:       &activities.Trading{Worker: tradingActivities(d), Orders: workerTrading(d)},
 		Handoffs:      &activities.Handoffs{Worker: handoffActivities(d)},
-		Club:          &activities.Club{Store: club.NewStore(d.DB)},
+		Club:          &activities.Club{Store: clubStore(d)},
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.
@@ -352,4 +352,13 @@ func agentEnvStore(d APIDeps) *agentenv.Store {
 // in dev mode (allowLoopback).
 func AgentURLGuard(allowLoopback bool) agentenv.URLGuard {
 	return agentenv.URLGuard{AllowHTTP: allowLoopback, AllowLoopback: allowLoopback}
+}
+
+// clubStore is the worker's Club store, stalling after a renewal's charge under the crash test's fault.
+func clubStore(d WorkerDeps) *club.Store {
+	s := club.NewStore(d.DB)
+	if d.Fault == activities.FaultClubStallAfterCharge {
+		s.WithAfterCharge(activities.StallAfterCharge)
+	}
+	return s
 }

@@ -53,7 +53,7 @@ const clubRenewalsPerRun = 12
 
 // clubOptions retry the bookkeeping until it commits; every step is idempotent.
 var clubOptions = workflow.ActivityOptions{
-	StartToCloseTimeout: 30 * time.Second,
+	StartToCloseTimeout: 10 * time.Second,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: time.Minute,
 	},

@@ -102,6 +102,15 @@ type Subscription struct {
 // Store reads and changes subscriptions.
 type Store struct {
 	db *bun.DB
+	// afterCharge, when set, runs between a renewal's charge and its record (a crash test's fault).
+	afterCharge func(context.Context)
+}
+
+// WithAfterCharge makes Renew call f between a renewal's charge and its record: the crash test stalls
+// a worker there to kill it. Never set it in production. It returns s.
+func (s *Store) WithAfterCharge(f func(context.Context)) *Store {
+	s.afterCharge = f
+	return s
 }
 
 // NewStore returns a Store on db.
@@ -250,6 +259,9 @@ func (s *Store) Renew(ctx context.Context, accountID string, generation int, per
 	}
 	if err != nil {
 		return "", nil, fmt.Errorf("charge club renewal: %w", err)
+	}
+	if s.afterCharge != nil {
+		s.afterCharge(ctx)
 	}
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*Subscription)(nil)).
