@@ -190,7 +190,7 @@ func routeTable(d Deps) [][]Route {
 		(&codeProofAPI{codeproof: d.CodeProof, projects: d.CodeProjects}).routes(),
 		(&cryptoAPI{ledger: d.Ledger, topups: d.TopUps, wallets: d.Wallets, sends: d.WalletStarts}).routes(),
 		(&agentEnvAPI{env: d.AgentEnv}).routes(),
-		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal)}).routes(),
+		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger}).routes(),
 	}
 }
 

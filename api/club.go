@@ -7,6 +7,7 @@ import (
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/club"
+	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
@@ -16,6 +17,7 @@ type clubAPI struct {
 	// club is nil on a server without Temporal: the routes answer 503.
 	club   *club.Store
 	engine club.Engine
+	ledger *ledger.Ledger
 }
 
 var errNoClub = svcerr.New(svcerr.Unavailable, "Club is not configured on this server")
@@ -76,7 +78,43 @@ func (a *clubAPI) read(ctx context.Context, _ *struct{}) (*Out[client.ClubEnvelo
 	return a.answer(ctx, accountID, sub)
 }
 
-// routes are the Club routes.
+type autoTopUpInput struct {
+	Body client.AutoTopUpRequest
+}
+
+func (a *clubAPI) autoTopUpAnswer(ctx context.Context, accountID string, at *club.AutoTopUp) (*Out[client.AutoTopUpEnvelope], error) {
+	b, err := a.ledger.Balance(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.AutoTopUpEnvelope{OK: true, AutoTopUp: club.AutoTopUpToWire(at, b.Available)})
+}
+
+func (a *clubAPI) setAutoTopUp(ctx context.Context, in *autoTopUpInput) (*Out[client.AutoTopUpEnvelope], error) {
+	if a.club == nil || a.ledger == nil {
+		return nil, errNoClub
+	}
+	accountID := principalFrom(ctx).Scope.AccountID
+	at, err := a.club.SetAutoTopUp(ctx, accountID, in.Body)
+	if err != nil {
+		return nil, err
+	}
+	return a.autoTopUpAnswer(ctx, accountID, at)
+}
+
+func (a *clubAPI) getAutoTopUp(ctx context.Context, _ *struct{}) (*Out[client.AutoTopUpEnvelope], error) {
+	if a.club == nil || a.ledger == nil {
+		return nil, errNoClub
+	}
+	accountID := principalFrom(ctx).Scope.AccountID
+	at, err := a.club.GetAutoTopUp(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	return a.autoTopUpAnswer(ctx, accountID, at)
+}
+
+// routes are the Club routes and the credits' auto top-up setting.
 func (a *clubAPI) routes() []Route {
 	r := func(rt Route, scope client.Scope) Route {
 		rt.Tag, rt.Auth, rt.Scope, rt.Service = "Club", authKey, scope, client.ServiceManagedAgents
@@ -90,5 +128,10 @@ func (a *clubAPI) routes() []Route {
 			Summary: "Stop the Club renewal at the end of the current period", Idem: true}, client.ScopeRunsWrite), a.cancel),
 		handle(r(Route{Op: client.OpClubRead, Method: http.MethodGet, Path: "/v1/club",
 			Summary: "Read the account's Club membership: status, period, renewsAt or endsAt"}, client.ScopeRunsRead), a.read),
+		handle(Route{Op: client.OpCreditsAutoTopUpUpdate, Method: http.MethodPut, Path: "/v1/credits/auto-topup", Tag: "Credits",
+			Summary: "Enable (below, target) or disable the credits' auto top-up from launch fees", Auth: authKey, Scope: client.ScopeCreditsWrite, Idem: true},
+			a.setAutoTopUp),
+		handle(Route{Op: client.OpCreditsAutoTopUpRead, Method: http.MethodGet, Path: "/v1/credits/auto-topup", Tag: "Credits",
+			Summary: "Read the credits' auto top-up setting", Auth: authKey, Scope: client.ScopeCreditsRead}, a.getAutoTopUp),
 	}
 }

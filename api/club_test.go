@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -139,4 +140,47 @@ func TestClubSubscribeRenewLapseCancel(t *testing.T) {
 	if record {
 		writeHistory(t, env, workflows.ClubWorkflowID(acct), filepath.Join(testdata, "club_ended.json"))
 	}
+}
+
+// TestCreditsAutoTopUpSetting: enable with below < target, refusals naming the field, disable keeps the
+// thresholds; another account sees its own (disabled) setting.
+func TestCreditsAutoTopUpSetting(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	key := env.FirstKey(t)
+	put := func(k string, body map[string]any, idem string) *apptest.Response {
+		return env.Do(t, apptest.Req{Method: http.MethodPut, Path: "/v1/credits/auto-topup", Key: k, Body: body,
+			Headers: map[string]string{"Idempotency-Key": idem}})
+	}
+	get := func(k string) map[string]any {
+		r := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/credits/auto-topup", Key: k})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Raw)
+		return r.Body["autoTopUp"].(map[string]any)
+	}
+	require.Equal(t, false, get(key)["enabled"])
+	for i, c := range []struct {
+		body  map[string]any
+		param string
+	}{
+		{map[string]any{"enabled": true, "target": 100}, "below"},
+		{map[string]any{"enabled": true, "below": 10}, "target"},
+		{map[string]any{"enabled": true, "below": 100, "target": 100}, "target"},
+		{map[string]any{"enabled": true, "below": -1, "target": 100}, "below"},
+	} {
+		r := put(key, c.body, fmt.Sprintf("bad-%d", i))
+		require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Raw)
+		require.Equal(t, c.param, errorOf(r)["param"], "%s", r.Raw)
+	}
+	on := put(key, map[string]any{"enabled": true, "below": 50, "target": 500}, "on")
+	require.Equal(t, http.StatusOK, on.Status, "%s", on.Raw)
+	got := get(key)
+	require.Equal(t, true, got["enabled"])
+	require.EqualValues(t, 50, got["below"])
+	require.EqualValues(t, 500, got["target"])
+	off := put(key, map[string]any{"enabled": false}, "off")
+	require.Equal(t, http.StatusOK, off.Status, "%s", off.Raw)
+	got = get(key)
+	require.Equal(t, false, got["enabled"])
+	require.EqualValues(t, 500, got["target"])
+	require.Equal(t, false, get(env.FirstKey(t))["enabled"])
 }

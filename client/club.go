@@ -20,3 +20,13 @@ func (c *Client) CancelClub(ctx context.Context, opts ...CallOption) Response[Cl
 func (c *Client) GetClub(ctx context.Context) Response[ClubEnvelope] {
 	return send[ClubEnvelope](ctx, c, call{method: http.MethodGet, path: "/club", auth: authKey})
 }
+
+// SetAutoTopUp enables or disables the account's credit auto top-up (svc llm credits auto).
+func (c *Client) SetAutoTopUp(ctx context.Context, req AutoTopUpRequest, opts ...CallOption) Response[AutoTopUpEnvelope] {
+	return send[AutoTopUpEnvelope](ctx, c, call{method: http.MethodPut, path: "/credits/auto-topup", body: req, auth: authKey, idem: true, opts: opts})
+}
+
+// GetAutoTopUp reads the account's credit auto top-up setting.
+func (c *Client) GetAutoTopUp(ctx context.Context) Response[AutoTopUpEnvelope] {
+	return send[AutoTopUpEnvelope](ctx, c, call{method: http.MethodGet, path: "/credits/auto-topup", auth: authKey})
+}

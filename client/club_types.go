@@ -27,3 +27,25 @@ type ClubEnvelope struct {
 	OK   bool       `json:"ok"`
 	Club ClubStatus `json:"club"`
 }
+
+// AutoTopUpRequest is the body of PUT /v1/credits/auto-topup (svc llm credits auto).
+type AutoTopUpRequest struct {
+	Enabled bool   `json:"enabled" doc:"true enables auto top-up with below and target; false disables it."`
+	Below   *int64 `json:"below,omitempty" doc:"Top up when the available credits fall under this many (whole credits, 0..1000000)."`
+	Target  *int64 `json:"target,omitempty" doc:"Top up to this many credits (more than below, at most 1000000)."`
+}
+
+// AutoTopUp is an account's auto top-up setting.
+type AutoTopUp struct {
+	Enabled   bool       `json:"enabled"`
+	Below     *int64     `json:"below,omitempty"`
+	Target    *int64     `json:"target,omitempty"`
+	Available string     `json:"available" doc:"The account's available credits now."`
+	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
+}
+
+// AutoTopUpEnvelope answers the auto top-up routes.
+type AutoTopUpEnvelope struct {
+	OK        bool      `json:"ok"`
+	AutoTopUp AutoTopUp `json:"autoTopUp"`
+}
