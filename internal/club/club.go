@@ -57,8 +57,8 @@ const (
 
 // Events a subscription emits.
 const (
-	EventRenewed = "club.renewed"
-	EventLapsed  = "club.lapsed"
+	EventRenewed = outbox.ClubRenewed
+	EventLapsed  = outbox.ClubLapsed
 )
 
 // Price is the period's price in millicredits.
