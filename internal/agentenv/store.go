@@ -161,7 +161,7 @@ func (s *Store) Resolve(ctx context.Context, accountID string, names []string) (
 		Name   string `bun:"name"`
 		Sealed []byte `bun:"value_sealed"`
 	}
-	if err := s.db.NewRaw("SELECT name, value_sealed FROM agent_env_vars WHERE account_id = ? AND name IN (?)", accountID, bun.In(names)).
+	if err := s.db.NewRaw("SELECT name, value_sealed FROM agent_env_vars WHERE account_id = ? AND name IN (?)", accountID, bun.List(names)).
 		Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("resolve variables: %w", err)
 	}
