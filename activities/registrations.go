@@ -21,6 +21,8 @@ type Set struct {
 	Trading       *Trading
 	// Handoffs are the handoffs' activities (issue 22).
 	Handoffs *Handoffs
+	// Club renews Club subscriptions (issue 25).
+	Club *Club
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -77,5 +79,7 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityWriteHandoffTransfer, Func: s.Handoffs.WriteHandoffTransfer},
 		{Name: workflows.ActivityCheckHandoffAcks, Func: s.Handoffs.CheckHandoffAcks},
 		{Name: workflows.ActivityFinishHandoff, Func: s.Handoffs.FinishHandoff},
+		{Name: workflows.ActivityClubState, Func: s.Club.ClubState},
+		{Name: workflows.ActivityRenewClub, Func: s.Club.RenewClub},
 	}
 }

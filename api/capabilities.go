@@ -5,6 +5,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/accountdb"
+	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
@@ -13,6 +14,7 @@ import (
 	"github.com/svcplatform/svc/internal/beneficiary"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/club"
 	"github.com/svcplatform/svc/internal/codeprojects"
 	"github.com/svcplatform/svc/internal/codeproof"
 	"github.com/svcplatform/svc/internal/connection"
@@ -135,6 +137,11 @@ type Deps struct {
 	CodeProjects *codeprojects.Registry
 	// LLM is the OpenAI-compatible LLM gateway (/llm/v1); nil answers its completions 503.
 	LLM *llm.Gateway
+	// AgentEnv keeps the agent's environment variables and user MCP servers (issue 25); nil answers
+	// their routes 503.
+	AgentEnv *agentenv.Store
+	// Club keeps Club subscriptions (issue 25); nil, or Temporal nil, answers their routes 503.
+	Club *club.Store
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -186,5 +193,15 @@ func routeTable(d Deps) [][]Route {
 		(&codeProofAPI{codeproof: d.CodeProof, projects: d.CodeProjects}).routes(),
 		(&cryptoAPI{ledger: d.Ledger, topups: d.TopUps, wallets: d.Wallets, sends: d.WalletStarts}).routes(),
 		(&llmAPI{gw: d.LLM}).routes(),
+		(&agentEnvAPI{env: d.AgentEnv}).routes(),
+		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger}).routes(),
 	}
+}
+
+// clubEngine is the Temporal client as Club's engine, nil without one.
+func clubEngine(c sdkclient.Client) club.Engine {
+	if c == nil {
+		return nil
+	}
+	return c
 }

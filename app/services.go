@@ -13,6 +13,7 @@ import (
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/accountdb"
+	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
@@ -20,6 +21,7 @@ import (
 	"github.com/svcplatform/svc/internal/automation"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
+	"github.com/svcplatform/svc/internal/club"
 	"github.com/svcplatform/svc/internal/codeproof"
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/dbarchive"
@@ -113,6 +115,8 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Handoffs:      handoffService(d),
 		CodeProof:     codeproof.New(d.CodeProof),
 		CodeProjects:  codeProjects(d),
+		AgentEnv:      agentEnvStore(d),
+		Club:          club.NewStore(d.DB),
 	}, nil
 }
 
@@ -158,6 +162,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Beneficiaries: beneficiaryActivities(launches),
 		Trading:       &activities.Trading{Worker: tradingActivities(d), Orders: workerTrading(d)},
 		Handoffs:      &activities.Handoffs{Worker: handoffActivities(d)},
+		Club:          &activities.Club{Store: clubStore(d)},
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.
@@ -349,4 +354,28 @@ func llmGateway(d APIDeps, book *ledger.Ledger) *llm.Gateway {
 	leases := d.CreditLeases
 	leases.Log = cmp.Or(leases.Log, d.Logger)
 	return llm.New(llm.Options{Catalog: cat, Ledger: book, Leases: ledger.NewLeases(book, leases), Logger: d.Logger})
+}
+
+// agentEnvStore keeps the agent's environment variables and MCP servers; nil without the master key.
+// MCP servers' URLs pass the outbound guard, which admits http:// and loopback servers only in dev mode.
+func agentEnvStore(d APIDeps) *agentenv.Store {
+	if d.Box == nil {
+		return nil
+	}
+	return agentenv.NewStore(d.DB, d.Box, AgentURLGuard(d.AllowLoopback))
+}
+
+// AgentURLGuard is the outbound guard of user MCP servers: public https only, plus http:// and loopback
+// in dev mode (allowLoopback).
+func AgentURLGuard(allowLoopback bool) agentenv.URLGuard {
+	return agentenv.URLGuard{AllowHTTP: allowLoopback, AllowLoopback: allowLoopback}
+}
+
+// clubStore is the worker's Club store, stalling after a renewal's charge under the crash test's fault.
+func clubStore(d WorkerDeps) *club.Store {
+	s := club.NewStore(d.DB)
+	if d.Fault == activities.FaultClubStallAfterCharge {
+		s.WithAfterCharge(activities.StallAfterCharge)
+	}
+	return s
 }

@@ -212,6 +212,9 @@ var LimitOperations = []string{
 	OpCodeProjectsList, OpCodeProjectsSave, OpCodeProjectsLinkNode,
 	OpCryptoCapabilitiesRead, OpCryptoCapabilitiesSelect,
 	OpLLMChatCompletions, OpLLMModelsList,
+	// Issue 25's environment variables, MCP servers, Club and auto top-up (client/agentenv_types.go).
+	OpAgentEnvSet, OpAgentEnvList, OpAgentEnvDelete, OpAgentMCPServersCreate, OpAgentMCPServersList, OpAgentMCPServersRead,
+	OpAgentMCPServersDelete, OpClubSubscribe, OpClubCancel, OpClubRead, OpCreditsAutoTopUpRead, OpCreditsAutoTopUpUpdate,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

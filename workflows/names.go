@@ -57,6 +57,9 @@ const (
 	// HandoffWorkflowName writes one handoff's vault transfer and waits for its ack (workflow id
 	// handoff/<handoffId>).
 	HandoffWorkflowName = "HandoffWorkflow"
+	// ClubWorkflowName renews one account's Club subscription at the end of each period on a durable
+	// timer (workflow id club/<accountId>, issue 25).
+	ClubWorkflowName = "ClubWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -81,6 +84,7 @@ var Registrations = []Registration{
 	{Name: TwapOrderWorkflowName, Func: TwapOrderWorkflow},
 	{Name: DcaFireWorkflowName, Func: DcaFireWorkflow},
 	{Name: HandoffWorkflowName, Func: HandoffWorkflow},
+	{Name: ClubWorkflowName, Func: ClubWorkflow},
 }
 
 // Signal names.
@@ -224,6 +228,12 @@ const (
 	// ActivityFinishHandoff records a handoff's end (with the acks read from the vault) and its event
 	// (idempotent).
 	ActivityFinishHandoff = "FinishHandoff"
+	// ActivityClubState reads the Club subscription ClubWorkflow renews: its generation, status and
+	// period end (a read, safe to repeat).
+	ActivityClubState = "ClubState"
+	// ActivityRenewClub ends one Club period: the renewal's charge (ledger reference per generation and
+	// period: posted once) with its row and event, or the lapse or the end (idempotent).
+	ActivityRenewClub = "RenewClub"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its
@@ -251,6 +261,9 @@ func DeliveryWorkflowID(deliveryID string) string { return "delivery/" + deliver
 
 // TopUpWorkflowID is the workflow id of an x402 top-up.
 func TopUpWorkflowID(topUpID string) string { return "topup/" + topUpID }
+
+// ClubWorkflowID is the workflow id of an account's Club renewals.
+func ClubWorkflowID(accountID string) string { return "club/" + accountID }
 
 // ErrorTypeUnstorable is the application error type of a bookkeeping activity whose values PostgreSQL
 // refuses (SQLSTATE class 22 or 54): retrying cannot store them.

@@ -7,10 +7,11 @@ import (
 )
 
 // llmHelp is the help of "svc llm".
-const llmHelp = `Usage: svc llm credits [add USD]
+const llmHelp = `Usage: svc llm credits [add USD | auto ...]
 
   llm credits        show the credits that pay for the LLM gateway (<host>/llm/v1)
   llm credits add    buy credits with a USDC payment (x402), as "svc credits top-up"
+  llm credits auto   enable, disable or show the credits' auto top-up from launch fees
 
 Point any OpenAI client at <host>/llm/v1 with an API key that has service access managed-agents
 (create one with "svc keys create --llm"). Run "svc llm credits <command> --help" for details.`
@@ -27,6 +28,7 @@ func llmCommands() []command {
 // llmCreditsHelp is the help of "svc llm credits".
 const llmCreditsHelp = `Usage: svc llm credits
        svc llm credits add USD [--private-key-env VAR] [--idempotency-key K] [--json]
+       svc llm credits auto [--enable --below CREDITS --target CREDITS | --disable]
 
 Without a command, shows the account's credits (scope credits:read), which pay for the LLM gateway's
 completions: those available and those held for calls in progress.
@@ -35,12 +37,17 @@ completions: those available and those held for calls in progress.
 (see its help). The payer's key is read from the environment variable --private-key-env names, by
 default ` + envPrivateKey + ` (seed 002's variable); it is never taken on the command line.
 
+"auto" shows or changes the auto top-up from launch fees (see "svc llm credits auto --help").
+
 ` + globalFlagsHelp
 
 // llmCredits shows the balance, as "svc credits balance", or with "add" buys credits.
 func (a *app) llmCredits(args []string) int {
 	if len(args) > 0 && args[0] == "add" {
 		return a.llmCreditsAdd(args[1:])
+	}
+	if len(args) > 0 && args[0] == "auto" {
+		return a.llmCreditsAuto(args[1:])
 	}
 	return a.creditsBalance(args)
 }

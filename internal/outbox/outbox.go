@@ -70,13 +70,17 @@ const (
 	HandoffAcknowledged = "handoff.acknowledged"
 	// HandoffExpired: nobody acknowledged a handoff's transfer before its deadline.
 	HandoffExpired = "handoff.expired"
+	// ClubRenewed: a Club subscription's renewal was charged (its data is the membership, issue 25).
+	ClubRenewed = "club.renewed"
+	// ClubLapsed: a Club renewal could not be paid; the account is standard again.
+	ClubLapsed = "club.lapsed"
 )
 
 // Types lists every event type, in documentation order.
 var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted, DatabaseReady,
 	DatabaseTransferCompleted, DatabaseTransferFailed, AutomationRunStarted, AutomationPaused, AutomationLimitReached,
 	WalletTransactionConfirmed, WalletTransactionFailed, WalletTransactionPendingApproval, WalletTransactionRejected,
-	OrderFilled, OrderFailed, OrderCancelled, HandoffAcknowledged, HandoffExpired}
+	OrderFilled, OrderFailed, OrderCancelled, HandoffAcknowledged, HandoffExpired, ClubRenewed, ClubLapsed}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {
