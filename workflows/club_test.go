@@ -47,7 +47,7 @@ func (f *fakeClub) renew(_ context.Context, in workflows.ClubRenewInput) (workfl
 
 func clubEnv(f *fakeClub) *testsuite.TestWorkflowEnvironment {
 	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newTestEnv(&suite)
 	env.RegisterWorkflowWithOptions(workflows.ClubWorkflow, workflow.RegisterOptions{Name: workflows.ClubWorkflowName})
 	env.RegisterActivityWithOptions(f.state, activity.RegisterOptions{Name: workflows.ActivityClubState})
 	env.RegisterActivityWithOptions(f.renew, activity.RegisterOptions{Name: workflows.ActivityRenewClub})
