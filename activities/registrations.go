@@ -21,6 +21,8 @@ type Set struct {
 	Trading       *Trading
 	// Handoffs are the handoffs' activities (issue 22).
 	Handoffs *Handoffs
+	// AgentJobs are the agent jobs' activities (issue 25).
+	AgentJobs *AgentJobs
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -77,5 +79,10 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityWriteHandoffTransfer, Func: s.Handoffs.WriteHandoffTransfer},
 		{Name: workflows.ActivityCheckHandoffAcks, Func: s.Handoffs.CheckHandoffAcks},
 		{Name: workflows.ActivityFinishHandoff, Func: s.Handoffs.FinishHandoff},
+		{Name: workflows.ActivityAgentBegin, Func: s.AgentJobs.AgentBegin},
+		{Name: workflows.ActivityAgentModel, Func: s.AgentJobs.AgentModel},
+		{Name: workflows.ActivityAgentPropose, Func: s.AgentJobs.AgentPropose},
+		{Name: workflows.ActivityAgentTool, Func: s.AgentJobs.AgentTool},
+		{Name: workflows.ActivityAgentFinish, Func: s.AgentJobs.AgentFinish},
 	}
 }

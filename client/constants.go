@@ -208,6 +208,7 @@ var LimitOperations = []string{
 	OpCodeProofStatus, OpCodeProofSetupCLI, OpCodeProofIdentity, OpCodeProofNodeSetup,
 	OpCodeProjectsList, OpCodeProjectsSave, OpCodeProjectsLinkNode,
 	OpCryptoCapabilitiesRead, OpCryptoCapabilitiesSelect,
+	OpAgentPrompt, OpAgentJobsRead, OpAgentJobsCancel, OpAgentJobsConfirm, OpAgentThreadsList, OpAgentThreadsRead,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.
