@@ -11,6 +11,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/svcplatform/svc/internal/accountdb"
+	"github.com/svcplatform/svc/internal/agent"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/dbtransfer"
@@ -80,6 +81,14 @@ type WorkerDeps struct {
 	Vault *vault.Vault
 	// Schedules pauses automations' schedules; NewWorker sets it to its client's when nil.
 	Schedules sdkclient.ScheduleClient
+	// AgentModel is the LLM gateway agent jobs call (the gateway's Complete); nil fails their model calls
+	// saying so (retried). AgentDispatch runs their tools as the job's key through the API's engine (a
+	// *LateDispatcher bound to the process's api.Server); nil fails their tool calls saying so.
+	// AgentEnv and AgentMCP are the accounts' environment variables and MCP servers (nil: none).
+	AgentModel    agent.Model
+	AgentDispatch agent.Dispatcher
+	AgentEnv      agent.EnvValues
+	AgentMCP      agent.MCPServers
 	// LimitClock places automations' fires in the creating keys' limit windows (default time.Now); it
 	// must be the API processes' clock.
 	LimitClock func() time.Time

@@ -44,7 +44,9 @@ func obj(props map[string]any, required ...string) map[string]any {
 	return s
 }
 
-func strProp(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+func strProp(desc string) map[string]any {
+	return map[string]any{"type": "string", "description": desc}
+}
 
 // bodyTool is a route tool whose arguments are the route's JSON body.
 func bodyTool(name, desc, method, path string, params map[string]any, confirm bool) Tool {
@@ -152,7 +154,9 @@ func Tools() []Tool {
 var memoryName = regexp.MustCompile(`^(MEMORY\.md|(user|feedback|project|reference)_[A-Za-z0-9_.-]{1,100}\.md)$`)
 
 // MemoryName reports whether name is a memory file's name.
-func MemoryName(name string) bool { return memoryName.MatchString(name) && !strings.Contains(name, "..") }
+func MemoryName(name string) bool {
+	return memoryName.MatchString(name) && !strings.Contains(name, "..")
+}
 
 // alwaysLoaded reports whether a memory file is always in the context (MEMORY.md, user_*.md).
 func alwaysLoaded(name string) bool { return name == "MEMORY.md" || strings.HasPrefix(name, "user_") }
