@@ -155,11 +155,12 @@ func AgentJobWorkflow(ctx workflow.Context, p AgentJobParams) (string, error) {
 func awaitConfirmation(ctx workflow.Context, ch workflow.ReceiveChannel, decided map[int]string, n int) (string, error) {
 	for decided[n] == "" {
 		var c AgentConfirmation
-		if !ch.Receive(ctx, &c) {
-			return "", ctx.Err()
-		}
-		if ctx.Err() != nil {
-			return "", ctx.Err()
+		sel := workflow.NewSelector(ctx)
+		sel.AddReceive(ch, func(r workflow.ReceiveChannel, _ bool) { r.Receive(ctx, &c) })
+		sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
+		sel.Select(ctx)
+		if err := ctx.Err(); err != nil {
+			return "", err
 		}
 		if c.Decision == "approve" || c.Decision == "reject" {
 			decided[c.N] = c.Decision

@@ -216,7 +216,7 @@ func (s *Service) Get(ctx context.Context, scope tenant.Scope, id string) (*clie
 		return nil, err
 	}
 	var steps []schema.AgentStep
-	if err := s.DB.NewSelect().Model(&steps).Where("job_id = ?", id).OrderExpr("n, kind DESC").Scan(ctx); err != nil {
+	if err := s.DB.NewSelect().Model(&steps).Where("job_id = ?", id).OrderExpr("n, created_at, id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("read the steps of agent job %s: %w", id, err)
 	}
 	w := ToWire(job, steps)
