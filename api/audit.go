@@ -37,6 +37,11 @@ func (s *Server) audited(c *gin.Context) {
 		s.audit.Record(s.auditEvent(c, r, p, c.Writer.Status()))
 		return
 	}
+	if r.Streamed {
+		c.Next()
+		s.writeAuditEvent(c.Request.Context(), s.auditEvent(c, r, p, c.Writer.Status()))
+		return
+	}
 	w := &capture{ResponseWriter: c.Writer}
 	c.Writer = w
 	defer func() { c.Writer = w.ResponseWriter }() // after a panic, recoverPanics answers on the real writer

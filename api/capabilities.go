@@ -29,6 +29,7 @@ import (
 	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/limit"
+	"github.com/svcplatform/svc/internal/llm"
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/siwe"
@@ -135,6 +136,8 @@ type Deps struct {
 	CodeProof *codeproof.Service
 	// CodeProjects is the code-project registry (seed 001); nil answers its routes 503.
 	CodeProjects *codeprojects.Registry
+	// LLM is the OpenAI-compatible LLM gateway (/llm/v1); nil answers its completions 503.
+	LLM *llm.Gateway
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -186,5 +189,6 @@ func routeTable(d Deps) [][]Route {
 		(&agentAPI{agent: d.Agent}).routes(),
 		(&codeProofAPI{codeproof: d.CodeProof, projects: d.CodeProjects}).routes(),
 		(&cryptoAPI{ledger: d.Ledger, topups: d.TopUps, wallets: d.Wallets, sends: d.WalletStarts}).routes(),
+		(&llmAPI{gw: d.LLM}).routes(),
 	}
 }

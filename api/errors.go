@@ -228,6 +228,11 @@ func (s *Server) fail(c *gin.Context, err error) {
 	for k, v := range ae.GetHeaders() {
 		c.Writer.Header()[k] = v
 	}
+	if isLLMPath(c.Request.URL.Path) {
+		// OpenAI clients read the gateway's errors only in OpenAI's shape.
+		c.AbortWithStatusJSON(ae.status, openAIError(ae).Body)
+		return
+	}
 	c.AbortWithStatusJSON(ae.status, ae.ErrorEnvelope)
 }
 

@@ -74,6 +74,9 @@ type Route struct {
 	// LimitOnly, when set, says which requests of the route count against its limit operation (the MCP
 	// transport: only a session's initialize); the others pass the limiter untouched.
 	LimitOnly func(c *gin.Context) bool
+	// Streamed routes answer as they go (the LLM gateway's server-sent events): the answer cannot be
+	// held until the audit event is stored, so the event is written as soon as the answer has ended.
+	Streamed bool
 	// Deprecated, when set, marks the route deprecated until its sunset (headers on every answer, and
 	// the OpenAPI operation marked deprecated).
 	Deprecated *Deprecation

@@ -24,6 +24,7 @@ import (
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/launch"
 	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/llm"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/vault"
@@ -117,6 +118,9 @@ type APIDeps struct {
 	// SIWEDomain is the domain sign-in-with-Ethereum messages must name (see Config.SIWEDomain); empty
 	// uses DefaultSIWEDomain.
 	SIWEDomain string
+	// LLM is the LLM gateway's catalog (Config.LLM); nil uses the built-in llm.DefaultCatalog with no
+	// provider configured (completions answer 503).
+	LLM *llm.Catalog
 }
 
 // RunSweepInterval is how often, by default, an API process looks for runs left unstarted.

@@ -361,6 +361,7 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 		Trading:         tradingOf(cfg.Trading),
 		DevFaucet:       devFaucet(cfg, keyMode),
 		SIWEDomain:      siweDomain(cfg.SIWEDomain, cfg.HTTPAddr),
+		LLM:             cfg.LLM,
 		Databases:       st.databases})
 	if err != nil {
 		return err

@@ -26,6 +26,7 @@ import (
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/handles"
+	"github.com/svcplatform/svc/internal/llm"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
@@ -60,6 +61,12 @@ type Config struct {
 	// ServicesFile is the services.yaml of external managed services (SVC_SERVICES_FILE; default
 	// ./services.yaml when it exists).
 	ServicesFile string
+	// LLMFile is the LLM gateway's catalog of providers and models (SVC_LLM_FILE; default ./llm.yaml
+	// when it exists, else the built-in llm.DefaultCatalog, whose provider is SVC_LLM_BASE_URL with the
+	// key SVC_LLM_API_KEY).
+	LLMFile string
+	// LLM is the catalog loaded from LLMFile, its providers' URLs and keys read from the environment.
+	LLM *llm.Catalog
 	// TrustedProxies are the reverse proxies (addresses or CIDRs, comma-separated in SVC_TRUSTED_PROXIES)
 	// whose X-Forwarded-For gives the client IP recorded in audit events; none by default.
 	TrustedProxies []string
@@ -191,6 +198,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if cfg.Fees, err = feesFromEnv(getenv); err != nil {
+		return Config{}, err
+	}
+	cfg.LLMFile = getenv("SVC_LLM_FILE")
+	if cfg.LLM, err = loadLLM(cfg.LLMFile, getenv); err != nil {
 		return Config{}, err
 	}
 	cfg.DatabaseClusterURL = or(getenv("SVC_DATABASE_CLUSTER_URL"), cfg.DatabaseURL)
@@ -458,6 +469,18 @@ func (c Config) Artifacts(db bun.IDB, blobs blob.Store) *artifact.Store {
 		b = blob.NewLocal(c.ArtifactDir)
 	}
 	return artifact.NewStore(db, b, artifact.Options{MaxBytes: c.ArtifactMaxBytes})
+}
+
+// loadLLM loads the LLM gateway's catalog: path, or ./llm.yaml when it exists, or the built-in one.
+func loadLLM(path string, getenv func(string) string) (*llm.Catalog, error) {
+	if path == "" && fileExists("llm.yaml") {
+		path = "llm.yaml"
+	}
+	c, err := llm.LoadCatalog(path, getenv)
+	if err != nil {
+		return nil, fmt.Errorf("SVC_LLM_FILE: %w", err)
+	}
+	return c, nil
 }
 
 // Services loads the external services: ServicesFile, or ./services.yaml when it exists, or none.

@@ -30,6 +30,7 @@ import (
 	"github.com/svcplatform/svc/internal/idempotency"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/limit"
+	"github.com/svcplatform/svc/internal/llm"
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
@@ -84,6 +85,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Gateway:     gw,
 		Invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
 		Ledger:      book,
+		LLM:         llmGateway(d, book),
 		Payer:       gateway.NewPayer(book, leases, d.Logger),
 		Webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 		Deliveries:  delivery.NewStore(d.DB, d.Temporal),
@@ -334,4 +336,17 @@ func deliveries(d WorkerDeps) *activities.Deliveries {
 	return &activities.Deliveries{Store: delivery.NewStore(d.DB, nil), DB: d.DB, CanSign: d.Box != nil,
 		Webhooks: webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: loop, AllowLoopback: loop}),
 		Sender:   delivery.NewSender(delivery.SenderOptions{AllowHTTP: loop, AllowLoopback: loop})}
+}
+
+// llmGateway is the LLM gateway over the ledger, on the configured catalog (the built-in one, with no
+// provider configured, when none is given).
+func llmGateway(d APIDeps, book *ledger.Ledger) *llm.Gateway {
+	cat := d.LLM
+	if cat == nil {
+		var err error
+		if cat, err = llm.LoadCatalog("", func(string) string { return "" }); err != nil {
+			panic("the built-in llm.yaml does not load: " + err.Error())
+		}
+	}
+	return llm.New(llm.Options{Catalog: cat, Ledger: book, Logger: d.Logger})
 }

@@ -179,6 +179,9 @@ const (
 	// The payment-rail operations of GET and POST /api/crypto/capabilities (issue 22).
 	OpCryptoCapabilitiesRead   = "crypto.capabilities.read"
 	OpCryptoCapabilitiesSelect = "crypto.capabilities.select"
+	// The LLM gateway's operations (issue 25): POST /llm/v1/chat/completions and GET /llm/v1/models.
+	OpLLMChatCompletions = "llm.chat.completions"
+	OpLLMModelsList      = "llm.models.list"
 )
 
 // LimitOperations lists every route's limit operation id, in the order of the specification.
@@ -208,6 +211,7 @@ var LimitOperations = []string{
 	OpCodeProofStatus, OpCodeProofSetupCLI, OpCodeProofIdentity, OpCodeProofNodeSetup,
 	OpCodeProjectsList, OpCodeProjectsSave, OpCodeProjectsLinkNode,
 	OpCryptoCapabilitiesRead, OpCryptoCapabilitiesSelect,
+	OpLLMChatCompletions, OpLLMModelsList,
 	OpAgentPrompt, OpAgentJobsRead, OpAgentJobsCancel, OpAgentJobsConfirm, OpAgentThreadsList, OpAgentThreadsRead,
 }
 

@@ -44,6 +44,7 @@ import (
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/handles"
 	"github.com/svcplatform/svc/internal/ledger"
+	"github.com/svcplatform/svc/internal/llm"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/testdb"
 	"github.com/svcplatform/svc/internal/vault"
@@ -92,6 +93,9 @@ type Options struct {
 	APITemporal func(sdkclient.Client) sdkclient.Client
 	// Gateway are external services (services.yaml) the API may invoke; loopback upstreams are allowed.
 	Gateway *gateway.Catalog
+	// LLM is the LLM gateway's catalog (providers pointing at llmtest servers, say); nil is the built-in
+	// one with no provider configured.
+	LLM *llm.Catalog
 	// Log receives the API's logs at debug level; nil discards them.
 	Log io.Writer
 	// NoWorker leaves the worker out, for tests that run workers of their own (as processes, say).
@@ -223,7 +227,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		Blobs:         blobs, BlobDir: blobDir, Artifacts: artifacts, ArtifactDir: artifactDir, Chain: chain, X402: xc,
 		Databases: databases,
 		deps: app.APIDeps{Vault: handoffVault, HandoffCheckEvery: opts.HandoffCheckEvery, CodeProof: codeProofOf(t, opts.CodeProof),
-			ProjectsFile: cmp.Or(opts.ProjectsFile, filepath.Join(t.TempDir(), "projects.json")), Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, AllowLoopback: true,
+			ProjectsFile: cmp.Or(opts.ProjectsFile, filepath.Join(t.TempDir(), "projects.json")), Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, LLM: opts.LLM, AllowLoopback: true,
 			Artifacts: artifacts, Blobs: blobs, X402: xc, ChainRPCURL: chainURL(chain), NativeUSDPrice: app.DevNativeUSDPrice, WalletScreening: opts.WalletScreening, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
 			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval},

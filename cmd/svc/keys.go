@@ -34,7 +34,7 @@ func keysCommands() []command {
 // keysCreateHelp is the help of "svc keys create".
 const keysCreateHelp = `Usage: svc keys create [--name N] [--scope S]... [--service S]... [--limit OP=N/min|OP=N/day]...
                        [--project P] [--credit-token T] [--idempotency-key K] [--login]
-                       [--read-only] [--ip-allow A]... [--recipient-allow A]...
+                       [--read-only] [--ip-allow A]... [--recipient-allow A]... [--llm] [--agent-api]
 
 Creates an API key and prints its secret once. With the current API key (scope api_keys:manage) the new
 key is a child that may only narrow its parent; with --credit-token (or ` + envCreditToken + `) it is the
@@ -42,7 +42,10 @@ account's first key and no API key is sent. Every field is optional.
 
   --name N              a label for people
   --scope S             a scope of the new key; repeatable or comma-separated (default: the parent's)
-  --service S           a service id the new key may use; repeatable or comma-separated
+  --service S           a service id the new key may use; repeatable or comma-separated (default: the
+                        parent's services without managed-agents, seed 002's CLI key defaults)
+  --llm                 also grant the LLM gateway (service access managed-agents; needs services:invoke)
+  --agent-api           also grant the agent API (service access managed-agents; needs runs:write)
   --limit OP=N/min      at most N requests per minute for operation OP (e.g. runs.create=10/min, *=100/min)
   --limit OP=N/day      at most N credits per day (services.invoke, runs.create, ... only)
   --project P           bind the new key to project P (here --project is not the global flag)
@@ -63,7 +66,7 @@ func (a *app) keysCreate(args []string) int {
 	var (
 		name, project, creditToken, idemKey string
 		scopes, services, limits            stringList
-		saveLogin, readOnly                 bool
+		saveLogin, readOnly, llmFlag, agent bool
 		ipAllow, recipientAllow             stringList
 	)
 	fs := a.commandFlags(cmd, &idemKey, "project") // --project here binds the new key instead of selecting a project
@@ -77,6 +80,8 @@ func (a *app) keysCreate(args []string) int {
 	fs.BoolVar(&readOnly, "read-only", false, "the new key answers 403 to every write")
 	fs.Var(&ipAllow, "ip-allow", "an address or CIDR range the key may be used from (repeatable)")
 	fs.Var(&recipientAllow, "recipient-allow", "a recipient the key's wallet sends may go to (repeatable)")
+	fs.BoolVar(&llmFlag, "llm", false, "also grant the LLM gateway (service access managed-agents)")
+	fs.BoolVar(&agent, "agent-api", false, "also grant the agent API (service access managed-agents)")
 	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
 	}
@@ -109,6 +114,21 @@ func (a *app) keysCreate(args []string) int {
 				envAPIKey+", or pass --credit-token for the first key")
 		}
 		c = a.newClient(s)
+		// Seed 002's CLI key defaults: a child key gets the agent API and the LLM gateway only when asked.
+		if req.Services == nil {
+			visible := c.ListServices(a.ctx)
+			if !visible.OK {
+				return apiFailure(a, visible)
+			}
+			var ids []string
+			for _, svc := range visible.Body.Services {
+				ids = append(ids, svc.ID)
+			}
+			req.Services = cliKeyServices(ids, llmFlag || agent)
+		}
+	}
+	if req.Services != nil && (llmFlag || agent) {
+		req.Services = cliKeyServices(req.Services, true)
 	}
 	resp := c.CreateAPIKey(a.ctx, req, idemOpts(idemKey)...)
 	if !resp.OK {

@@ -15,7 +15,7 @@ import (
 const envPrivateKey = "SVC_PRIVATE_KEY"
 
 // loginSIWEHelp is the help of "svc login siwe", the end of "svc login"'s.
-const loginSIWEHelp = `Usage: svc login siwe --private-key HEX [--key-name NAME] [--read-write] [--base-url URL]
+const loginSIWEHelp = `Usage: svc login siwe --private-key HEX [--key-name NAME] [--read-write] [--llm] [--agent-api] [--base-url URL]
 
 Signs in with Ethereum (EIP-4361): asks the API for a nonce, signs the sign-in message locally with the
 private key (never sent), exchanges it for a short-lived web session, creates an API key through that
@@ -25,6 +25,8 @@ session and stores the key like "svc login" does. The key's address must have be
   --private-key HEX   the secp256k1 key (0x-prefixed or not); default ` + envPrivateKey + `
   --key-name NAME     the new key's name (default SIWE-<date>)
   --read-write        create a key that may write (default: a read-only key, as seed 002's CLI keys)
+  --llm               grant the LLM gateway (service access managed-agents; off by default, as seed 002's CLI keys)
+  --agent-api         grant the agent API (service access managed-agents; off by default)
 
 ` + globalFlagsHelp
 
@@ -32,8 +34,10 @@ session and stores the key like "svc login" does. The key's address must have be
 func (a *app) loginSIWE(args []string) int {
 	const cmd = "login siwe"
 	var privateKey, keyName string
-	var readWrite bool
+	var readWrite, llmFlag, agent bool
 	fs := a.commandFlags(cmd, nil)
+	fs.BoolVar(&llmFlag, "llm", false, "grant the LLM gateway (service access managed-agents)")
+	fs.BoolVar(&agent, "agent-api", false, "grant the agent API (service access managed-agents)")
 	fs.StringVar(&privateKey, "private-key", "", "the secp256k1 private key, hex")
 	fs.StringVar(&keyName, "key-name", "", "the new key's name (default SIWE-<date>)")
 	fs.BoolVar(&readWrite, "read-write", false, "create a key that may write")
@@ -78,7 +82,17 @@ func (a *app) loginSIWE(args []string) int {
 		return a.notStored(apiFailure(a, ses))
 	}
 	readOnly := !readWrite
-	made := a.newClient(s, client.WithSessionToken(ses.Body.Token)).CreateAPIKey(a.ctx, client.CreateAPIKeyRequest{Name: keyName, ReadOnly: &readOnly})
+	// Seed 002's CLI key defaults: every service of the catalog but managed-agents unless asked for.
+	prices := anon.Pricing(a.ctx, "")
+	if !prices.OK {
+		return a.notStored(apiFailure(a, prices))
+	}
+	var catalogIDs []string
+	for _, p := range prices.Body.Prices {
+		catalogIDs = append(catalogIDs, p.ServiceID)
+	}
+	services := cliKeyServices(catalogIDs, llmFlag || agent)
+	made := a.newClient(s, client.WithSessionToken(ses.Body.Token)).CreateAPIKey(a.ctx, client.CreateAPIKeyRequest{Name: keyName, ReadOnly: &readOnly, Services: services})
 	if !made.OK {
 		return a.notStored(apiFailure(a, made))
 	}

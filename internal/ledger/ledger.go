@@ -235,6 +235,19 @@ func (l *Ledger) FindHold(ctx context.Context, accountID, reference string) (Hol
 	return h, status, nil
 }
 
+// HoldCharged returns what a settled hold charged (0 for a hold still open or released).
+func (l *Ledger) HoldCharged(ctx context.Context, h Hold) (int64, error) {
+	var charged sql.NullInt64
+	err := l.db.NewRaw("SELECT charged FROM credit_holds WHERE id = ? AND status = 'settled'", h.ID).Scan(ctx, &charged)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read a hold's charge: %w", err)
+	}
+	return charged.Int64, nil
+}
+
 // Settle charges what the call cost (at most the hold; more is capped) and frees the rest. Settling a
 // closed hold changes nothing. It returns the millicredits charged.
 func (l *Ledger) Settle(ctx context.Context, h Hold, charged int64) (int64, error) {

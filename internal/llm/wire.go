@@ -18,7 +18,65 @@ type ChatRequest struct {
 	Temperature    *float64        `json:"temperature,omitempty"`
 	Stream         bool            `json:"stream,omitempty"`
 	StreamOptions  *StreamOptions  `json:"stream_options,omitempty"`
+	// Extra are the other top-level fields, sent to the upstream as they came (see PassThrough).
+	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// chatRequestFields is ChatRequest without its methods, for encoding/json.
+type chatRequestFields ChatRequest
+
+// MarshalJSON writes the request's fields and its Extra ones.
+func (r ChatRequest) MarshalJSON() ([]byte, error) {
+	data, err := json.Marshal(chatRequestFields(r))
+	if err != nil || len(r.Extra) == 0 {
+		return data, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, err
+	}
+	for k, v := range r.Extra {
+		if _, known := fields[k]; !known && !knownRequestField[k] {
+			fields[k] = v
+		}
+	}
+	return json.Marshal(fields)
+}
+
+// UnmarshalJSON reads the request's fields, keeping any other top-level field in Extra (leniently:
+// the gateway's route checks fields strictly before this).
+func (r *ChatRequest) UnmarshalJSON(data []byte) error {
+	var f chatRequestFields
+	if err := json.Unmarshal(data, &f); err != nil {
+		return err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return err
+	}
+	for k, v := range fields {
+		if !knownRequestField[k] {
+			if f.Extra == nil {
+				f.Extra = map[string]json.RawMessage{}
+			}
+			f.Extra[k] = v
+		}
+	}
+	*r = ChatRequest(f)
+	return nil
+}
+
+// knownRequestField are ChatRequest's own JSON fields.
+var knownRequestField = map[string]bool{"model": true, "messages": true, "tools": true, "tool_choice": true,
+	"response_format": true, "max_tokens": true, "temperature": true, "stream": true, "stream_options": true}
+
+// PassThrough are the other chat-completion fields the gateway accepts from clients and sends on
+// unchanged; any other top-level field is refused, naming it.
+var PassThrough = map[string]bool{"top_p": true, "n": true, "stop": true, "seed": true, "user": true,
+	"presence_penalty": true, "frequency_penalty": true, "logit_bias": true, "logprobs": true, "top_logprobs": true,
+	"parallel_tool_calls": true, "max_completion_tokens": true, "metadata": true, "store": true,
+	"service_tier": true, "reasoning_effort": true, "modalities": true, "prediction": true, "functions": true,
+	"function_call": true}
 
 // StreamOptions asks a streaming upstream to report usage in its last chunk.
 type StreamOptions struct {
@@ -74,6 +132,7 @@ type FunctionDef struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	Strict      *bool           `json:"strict,omitempty"`
 }
 
 // ToolCall is the model's request to call a function. Index is set only in stream deltas.
