@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/app/apptest"
@@ -78,7 +79,7 @@ func agentPrompt(t *testing.T, env *apptest.Env, key, idem string, body map[stri
 func waitJob(t *testing.T, c *client.Client, id, want string) client.AgentJob {
 	t.Helper()
 	var last client.AgentJob
-	require.Eventually(t, func() bool {
+	ok := assert.Eventually(t, func() bool {
 		r := c.AgentJob(context.Background(), id)
 		if !r.OK {
 			t.Logf("read job %s: %d %s", id, r.StatusCode, r.Raw)
@@ -86,7 +87,10 @@ func waitJob(t *testing.T, c *client.Client, id, want string) client.AgentJob {
 		}
 		last = r.Body.Job
 		return last.Status == want
-	}, 60*time.Second, 50*time.Millisecond, "job %s never reached %s (last %+v)", id, want, last)
+	}, 60*time.Second, 50*time.Millisecond)
+	if !ok {
+		t.Fatalf("job %s never reached %s (last %+v)", id, want, last)
+	}
 	return last
 }
 

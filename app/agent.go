@@ -7,6 +7,7 @@ import (
 
 	"github.com/svcplatform/svc/activities"
 	"github.com/svcplatform/svc/internal/agent"
+	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/llm"
 )
 
@@ -41,6 +42,12 @@ func (l *LateDispatcher) Allows(ctx context.Context, as llm.Caller, method, path
 // nil fails or omits what needs it, saying so).
 func agentActivities(d WorkerDeps) *activities.AgentJobs {
 	r := &agent.Runner{DB: d.DB, Model: d.AgentModel, Env: d.AgentEnv, MCP: d.AgentMCP, AllowLoopback: d.AllowLoopback}
+	if r.Model == nil && d.DB != nil {
+		// The worker's own gateway over the ledger: each model call is charged once per reference
+		// (agentjob/<id>/model/<n>), like the API's gateway.
+		gw := llmGateway(APIDeps{DB: d.DB, LLM: d.LLM}, ledger.New(d.DB))
+		r.Model, r.ModelID = gw, gw.Catalog().Base().ID
+	}
 	if d.AgentDispatch != nil {
 		r.Dispatch = d.AgentDispatch
 	}

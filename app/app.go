@@ -212,6 +212,7 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		}
 		deps.NativeUSDPrice = nativePrice(cfg, keyMode)
 		deps.AgentDispatch = st.agentDispatch
+		deps.LLM = cfg.LLM
 		if deps.Vault, err = openVault(cfg.Vault); err != nil {
 			return fmt.Errorf("worker: %w", err)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/llm"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/trading"
@@ -85,7 +86,10 @@ type WorkerDeps struct {
 	// saying so (retried). AgentDispatch runs their tools as the job's key through the API's engine (a
 	// *LateDispatcher bound to the process's api.Server); nil fails their tool calls saying so.
 	// AgentEnv and AgentMCP are the accounts' environment variables and MCP servers (nil: none).
-	AgentModel    agent.Model
+	AgentModel agent.Model
+	// LLM is the LLM gateway's catalog agent jobs' model calls use when AgentModel is nil (the worker
+	// builds its own gateway over the ledger; nil: the built-in catalog).
+	LLM           *llm.Catalog
 	AgentDispatch agent.Dispatcher
 	AgentEnv      agent.EnvValues
 	AgentMCP      agent.MCPServers

@@ -189,7 +189,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		require.NoError(t, err)
 	}
 	wdeps := app.WorkerDeps{Vault: handoffVault, DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs,
-		Databases: databases, LimitClock: limitClock, AgentModel: opts.AgentModel, AgentDispatch: &app.LateDispatcher{}}
+		Databases: databases, LimitClock: limitClock, AgentModel: opts.AgentModel, AgentDispatch: &app.LateDispatcher{}, LLM: opts.LLM}
 	var chain *devchain.Chain
 	var xc *x402.Config
 	var faucet api.Faucet
