@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -227,4 +229,33 @@ func TestAgentDailyLimitUnderConcurrency(t *testing.T) {
 	var jobs int
 	require.NoError(t, env.DB.NewSelect().Table("agent_jobs").ColumnExpr("count(*)").Where("account_id = ?", accountID).Scan(ctx, &jobs))
 	require.Equal(t, 10, jobs)
+}
+
+// TestRecordAgentJobHistories records the agent job workflow's histories (a tool call then an answer;
+// a send rejected at its confirmation) that workflows' replay test reads. It runs only with
+// SVC_RECORD_HISTORIES=1 (make record-histories).
+func TestRecordAgentJobHistories(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	env := apptest.NewWith(t, apptest.Options{AgentModel: newScriptedModel()})
+	_, key := databaseAccount(t, env, "agent")
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
+	ctx := context.Background()
+	testdata := filepath.Join("..", "workflows", "testdata")
+
+	r := agentPrompt(t, env, key, "h1", map[string]any{"prompt": "what is my balance?"})
+	require.Equal(t, http.StatusAccepted, r.Status, "%s", r.Raw)
+	job := waitJob(t, c, r.Body["job"].(map[string]any)["id"].(string), client.AgentJobSucceeded)
+	require.Eventually(t, func() bool { return workflowClosed(env, job.WorkflowID) }, 20*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, job.WorkflowID, filepath.Join(testdata, "agentjob_tool.json"))
+
+	r = agentPrompt(t, env, key, "h2", map[string]any{"prompt": "send 1 usdc"})
+	require.Equal(t, http.StatusAccepted, r.Status, "%s", r.Raw)
+	waiting := waitJob(t, c, r.Body["job"].(map[string]any)["id"].(string), client.AgentJobAwaitingConfirmation)
+	step := waiting.Steps[len(waiting.Steps)-1]
+	require.True(t, c.ConfirmAgentJob(ctx, waiting.ID, client.AgentConfirmRequest{StepID: step.ID, Decision: "reject"}).OK)
+	waitJob(t, c, waiting.ID, client.AgentJobSucceeded)
+	require.Eventually(t, func() bool { return workflowClosed(env, waiting.WorkflowID) }, 20*time.Second, 20*time.Millisecond)
+	writeHistory(t, env, waiting.WorkflowID, filepath.Join(testdata, "agentjob_confirmation_rejected.json"))
 }
