@@ -27,9 +27,9 @@ import (
 
 // Event types of agent jobs.
 const (
-	EventSucceeded            = "agent.job.succeeded"
-	EventFailed               = "agent.job.failed"
-	EventAwaitingConfirmation = "agent.job.awaiting_confirmation"
+	EventSucceeded            = outbox.AgentJobSucceeded
+	EventFailed               = outbox.AgentJobFailed
+	EventAwaitingConfirmation = outbox.AgentJobAwaitingConfirmation
 )
 
 // Limits of what one step keeps.
