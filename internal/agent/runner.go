@@ -402,8 +402,14 @@ func (r *Runner) Propose(ctx context.Context, c workflows.AgentToolCall) error {
 	raw, _ := json.Marshal(redact(args))
 	name := tc.Function.Name
 	summary := summarize(name + " " + string(raw))
+	// Untrusted content anywhere in the thread's context (this job's or an earlier one's) flags it.
+	untrusted, err := r.DB.NewSelect().Model((*schema.AgentStep)(nil)).Join("JOIN agent_jobs AS j ON j.id = agent_step.job_id").
+		Where("j.thread_id = ? AND agent_step.untrusted AND agent_step.kind = ?", jc.job.ThreadID, schema.StepTool).Exists(ctx)
+	if err != nil {
+		return fmt.Errorf("look for untrusted content in thread %s: %w", jc.job.ThreadID, err)
+	}
 	step := &schema.AgentStep{ID: stepID(c.JobID, c.N, schema.StepConfirmation), JobID: c.JobID, N: c.N, Kind: schema.StepConfirmation,
-		ToolName: &name, ToolCallID: &tc.ID, Args: raw, Summary: &summary, Status: schema.StepPending, Untrusted: jc.job.Untrusted}
+		ToolName: &name, ToolCallID: &tc.ID, Args: raw, Summary: &summary, Status: schema.StepPending, Untrusted: untrusted || jc.job.Untrusted}
 	return r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(step).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
 			return fmt.Errorf("record confirmation %s: %w", step.ID, err)
