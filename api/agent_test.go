@@ -18,6 +18,7 @@ import (
 
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/agent"
 	"github.com/svcplatform/svc/internal/llm"
 	"github.com/svcplatform/svc/schema"
 )
@@ -309,4 +310,33 @@ func TestAgentMemoryAndUntrusted(t *testing.T) {
 	}
 	model.mu.Unlock()
 	require.True(t, wrapped, "the page is wrapped as untrusted")
+}
+
+// TestAgentSweepStartsQueuedJobs: a job recorded by a request that died before starting its workflow is
+// started by the sweep, and runs; sweeping again starts nothing twice.
+func TestAgentSweepStartsQueuedJobs(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{AgentModel: newScriptedModel()})
+	accountID, key := databaseAccount(t, env, "sweep")
+	ctx := context.Background()
+	var keyID string
+	require.NoError(t, env.DB.NewSelect().Table("api_keys").Column("id").Where("account_id = ?", accountID).Limit(1).Scan(ctx, &keyID))
+	thread := &schema.AgentThread{ID: "thr_sweep", AccountID: accountID, Title: "t"}
+	_, err := env.DB.NewInsert().Model(thread).Exec(ctx)
+	require.NoError(t, err)
+	job := &schema.AgentJob{ID: "job_sweep", AccountID: accountID, KeyID: keyID, ThreadID: thread.ID, Prompt: "hi", Status: schema.AgentQueued}
+	_, err = env.DB.NewInsert().Model(job).Exec(ctx)
+	require.NoError(t, err)
+	_, err = env.DB.NewInsert().Model(&schema.AgentMessage{ThreadID: thread.ID, Seq: 1, JobID: job.ID, Message: json.RawMessage(`{"role":"user","content":"hi"}`)}).Exec(ctx)
+	require.NoError(t, err)
+	svc := &agent.Service{DB: env.DB, Engine: env.Temporal}
+	n, err := svc.Sweep(ctx, 0, 100)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
+	done := waitJob(t, c, job.ID, client.AgentJobSucceeded)
+	require.Contains(t, *done.Answer, `you said "hi"`)
+	n, err = svc.Sweep(ctx, 0, 100)
+	require.NoError(t, err)
+	require.Zero(t, n)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync/atomic"
+	"time"
 
 	"github.com/svcplatform/svc/activities"
 	"github.com/svcplatform/svc/internal/agent"
@@ -61,4 +62,19 @@ func agentService(d APIDeps) *agent.Service {
 		s.Engine = d.Temporal
 	}
 	return s
+}
+
+// agentSweepSettle is how long a recorded agent job may wait for its request to start its workflow
+// before the sweep starts it.
+const agentSweepSettle = time.Minute
+
+// sweepAgentJobs starts the workflows of agent jobs a dying request recorded without starting.
+func (a *APIProcess) sweepAgentJobs(ctx context.Context) {
+	n, err := a.deps.Agent.Sweep(ctx, agentSweepSettle, 100)
+	if err != nil && ctx.Err() == nil {
+		a.log.Warn("start unstarted agent jobs", "err", err)
+	}
+	if n > 0 {
+		a.log.Info("handed agent jobs to their workflows", "count", n)
+	}
 }

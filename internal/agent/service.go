@@ -358,3 +358,23 @@ func (s *Service) Thread(ctx context.Context, scope tenant.Scope, id string) (*c
 	}
 	return out, nil
 }
+
+// Sweep starts the workflows of jobs still queued settle after they were recorded (a request that died
+// between its commit and the start): starting is idempotent, so a job whose workflow exists is left as
+// it is. It answers how many jobs it handed to the engine.
+func (s *Service) Sweep(ctx context.Context, settle time.Duration, limit int) (int, error) {
+	if s == nil || s.Engine == nil {
+		return 0, nil
+	}
+	var jobs []schema.AgentJob
+	if err := s.DB.NewSelect().Model(&jobs).Where("status = ? AND created_at < ?", schema.AgentQueued, time.Now().Add(-settle)).
+		Order("created_at").Limit(int64(limit)).Scan(ctx); err != nil {
+		return 0, fmt.Errorf("list queued agent jobs: %w", err)
+	}
+	for i := range jobs {
+		if err := s.start(ctx, &jobs[i]); err != nil {
+			return i, err
+		}
+	}
+	return len(jobs), nil
+}
