@@ -86,7 +86,12 @@ func (aa *agentAPI) confirm(ctx context.Context, in *agentConfirmInput) (*Out[cl
 	if aa.agent == nil {
 		return nil, agent.ErrUnavailable
 	}
-	j, err := aa.agent.Confirm(ctx, principalFrom(ctx).Scope, in.JobID, in.Body)
+	p := principalFrom(ctx)
+	keyID := ""
+	if p.Key != nil {
+		keyID = p.Key.ID
+	}
+	j, err := aa.agent.Confirm(ctx, p.Scope, keyID, in.JobID, in.Body)
 	if err != nil {
 		return nil, err
 	}

@@ -174,6 +174,23 @@ func TestAgentJobs(t *testing.T) {
 	var txs int
 	require.NoError(t, env.DB.NewSelect().Table("wallet_transactions").ColumnExpr("count(*)").Scan(ctx, &txs))
 	require.Zero(t, txs, "nothing was sent")
+	apr := c.ListApprovals(ctx, client.ListApprovalsParams{})
+	require.True(t, apr.OK, "%v", apr.Error)
+	require.Len(t, apr.Body.Approvals, 1, "the confirmation's approval")
+	require.Equal(t, client.ApprovalRejected, apr.Body.Approvals[0].Status, "decided with /confirm")
+
+	// The approvals routes decide a confirmation too.
+	r = agentPrompt(t, env, key, "s3", map[string]any{"prompt": "send through the approvals"})
+	viaID := r.Body["job"].(map[string]any)["id"].(string)
+	waitJob(t, c, viaID, client.AgentJobAwaitingConfirmation)
+	pending := c.ListApprovals(ctx, client.ListApprovalsParams{Status: client.ApprovalPending})
+	require.True(t, pending.OK, "%v", pending.Error)
+	require.Len(t, pending.Body.Approvals, 1)
+	dr := c.DecideApproval(ctx, pending.Body.Approvals[0].ID, client.DecideApprovalRequest{Decision: "reject"})
+	require.True(t, dr.OK, "%v", dr.Error)
+	via := waitJob(t, c, viaID, client.AgentJobSucceeded)
+	require.Equal(t, "rejected", via.Steps[1].Status, "%+v", via.Steps)
+	require.Equal(t, "failed", via.Steps[2].Status, "%+v", via.Steps)
 
 	// Cancelled while it waits for a confirmation (through /v1).
 	r = agentPrompt(t, env, key, "s2", map[string]any{"prompt": "send it again"})

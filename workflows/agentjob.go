@@ -3,10 +3,13 @@ package workflows
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/svcplatform/svc/internal/ids"
 )
 
 // AgentMaxSteps is the step cap of an agent job: at most this many model calls, then the job fails
@@ -111,6 +114,7 @@ func AgentJobWorkflow(ctx workflow.Context, p AgentJobParams) (string, error) {
 		}
 	}
 	confirms := workflow.GetSignalChannel(ctx, SignalAgentConfirm)
+	outcomes := workflow.GetSignalChannel(ctx, SignalApprovalOutcome)
 	decided := map[int]string{}
 	for turns := 0; p.Turn < AgentMaxSteps; turns++ {
 		if turns >= AgentTurnsPerRun {
@@ -134,7 +138,7 @@ func AgentJobWorkflow(ctx workflow.Context, p AgentJobParams) (string, error) {
 					return finishAgent(ctx, p.JobID, err)
 				}
 				upsertStatus(ctx, "awaiting_confirmation")
-				decision, err := awaitConfirmation(ctx, confirms, decided, c.N)
+				decision, err := awaitConfirmation(ctx, confirms, outcomes, decided, p.JobID, c.N)
 				if err != nil {
 					return finishAgent(ctx, p.JobID, err)
 				}
@@ -150,13 +154,17 @@ func AgentJobWorkflow(ctx workflow.Context, p AgentJobParams) (string, error) {
 		Error: fmt.Sprintf("the job reached its cap of %d model calls without an answer", AgentMaxSteps)})
 }
 
-// awaitConfirmation waits for the decision on step n (decisions on other steps that arrive meanwhile
-// are kept for later).
-func awaitConfirmation(ctx workflow.Context, ch workflow.ReceiveChannel, decided map[int]string, n int) (string, error) {
+// awaitConfirmation waits for the decision on step n: a SignalAgentConfirm (POST …/confirm), or the
+// outcome of the step's approval (the approvals routes: approved, or rejected, expired or cancelled,
+// which refuse the call). Decisions on other steps that arrive meanwhile are kept for later.
+func awaitConfirmation(ctx workflow.Context, ch, outcomes workflow.ReceiveChannel, decided map[int]string, jobID string, n int) (string, error) {
+	approvalID := AgentApprovalID(jobID, n)
 	for decided[n] == "" {
 		var c AgentConfirmation
+		var o ApprovalOutcome
 		sel := workflow.NewSelector(ctx)
 		sel.AddReceive(ch, func(r workflow.ReceiveChannel, _ bool) { r.Receive(ctx, &c) })
+		sel.AddReceive(outcomes, func(r workflow.ReceiveChannel, _ bool) { r.Receive(ctx, &o) })
 		sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
 		sel.Select(ctx)
 		if err := ctx.Err(); err != nil {
@@ -165,8 +173,20 @@ func awaitConfirmation(ctx workflow.Context, ch workflow.ReceiveChannel, decided
 		if c.Decision == "approve" || c.Decision == "reject" {
 			decided[c.N] = c.Decision
 		}
+		if o.ApprovalID == approvalID && o.Status != "" && o.Status != "pending" {
+			decided[n] = "reject"
+			if o.Status == "approved" {
+				decided[n] = "approve"
+			}
+		}
 	}
 	return decided[n], nil
+}
+
+// AgentApprovalID is the id of the approval that gates step n of an agent job (derived, so the worker
+// and the workflow name it alike).
+func AgentApprovalID(jobID string, n int) string {
+	return ids.Derive(ids.Approval, "agentjob", jobID, strconv.Itoa(n))
 }
 
 // finishAgent ends the job after err: cancelled when the workflow was cancelled, failed otherwise.

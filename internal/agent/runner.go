@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/llm"
@@ -414,6 +415,18 @@ func (r *Runner) Propose(ctx context.Context, c workflows.AgentToolCall) error {
 		if _, err := tx.NewInsert().Model(step).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
 			return fmt.Errorf("record confirmation %s: %w", step.ID, err)
 		}
+		// The approval linked to the step: the approvals routes decide it like /confirm does.
+		aprID, jobID, stepIDv := workflows.AgentApprovalID(c.JobID, c.N), c.JobID, step.ID
+		reason := "agent job " + c.JobID + " proposes " + summary
+		if step.Untrusted {
+			reason += " (after untrusted content entered the context)"
+		}
+		if err := approval.Insert(ctx, tx, &schema.Approval{ID: aprID, AccountID: jc.job.AccountID, ProjectID: jc.job.ProjectID,
+			KeyID: jc.job.KeyID, Kind: approval.KindAgentStep, ServiceID: client.ServiceManagedAgents, OperationID: client.OpAgentJobsConfirm,
+			Input: raw, Reason: &reason, Status: client.ApprovalPending, WorkflowID: workflows.ApprovalWorkflowID(aprID),
+			ExpiresAt: time.Now().Add(approval.DefaultTTL).UTC(), AgentJobID: &jobID, AgentStepID: &stepIDv}); err != nil {
+			return fmt.Errorf("record the approval of %s: %w", step.ID, err)
+		}
 		if _, err := tx.NewUpdate().Model((*schema.AgentJob)(nil)).Set("status = ?, updated_at = now()", schema.AgentAwaitingConfirmation).
 			Where("id = ? AND status IN (?)", c.JobID, bun.In([]string{schema.AgentRunning, schema.AgentAwaitingConfirmation})).Exec(ctx); err != nil {
 			return fmt.Errorf("mark agent job %s awaiting confirmation: %w", c.JobID, err)
@@ -447,6 +460,14 @@ func (r *Runner) Tool(ctx context.Context, c workflows.AgentToolCall) error {
 	step := &schema.AgentStep{ID: id, JobID: c.JobID, N: c.N, Kind: schema.StepTool, ToolName: &name, ToolCallID: &tc.ID, Args: raw}
 	var result string
 	var failed, untrusted bool
+	if c.Decision != "" {
+		// Decided through the approvals routes, the confirmation step learns its decision here.
+		status := map[string]string{client.AgentApprove: schema.StepApproved, client.AgentReject: schema.StepRejected}[c.Decision]
+		if _, err := r.DB.NewUpdate().Model((*schema.AgentStep)(nil)).Set("status = ?, updated_at = now()", status).
+			Where("id = ? AND status = ?", stepID(c.JobID, c.N, schema.StepConfirmation), schema.StepPending).Exec(ctx); err != nil {
+			return fmt.Errorf("record the decision on step %d of agent job %s: %w", c.N, c.JobID, err)
+		}
+	}
 	switch {
 	case c.Decision == client.AgentReject:
 		result, failed = "The user rejected this call: it was not executed.", true
@@ -585,7 +606,11 @@ func (r *Runner) Finish(ctx context.Context, end workflows.AgentEnd) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil
 		}
-		// Pending confirmations of a job that ended are moot.
+		// Pending confirmations (and their approvals) of a job that ended are moot.
+		if _, err := tx.NewUpdate().Model((*schema.Approval)(nil)).Set("status = ?, updated_at = now()", client.ApprovalCancelled).
+			Where("agent_job_id = ? AND status = ?", end.JobID, client.ApprovalPending).Exec(ctx); err != nil {
+			return fmt.Errorf("cancel the approvals of agent job %s: %w", end.JobID, err)
+		}
 		if _, err := tx.NewUpdate().Model((*schema.AgentStep)(nil)).Set("status = ?, updated_at = now()", schema.StepRejected).
 			Where("job_id = ? AND status = ?", end.JobID, schema.StepPending).Exec(ctx); err != nil {
 			return fmt.Errorf("close the confirmations of agent job %s: %w", end.JobID, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/llm"
@@ -271,7 +272,7 @@ func finished(status string) bool {
 // Confirm records the decision on a pending confirmation step of the job, then signals it to the
 // workflow (a signal is durable even while no worker runs). Deciding a step again with the same
 // decision answers the job; a different decision is a conflict.
-func (s *Service) Confirm(ctx context.Context, scope tenant.Scope, id string, body client.AgentConfirmRequest) (*client.AgentJob, error) {
+func (s *Service) Confirm(ctx context.Context, scope tenant.Scope, keyID, id string, body client.AgentConfirmRequest) (*client.AgentJob, error) {
 	if s.Engine == nil {
 		return nil, ErrUnavailable
 	}
@@ -293,13 +294,25 @@ func (s *Service) Confirm(ctx context.Context, scope tenant.Scope, id string, bo
 	switch step.Status {
 	case status: // the same decision again: deliver it again (harmless) and answer
 	case schema.StepPending:
-		res, err := s.DB.NewUpdate().Model((*schema.AgentStep)(nil)).Set("status = ?, updated_at = now()", status).
-			Where("id = ? AND status = ?", step.ID, schema.StepPending).Exec(ctx)
+		err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			res, err := tx.NewUpdate().Model((*schema.AgentStep)(nil)).Set("status = ?, updated_at = now()", status).
+				Where("id = ? AND status = ?", step.ID, schema.StepPending).Exec(ctx)
+			if err != nil {
+				return fmt.Errorf("decide step %s: %w", step.ID, err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return svcerr.New(svcerr.Conflict, "step %s was decided meanwhile", step.ID)
+			}
+			// Its approval is decided with it (unless the approvals routes decided it already).
+			aprStatus := map[string]string{client.AgentApprove: client.ApprovalApproved, client.AgentReject: client.ApprovalRejected}[body.Decision]
+			_, err = approval.Decide(ctx, tx, scope, workflows.AgentApprovalID(id, step.N), approval.Decision{Status: aprStatus, KeyID: keyID})
+			if e, ok := svcerr.As(err); ok && (e.Code == svcerr.Conflict || e.Code == svcerr.NotFound) {
+				err = nil
+			}
+			return err
+		})
 		if err != nil {
-			return nil, fmt.Errorf("decide step %s: %w", step.ID, err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil, svcerr.New(svcerr.Conflict, "step %s was decided meanwhile", step.ID)
+			return nil, err
 		}
 	default:
 		return nil, svcerr.New(svcerr.Conflict, "step %s is already %s", step.ID, step.Status)

@@ -79,3 +79,11 @@ CREATE TABLE agent_daily_messages (
     count      integer NOT NULL DEFAULT 0,
     PRIMARY KEY (account_id, day)
 );
+
+-- A confirmation step is also an approval of kind agent_step (linked by agent_job_id and agent_step_id),
+-- so the approvals routes decide it like /agent/job/{jobId}/confirm does; its outcome reaches workflow
+-- agentjob/<agent_job_id>.
+ALTER TABLE approvals DROP CONSTRAINT approvals_kind_check;
+ALTER TABLE approvals ADD CONSTRAINT approvals_kind_check
+    CHECK (kind IN ('run', 'service_action', 'wallet_transaction', 'wallet_signature', 'agent_step'));
+ALTER TABLE approvals ADD COLUMN agent_job_id text, ADD COLUMN agent_step_id text;
