@@ -49,6 +49,9 @@ func agentActivities(d WorkerDeps) *activities.AgentJobs {
 		gw := llmGateway(APIDeps{DB: d.DB, LLM: d.LLM}, ledger.New(d.DB))
 		r.Model, r.ModelID = gw, gw.Catalog().Base().ID
 	}
+	if d.Temporal != nil {
+		r.Approvals = d.Temporal
+	}
 	if d.AgentDispatch != nil {
 		r.Dispatch = d.AgentDispatch
 	}

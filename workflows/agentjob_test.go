@@ -159,3 +159,21 @@ func TestAgentJobStepCap(t *testing.T) {
 	require.Len(t, f.models, 1)
 	require.Contains(t, f.ends[0].Error, "cap")
 }
+
+// The outcome of the step's approval decides it too: an expired approval refuses the call; an outcome
+// of another approval is ignored.
+func TestAgentJobApprovalOutcome(t *testing.T) {
+	t.Parallel()
+	f := &fakeAgent{turns: []workflows.AgentTurn{{Calls: []workflows.AgentCall{{Tool: "trading_order", Confirm: true}}}, {Final: true, Answer: "ok"}}}
+	env := newAgentEnv(f)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(workflows.SignalApprovalOutcome, workflows.ApprovalOutcome{ApprovalID: "apr_other", Status: "approved"})
+	}, time.Hour)
+	env.RegisterDelayedCallback(func() {
+		require.Empty(t, f.tools)
+		env.SignalWorkflow(workflows.SignalApprovalOutcome, workflows.ApprovalOutcome{ApprovalID: workflows.AgentApprovalID("job_7", 1), Status: "expired"})
+	}, 2*time.Hour)
+	env.ExecuteWorkflow(workflows.AgentJobWorkflowName, workflows.AgentJobParams{JobID: "job_7"})
+	require.Equal(t, workflows.AgentSucceeded, agentStatus(t, env))
+	require.Equal(t, []workflows.AgentToolCall{{JobID: "job_7", Model: 0, Index: 0, N: 1, Decision: "reject"}}, f.tools)
+}

@@ -58,6 +58,9 @@ type Runner struct {
 	MCP MCPServers
 	// ModelID is the model the jobs ask for ("" lets the gateway use its base model).
 	ModelID string
+	// Approvals starts the workflows of the approvals linked to confirmations (their 24-hour expiry);
+	// nil leaves them without one until the approvals routes decide them.
+	Approvals approval.Starter
 	// AllowLoopback lets http_fetch reach loopback addresses (dev and tests only).
 	AllowLoopback bool
 }
@@ -411,7 +414,8 @@ func (r *Runner) Propose(ctx context.Context, c workflows.AgentToolCall) error {
 	}
 	step := &schema.AgentStep{ID: stepID(c.JobID, c.N, schema.StepConfirmation), JobID: c.JobID, N: c.N, Kind: schema.StepConfirmation,
 		ToolName: &name, ToolCallID: &tc.ID, Args: raw, Summary: &summary, Status: schema.StepPending, Untrusted: untrusted || jc.job.Untrusted}
-	return r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	var apr *schema.Approval
+	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(step).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
 			return fmt.Errorf("record confirmation %s: %w", step.ID, err)
 		}
@@ -421,10 +425,11 @@ func (r *Runner) Propose(ctx context.Context, c workflows.AgentToolCall) error {
 		if step.Untrusted {
 			reason += " (after untrusted content entered the context)"
 		}
-		if err := approval.Insert(ctx, tx, &schema.Approval{ID: aprID, AccountID: jc.job.AccountID, ProjectID: jc.job.ProjectID,
+		apr = &schema.Approval{ID: aprID, AccountID: jc.job.AccountID, ProjectID: jc.job.ProjectID,
 			KeyID: jc.job.KeyID, Kind: approval.KindAgentStep, ServiceID: client.ServiceManagedAgents, OperationID: client.OpAgentJobsConfirm,
 			Input: raw, Reason: &reason, Status: client.ApprovalPending, WorkflowID: workflows.ApprovalWorkflowID(aprID),
-			ExpiresAt: time.Now().Add(approval.DefaultTTL).UTC(), AgentJobID: &jobID, AgentStepID: &stepIDv}); err != nil {
+			ExpiresAt: time.Now().Add(approval.DefaultTTL).UTC(), AgentJobID: &jobID, AgentStepID: &stepIDv}
+		if err := approval.Insert(ctx, tx, apr); err != nil {
 			return fmt.Errorf("record the approval of %s: %w", step.ID, err)
 		}
 		if _, err := tx.NewUpdate().Model((*schema.AgentJob)(nil)).Set("status = ?, updated_at = now()", schema.AgentAwaitingConfirmation).
@@ -435,6 +440,16 @@ func (r *Runner) Propose(ctx context.Context, c workflows.AgentToolCall) error {
 			Subject: step.ID, Data: map[string]any{"jobId": c.JobID, "stepId": step.ID, "tool": name, "args": json.RawMessage(raw),
 				"untrusted": step.Untrusted}})
 	})
+	if err != nil || r.Approvals == nil {
+		return err
+	}
+	// The approval's workflow ends it at its expiry (the job is then told the call was refused); a
+	// retried activity finds it started. Its expiry is read back from the row a retry left as it was.
+	stored, err := approval.NewStore(r.DB).ByID(ctx, apr.ID)
+	if err != nil {
+		return err
+	}
+	return approval.Start(ctx, r.Approvals, stored)
 }
 
 // Tool runs tool call c as the job's key, unless its stored result (a retried activity) exists or the

@@ -317,6 +317,11 @@ func (s *Service) Confirm(ctx context.Context, scope tenant.Scope, keyID, id str
 	default:
 		return nil, svcerr.New(svcerr.Conflict, "step %s is already %s", step.ID, step.Status)
 	}
+	// The approval's workflow learns the decision too, so it ends now rather than at its expiry (it may
+	// not exist: a worker without an engine started none).
+	aprStatus := map[string]string{client.AgentApprove: client.ApprovalApproved, client.AgentReject: client.ApprovalRejected}[body.Decision]
+	_ = s.Engine.SignalWorkflow(ctx, workflows.ApprovalWorkflowID(workflows.AgentApprovalID(id, step.N)), "", workflows.SignalApprovalDecision,
+		workflows.ApprovalDecision{Status: aprStatus, KeyID: keyID})
 	if err := s.Engine.SignalWorkflow(ctx, workflows.AgentJobWorkflowID(id), "", workflows.SignalAgentConfirm,
 		workflows.AgentConfirmation{N: step.N, Decision: body.Decision}); err != nil {
 		return nil, fmt.Errorf("deliver the decision on step %s: %w", step.ID, err)
