@@ -23,6 +23,8 @@ type Set struct {
 	Handoffs *Handoffs
 	// Club renews Club subscriptions (issue 25).
 	Club *Club
+	// AgentJobs are the agent jobs' activities (issue 25).
+	AgentJobs *AgentJobs
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -81,5 +83,10 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityFinishHandoff, Func: s.Handoffs.FinishHandoff},
 		{Name: workflows.ActivityClubState, Func: s.Club.ClubState},
 		{Name: workflows.ActivityRenewClub, Func: s.Club.RenewClub},
+		{Name: workflows.ActivityAgentBegin, Func: s.AgentJobs.AgentBegin},
+		{Name: workflows.ActivityAgentModel, Func: s.AgentJobs.AgentModel},
+		{Name: workflows.ActivityAgentPropose, Func: s.AgentJobs.AgentPropose},
+		{Name: workflows.ActivityAgentTool, Func: s.AgentJobs.AgentTool},
+		{Name: workflows.ActivityAgentFinish, Func: s.AgentJobs.AgentFinish},
 	}
 }

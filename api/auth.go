@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/llm"
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/siwe"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -35,6 +36,9 @@ func (s *Server) authenticate(c *gin.Context) {
 
 func (s *Server) principal(c *gin.Context, r *Route) (*Principal, error) {
 	ctx := c.Request.Context()
+	if as, ok := ctx.Value(internalCallerKey{}).(llm.Caller); ok {
+		return s.internalPrincipal(ctx, as)
+	}
 	authz := c.GetHeader("Authorization")
 	if partnerKey := strings.TrimSpace(c.GetHeader(headerPartnerKey)); partnerKey != "" {
 		return s.partnerPrincipal(ctx, r, partnerKey, authz != "" || c.GetHeader(headerAPIKey) != "")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/accountdb"
+	"github.com/svcplatform/svc/internal/agent"
 	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
@@ -131,6 +132,8 @@ type Deps struct {
 	Fees *feeread.Reader
 	// Handoffs plan and send handoffs through the vault (seed 001); nil (no SVC_VAULT) answers 503.
 	Handoffs *handoff.Service
+	// Agent records prompts and reads, cancels and confirms agent jobs (issue 25); nil answers 503.
+	Agent *agent.Service
 	// CodeProof answers the code-proof dashboard routes (seed 001); nil answers them 503.
 	CodeProof *codeproof.Service
 	// CodeProjects is the code-project registry (seed 001); nil answers its routes 503.
@@ -190,6 +193,7 @@ func routeTable(d Deps) [][]Route {
 		(&siweAPI{siwe: d.SIWE}).routes(),
 		(&feesAPI{fees: d.Fees}).routes(),
 		(&handoffsAPI{handoffs: d.Handoffs}).routes(),
+		(&agentAPI{agent: d.Agent}).routes(),
 		(&codeProofAPI{codeproof: d.CodeProof, projects: d.CodeProjects}).routes(),
 		(&cryptoAPI{ledger: d.Ledger, topups: d.TopUps, wallets: d.Wallets, sends: d.WalletStarts}).routes(),
 		(&llmAPI{gw: d.LLM}).routes(),

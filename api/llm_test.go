@@ -98,6 +98,19 @@ func (e *llmEnv) requireBalanceIn(t *testing.T, accountID string, low, high int6
 	require.True(t, ok, "balance %d available, %d held; want [%d, %d] available", b.Available, b.Held, low, high)
 }
 
+// balance is the account's available credits, once no hold is open.
+func (e *llmEnv) balance(t *testing.T, accountID string) int64 {
+	t.Helper()
+	var b ledger.Balance
+	require.Eventually(t, func() bool {
+		var err error
+		b, err = ledger.New(e.DB).Balance(context.Background(), accountID)
+		require.NoError(t, err)
+		return b.Held == 0
+	}, 10*time.Second, 20*time.Millisecond, "a hold stayed open")
+	return b.Available
+}
+
 // post sends a chat completion and returns the answer unread.
 func (e *llmEnv) post(t *testing.T, key string, body any, headers ...string) *http.Response {
 	t.Helper()

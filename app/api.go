@@ -173,6 +173,7 @@ func (a *APIProcess) Start(ctx context.Context) {
 		func(ctx context.Context) { every(ctx, time.Hour, a.sweepOrphanedBlobs) },
 		func(ctx context.Context) { every(ctx, time.Minute, a.sweepWalletSends) },
 		func(ctx context.Context) { every(ctx, time.Minute, a.sweepHandoffs) },
+		func(ctx context.Context) { every(ctx, time.Minute, a.sweepAgentJobs) },
 	}
 	a.bg.Add(len(jobs))
 	for _, job := range jobs {

@@ -179,7 +179,7 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		return err
 	}
 	defer closeBlobs(blobs, log)
-	st := stores{blobs: blobs, artifacts: cfg.Artifacts(db, blobs)}
+	st := stores{blobs: blobs, artifacts: cfg.Artifacts(db, blobs), agentDispatch: &LateDispatcher{}}
 	if st.databases, err = openCluster(cfg, db, log, keyMode); err != nil {
 		return err
 	}
@@ -211,6 +211,8 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 			deps.WalletNetwork, deps.WalletUSDC = xc.Network, xc.Asset
 		}
 		deps.NativeUSDPrice = nativePrice(cfg, keyMode)
+		deps.AgentDispatch = st.agentDispatch
+		deps.LLM = cfg.LLM
 		if deps.Vault, err = openVault(cfg.Vault); err != nil {
 			return fmt.Errorf("worker: %w", err)
 		}
@@ -257,6 +259,8 @@ type stores struct {
 	// databases is the cluster of the accounts' managed databases; nil without one (or without the key
 	// that seals their roles' passwords).
 	databases *accountdb.Cluster
+	// agentDispatch is bound to the API server once it is built, for the worker's agent tools.
+	agentDispatch *LateDispatcher
 }
 
 // openCluster is the process's cluster of managed databases, when it has a cluster URL and the key
@@ -362,6 +366,9 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 		Databases:       st.databases})
 	if err != nil {
 		return err
+	}
+	if st.agentDispatch != nil {
+		st.agentDispatch.Bind(proc.Server)
 	}
 	bg, stopBG := context.WithCancel(ctx)
 	defer func() { stopBG(); proc.Close() }()

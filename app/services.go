@@ -113,6 +113,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Fees:          fees,
 		Trading:       tradingService(wallets, book, cat, d),
 		Handoffs:      handoffService(d),
+		Agent:         agentService(d),
 		CodeProof:     codeproof.New(d.CodeProof),
 		CodeProjects:  codeProjects(d),
 		AgentEnv:      agentEnvStore(d),
@@ -163,6 +164,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Trading:       &activities.Trading{Worker: tradingActivities(d), Orders: workerTrading(d)},
 		Handoffs:      &activities.Handoffs{Worker: handoffActivities(d)},
 		Club:          &activities.Club{Store: clubStore(d)},
+		AgentJobs:     agentActivities(d),
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.

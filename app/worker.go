@@ -11,6 +11,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/svcplatform/svc/internal/accountdb"
+	"github.com/svcplatform/svc/internal/agent"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/dbtransfer"
@@ -18,6 +19,7 @@ import (
 	"github.com/svcplatform/svc/internal/evm"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/gateway"
+	"github.com/svcplatform/svc/internal/llm"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
 	"github.com/svcplatform/svc/internal/trading"
@@ -80,6 +82,17 @@ type WorkerDeps struct {
 	Vault *vault.Vault
 	// Schedules pauses automations' schedules; NewWorker sets it to its client's when nil.
 	Schedules sdkclient.ScheduleClient
+	// AgentModel is the LLM gateway agent jobs call (the gateway's Complete); nil fails their model calls
+	// saying so (retried). AgentDispatch runs their tools as the job's key through the API's engine (a
+	// *LateDispatcher bound to the process's api.Server); nil fails their tool calls saying so.
+	// AgentEnv and AgentMCP are the accounts' environment variables and MCP servers (nil: none).
+	AgentModel agent.Model
+	// LLM is the LLM gateway's catalog agent jobs' model calls use when AgentModel is nil (the worker
+	// builds its own gateway over the ledger; nil: the built-in catalog).
+	LLM           *llm.Catalog
+	AgentDispatch agent.Dispatcher
+	AgentEnv      agent.EnvValues
+	AgentMCP      agent.MCPServers
 	// LimitClock places automations' fires in the creating keys' limit windows (default time.Now); it
 	// must be the API processes' clock.
 	LimitClock func() time.Time

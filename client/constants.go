@@ -215,6 +215,7 @@ var LimitOperations = []string{
 	// Issue 25's environment variables, MCP servers, Club and auto top-up (client/agentenv_types.go).
 	OpAgentEnvSet, OpAgentEnvList, OpAgentEnvDelete, OpAgentMCPServersCreate, OpAgentMCPServersList, OpAgentMCPServersRead,
 	OpAgentMCPServersDelete, OpClubSubscribe, OpClubCancel, OpClubRead, OpCreditsAutoTopUpRead, OpCreditsAutoTopUpUpdate,
+	OpAgentPrompt, OpAgentJobsRead, OpAgentJobsCancel, OpAgentJobsConfirm, OpAgentThreadsList, OpAgentThreadsRead,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

@@ -33,4 +33,8 @@ type Approval struct {
 	TransactionID *string `bun:"transaction_id"`
 	// SignatureID is the wallet signature a wallet_signature approval gates (migration 0028).
 	SignatureID *string `bun:"signature_id"`
+	// AgentJobID and AgentStepID are the agent job and confirmation step an agent_step approval gates
+	// (migration 0045).
+	AgentJobID  *string `bun:"agent_job_id"`
+	AgentStepID *string `bun:"agent_step_id"`
 }

@@ -14,6 +14,7 @@ const (
 	approvalKindServiceAction = "service_action"
 	approvalKindWalletTx      = "wallet_transaction"
 	approvalKindWalletSig     = "wallet_signature"
+	approvalKindAgentStep     = "agent_step"
 )
 
 // Approval statuses and decisions (as the client package names them).
@@ -93,7 +94,7 @@ func ApprovalWorkflow(ctx workflow.Context, p ApprovalParams) (ApprovalOutcome, 
 // send's, a wallet signature's).
 func gates(p ApprovalParams) bool {
 	switch p.Kind {
-	case approvalKindRun, approvalKindWalletTx, approvalKindWalletSig:
+	case approvalKindRun, approvalKindWalletTx, approvalKindWalletSig, approvalKindAgentStep:
 		return p.RunWorkflowID != ""
 	}
 	return false

@@ -85,6 +85,7 @@ var Registrations = []Registration{
 	{Name: DcaFireWorkflowName, Func: DcaFireWorkflow},
 	{Name: HandoffWorkflowName, Func: HandoffWorkflow},
 	{Name: ClubWorkflowName, Func: ClubWorkflow},
+	{Name: AgentJobWorkflowName, Func: AgentJobWorkflow},
 }
 
 // Signal names.
@@ -272,3 +273,30 @@ const ErrorTypeUnstorable = "Unstorable"
 // ErrorTypeRunMissing is the application error type of a bookkeeping activity whose run row does not
 // exist in the worker's database.
 const ErrorTypeRunMissing = "RunMissing"
+
+// The agent jobs' names (issue 25).
+
+// AgentJobWorkflowName runs one agent job (workflow id agentjob/<jobId>): model calls and tool calls as
+// activities until the model answers.
+const AgentJobWorkflowName = "AgentJobWorkflow"
+
+// SignalAgentConfirm carries an AgentConfirmation to AgentJobWorkflow: the user's decision on a
+// money-moving or signing tool call (POST /agent/job/{jobId}/confirm, recorded before it is sent).
+const SignalAgentConfirm = "agent-confirm"
+
+// The agent job's activities.
+const (
+	// ActivityAgentBegin marks the job running and handles a slash command (answering without the model).
+	ActivityAgentBegin = "AgentBegin"
+	// ActivityAgentModel makes model call n of a job (gateway reference agentjob/<id>/model/<n>), storing
+	// its reply before returning so a retry reuses it.
+	ActivityAgentModel = "AgentModel"
+	// ActivityAgentPropose records a confirmation step for a money-moving or signing tool call and moves
+	// the job to awaiting_confirmation (event agent.job.awaiting_confirmation).
+	ActivityAgentPropose = "AgentPropose"
+	// ActivityAgentTool runs tool call n of a job as the job's key (Idempotency-Key agentjob/<id>/tool/<n>),
+	// storing its result before returning so a retry reuses it; a rejected call is recorded as refused.
+	ActivityAgentTool = "AgentTool"
+	// ActivityAgentFinish records the job's end and its event.
+	ActivityAgentFinish = "AgentFinish"
+)

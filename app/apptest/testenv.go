@@ -31,6 +31,7 @@ import (
 	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/internal/account"
 	"github.com/svcplatform/svc/internal/accountdb"
+	"github.com/svcplatform/svc/internal/agent"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
@@ -147,6 +148,9 @@ type Options struct {
 	// VaultWatchEvery is how often the worker's vault watcher looks for handoffs' acks (0: the default,
 	// handoff.DefaultWatchEvery).
 	VaultWatchEvery time.Duration
+	// AgentModel is the model agent jobs call (the LLM gateway, or a scripted one); nil fails their
+	// model calls.
+	AgentModel agent.Model
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -185,7 +189,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		require.NoError(t, err)
 	}
 	wdeps := app.WorkerDeps{Vault: handoffVault, DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs,
-		Databases: databases, LimitClock: limitClock}
+		Databases: databases, LimitClock: limitClock, AgentModel: opts.AgentModel, AgentDispatch: &app.LateDispatcher{}, LLM: opts.LLM}
 	var chain *devchain.Chain
 	var xc *x402.Config
 	var faucet api.Faucet
@@ -232,6 +236,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		e.deps.Fees = app.DevFees(app.FeeConfig{Confirmations: -1, CacheTTL: opts.FeeCacheTTL})
 	}
 	e.Server, e.HTTP = e.startAPI(t)
+	wdeps.AgentDispatch.(*app.LateDispatcher).Bind(e.Server)
 	e.URL = e.HTTP.URL
 	return e
 }

@@ -109,6 +109,8 @@ func GatedWorkflowID(a *schema.Approval) string {
 		return workflows.WalletTxWorkflowID(*a.TransactionID)
 	case a.Kind == KindWalletSignature && a.SignatureID != nil:
 		return workflows.WalletSigWorkflowID(*a.SignatureID)
+	case a.Kind == KindAgentStep && a.AgentJobID != nil:
+		return workflows.AgentJobWorkflowID(*a.AgentJobID)
 	}
 	return ""
 }

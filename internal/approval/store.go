@@ -32,6 +32,9 @@ const (
 	// KindWalletSignature gates a wallet signature (approvals.signature_id); its workflow walletsig/<id>
 	// waits for the outcome.
 	KindWalletSignature = "wallet_signature"
+	// KindAgentStep gates an agent job's money-moving or signing tool call (approvals.agent_job_id,
+	// agent_step_id); its workflow agentjob/<id> waits for the outcome.
+	KindAgentStep = "agent_step"
 )
 
 // Expiry bounds.

@@ -50,6 +50,11 @@ const (
 	Handoff = "hnd"
 	// CodeProject names a record of the code-project registry (POST /api/projects).
 	CodeProject = "cpj"
+	// AgentJob names an agent job (POST /agent/prompt), AgentThread its thread and AgentStep one of its
+	// steps.
+	AgentJob    = "job"
+	AgentThread = "thr"
+	AgentStep   = "stp"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

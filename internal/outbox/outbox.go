@@ -74,13 +74,21 @@ const (
 	ClubRenewed = "club.renewed"
 	// ClubLapsed: a Club renewal could not be paid; the account is standard again.
 	ClubLapsed = "club.lapsed"
+	// AgentJobSucceeded: an agent job answered (its data: jobId, threadId, status).
+	AgentJobSucceeded = "agent.job.succeeded"
+	// AgentJobFailed: an agent job failed or was cancelled (its data says which, and why).
+	AgentJobFailed = "agent.job.failed"
+	// AgentJobAwaitingConfirmation: an agent job waits for the user's decision on a money-moving or
+	// signing tool call (its data: jobId, stepId, tool, args redacted, untrusted).
+	AgentJobAwaitingConfirmation = "agent.job.awaiting_confirmation"
 )
 
 // Types lists every event type, in documentation order.
 var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, ApprovalRequested, ApprovalDecided, ApprovalExpired, WebhookDisabled, CreditsToppedUp, FileCreated, FileDeleted, DatabaseReady,
 	DatabaseTransferCompleted, DatabaseTransferFailed, AutomationRunStarted, AutomationPaused, AutomationLimitReached,
 	WalletTransactionConfirmed, WalletTransactionFailed, WalletTransactionPendingApproval, WalletTransactionRejected,
-	OrderFilled, OrderFailed, OrderCancelled, HandoffAcknowledged, HandoffExpired, ClubRenewed, ClubLapsed}
+	OrderFilled, OrderFailed, OrderCancelled, HandoffAcknowledged, HandoffExpired, ClubRenewed, ClubLapsed,
+	AgentJobSucceeded, AgentJobFailed, AgentJobAwaitingConfirmation}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {
