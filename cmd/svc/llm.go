@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/svcplatform/svc/client"
@@ -47,10 +48,17 @@ func (a *app) llmCredits(args []string) int {
 		return a.llmCreditsAdd(args[1:])
 	}
 	if len(args) > 0 && args[0] == "auto" {
+		if slices.ContainsFunc(args[1:], isHelpFlag) {
+			fmt.Fprintln(a.stdout, llmCreditsAutoHelp)
+			return exitOK
+		}
 		return a.llmCreditsAuto(args[1:])
 	}
 	return a.creditsBalance(args)
 }
+
+// isHelpFlag reports -h, -help or --help.
+func isHelpFlag(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 // llmCreditsAdd is "svc credits top-up" with the payer's key in SVC_PRIVATE_KEY by default.
 func (a *app) llmCreditsAdd(args []string) int {

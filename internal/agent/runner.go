@@ -433,7 +433,7 @@ func (r *Runner) Propose(ctx context.Context, c workflows.AgentToolCall) error {
 			return fmt.Errorf("record the approval of %s: %w", step.ID, err)
 		}
 		if _, err := tx.NewUpdate().Model((*schema.AgentJob)(nil)).Set("status = ?, updated_at = now()", schema.AgentAwaitingConfirmation).
-			Where("id = ? AND status IN (?)", c.JobID, bun.In([]string{schema.AgentRunning, schema.AgentAwaitingConfirmation})).Exec(ctx); err != nil {
+			Where("id = ? AND status IN (?)", c.JobID, bun.List([]string{schema.AgentRunning, schema.AgentAwaitingConfirmation})).Exec(ctx); err != nil {
 			return fmt.Errorf("mark agent job %s awaiting confirmation: %w", c.JobID, err)
 		}
 		return outbox.Emit(ctx, tx, outbox.Event{AccountID: jc.job.AccountID, ProjectID: jc.job.ProjectID, Type: EventAwaitingConfirmation,
@@ -606,7 +606,7 @@ func (r *Runner) Finish(ctx context.Context, end workflows.AgentEnd) error {
 		return err
 	}
 	q := r.DB.NewUpdate().Model((*schema.AgentJob)(nil)).Set("status = ?, updated_at = now(), ended_at = now()", end.Status).
-		Where("id = ? AND status NOT IN (?)", end.JobID, bun.In([]string{schema.AgentSucceeded, schema.AgentFailed, schema.AgentCancelled}))
+		Where("id = ? AND status NOT IN (?)", end.JobID, bun.List([]string{schema.AgentSucceeded, schema.AgentFailed, schema.AgentCancelled}))
 	if end.Answer != "" {
 		q = q.Set("answer = ?", end.Answer)
 	}
