@@ -144,6 +144,19 @@ func agentCrash(t *testing.T, fault, activity string) {
 	var millicredits int64
 	require.NoError(t, env.DB.NewRaw("SELECT millicredits FROM agent_jobs WHERE id = ?", jobID).Scan(ctx, &millicredits))
 	require.Equal(t, want, millicredits, "the job's credits are its two calls'")
-	require.Equal(t, 2, count("SELECT count(*) FROM ledger_transactions WHERE account_id = ? AND kind = 'settle' AND reference LIKE ?",
-		acct, "agentjob/"+jobID+"/model/%"), "one charge per model call")
+	// The ledger's charges for the job: one settled hold per model call (references llm:agentjob/<id>/model/<n>…).
+	var holds []struct {
+		Reference string `bun:"reference"`
+		Status    string `bun:"status"`
+		Charged   *int64 `bun:"charged"`
+	}
+	require.NoError(t, env.DB.NewRaw("SELECT reference, status, charged FROM credit_holds WHERE account_id = ? AND reference LIKE ? ORDER BY reference",
+		acct, "%agentjob/"+jobID+"/model/%").Scan(ctx, &holds))
+	var charged int64
+	for _, h := range holds {
+		require.Equal(t, "settled", h.Status, "%+v", holds)
+		charged += *h.Charged
+	}
+	require.Len(t, holds, 2, "one charge per model call: %+v", holds)
+	require.Equal(t, want, charged)
 }
