@@ -66,7 +66,10 @@ func agentActivities(d WorkerDeps) *activities.AgentJobs {
 	if d.AgentDispatch != nil {
 		r.Dispatch = d.AgentDispatch
 	}
-	return &activities.AgentJobs{Runner: r}
+	if d.Fault == activities.FaultAgentStallAfterTool {
+		r.AfterTool = activities.StallUntilDone
+	}
+	return &activities.AgentJobs{Runner: r, Fault: d.Fault}
 }
 
 // agentService records prompts and starts their jobs (503 without Temporal).

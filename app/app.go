@@ -237,10 +237,31 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		fmt.Fprintln(progress, "worker: polling task queue svc; dispatching webhook deliveries"+watching(deps))
 	}
 	if keyMode < 0 {
+		if withWorker {
+			stop := bindAgentEngine(cfg, db, tc, log, st)
+			defer stop()
+		}
 		<-ctx.Done()
 		return nil
 	}
 	return serveHTTP(ctx, cfg, db, tc, log, progress, keyMode, st)
+}
+
+// bindAgentEngine gives a worker that serves no API (svcd worker) an in-process API engine, never
+// listening and running none of the API's background jobs, through which agent jobs' tools act as the
+// job's key exactly like the equivalent REST request. Without it (no encryption key, say) the tools are
+// refused saying so. The returned function releases the engine.
+func bindAgentEngine(cfg Config, db *bun.DB, tc sdkclient.Client, log *slog.Logger, st stores) func() {
+	if st.agentDispatch == nil {
+		return func() {}
+	}
+	proc, err := newAPIProcess(cfg, db, tc, log, KeyRequired, st)
+	if err != nil {
+		log.Warn("agent jobs' tools are off in this worker: no API engine to act as their keys", "err", err)
+		return func() {}
+	}
+	st.agentDispatch.Bind(proc.Server)
+	return proc.Close
 }
 
 // closeBlobs releases a blob store that holds resources (a bucket's connections).
@@ -332,26 +353,43 @@ func namespaceOf(cfg Config) string {
 
 func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client, log *slog.Logger, progress io.Writer, keyMode KeyMode,
 	st stores) error {
-	box, err := cfg.Box(keyMode)
+	if services, err := cfg.Services(); err != nil {
+		return err
+	} else if services != nil {
+		fmt.Fprintf(progress, "api: %d external service(s) from %s\n", len(services.Services), or(cfg.ServicesFile, "services.yaml"))
+	}
+	proc, err := newAPIProcess(cfg, db, tc, log, keyMode, st)
 	if err != nil {
 		return err
+	}
+	if st.agentDispatch != nil {
+		st.agentDispatch.Bind(proc.Server)
+	}
+	bg, stopBG := context.WithCancel(ctx)
+	defer func() { stopBG(); proc.Close() }()
+	proc.Start(bg)
+	return listenAndServe(ctx, cfg, proc, progress)
+}
+
+// newAPIProcess builds the API process of cfg (keyMode as serve takes it), not yet started.
+func newAPIProcess(cfg Config, db *bun.DB, tc sdkclient.Client, log *slog.Logger, keyMode KeyMode, st stores) (*APIProcess, error) {
+	box, err := cfg.Box(keyMode)
+	if err != nil {
+		return nil, err
 	}
 	services, err := cfg.Services()
 	if err != nil {
-		return err
-	}
-	if services != nil {
-		fmt.Fprintf(progress, "api: %d external service(s) from %s\n", len(services.Services), or(cfg.ServicesFile, "services.yaml"))
+		return nil, err
 	}
 	x402cfg, err := cfg.Chain.X402()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	handoffVault, err := openVault(cfg.Vault)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	proc, err := NewAPI(APIDeps{Vault: handoffVault, CodeProof: cfg.CodeProof, ProjectsFile: cfg.ProjectsFile, DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
+	return NewAPI(APIDeps{Vault: handoffVault, CodeProof: cfg.CodeProof, ProjectsFile: cfg.ProjectsFile, DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, TemporalUI: temporalUILink(cfg), Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
 		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, ChainRPCURL: cfg.Chain.RPCURL,
 		NativeUSDPrice:  nativePrice(cfg, keyMode),
@@ -364,15 +402,10 @@ func serveHTTP(ctx context.Context, cfg Config, db *bun.DB, tc sdkclient.Client,
 		SIWEDomain:      siweDomain(cfg.SIWEDomain, cfg.HTTPAddr),
 		LLM:             cfg.LLM,
 		Databases:       st.databases})
-	if err != nil {
-		return err
-	}
-	if st.agentDispatch != nil {
-		st.agentDispatch.Bind(proc.Server)
-	}
-	bg, stopBG := context.WithCancel(ctx)
-	defer func() { stopBG(); proc.Close() }()
-	proc.Start(bg)
+}
+
+// listenAndServe serves proc's API on cfg.HTTPAddr until ctx ends, then shuts down gracefully.
+func listenAndServe(ctx context.Context, cfg Config, proc *APIProcess, progress io.Writer) error {
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)

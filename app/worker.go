@@ -64,7 +64,9 @@ type WorkerDeps struct {
 	// deprovisioning saying so (retried until a worker has one).
 	Databases *accountdb.Cluster
 	// Fault injects a test fault into top-up settlement (activities.FaultStallAfterSettle) or wallet
-	// sends (activities.FaultStallAfterSign, activities.FaultStallAfterBroadcast); never in production.
+	// sends (activities.FaultStallAfterSign, activities.FaultStallAfterBroadcast), Club renewals or
+	// agent jobs (activities.FaultAgentStallAfterModel, activities.FaultAgentStallAfterTool); never in
+	// production.
 	Fault string
 	// GasSponsorKey pays the gas of sponsored wallet transactions (token launches); nil on the dev chain
 	// means devchain.SponsorKey. FeesManager is the launches' fee manager (zero: the dev chain's).

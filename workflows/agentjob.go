@@ -88,10 +88,16 @@ const (
 // AgentJobWorkflowID is the workflow id of an agent job.
 func AgentJobWorkflowID(jobID string) string { return "agentjob/" + jobID }
 
+// AgentHeartbeatTimeout is how long a silent agent activity is trusted: its attempt heartbeats while it
+// runs (a model call can take minutes), so a worker that dies mid-step has the step retried elsewhere
+// after this long rather than after the step's whole timeout.
+const AgentHeartbeatTimeout = 10 * time.Second
+
 // agentSteps retry each activity: each is idempotent on its step's row (and the gateway's reference, the
 // tool route's Idempotency-Key), so a retry after a crash repeats no model charge and no tool.
 var agentSteps = workflow.ActivityOptions{
 	StartToCloseTimeout: 5 * time.Minute,
+	HeartbeatTimeout:    AgentHeartbeatTimeout,
 	RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 20},
 }
 

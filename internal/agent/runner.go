@@ -63,6 +63,9 @@ type Runner struct {
 	Approvals approval.Starter
 	// AllowLoopback lets http_fetch reach loopback addresses (dev and tests only).
 	AllowLoopback bool
+	// AfterTool, when set (a crash test's fault only), is called once a tool was executed and before its
+	// result is stored.
+	AfterTool func(ctx context.Context)
 }
 
 // jobCaller is a job and who it acts as.
@@ -508,6 +511,12 @@ func (r *Runner) Tool(ctx context.Context, c workflows.AgentToolCall) error {
 			result, failed, err = r.run(ctx, jc, t, args, fmt.Sprintf("agentjob/%s/tool/%d", c.JobID, c.N))
 			if err != nil {
 				return err
+			}
+			if r.AfterTool != nil {
+				r.AfterTool(ctx)
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("tool step %d of agent job %s: %w", c.N, c.JobID, err)
+				}
 			}
 		}
 	}
