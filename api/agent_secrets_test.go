@@ -151,30 +151,37 @@ func TestAgentSecretsNeverLeak(t *testing.T) {
 	e := newAgentLeakEnv(t)
 	secret := randomSecret(t)
 
-	set := e.do(t, http.MethodPost, "/agent/env", map[string]any{"key": "SHOP_TOKEN", "value": secret}, "")
-	require.Equal(t, http.StatusOK, set.Status, "%s", set.Raw)
+	// A second value with characters JSON and URLs escape: the page echoes it escaped, so the check
+	// looks for its random core in any form.
+	core := randomSecret(t)
+	pass := `p&<"` + core + `>q`
+	for k, v := range map[string]string{"SHOP_TOKEN": secret, "SHOP_PASS": pass} {
+		set := e.do(t, http.MethodPost, "/agent/env", map[string]any{"key": k, "value": v}, "")
+		require.Equal(t, http.StatusOK, set.Status, "%s", set.Raw)
+	}
 
 	var mu sync.Mutex
 	var received []string
 	shop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok := r.URL.Query().Get("token")
+		tok, pw := r.URL.Query().Get("token"), strings.TrimPrefix(r.URL.Path, "/orders/42/")
 		mu.Lock()
-		received = append(received, tok)
+		received = append(received, tok, pw)
 		mu.Unlock()
+		echo, _ := json.Marshal(map[string]string{"token": tok, "pass": pw, "path": r.URL.EscapedPath()})
 		w.Header().Set("Content-Type", "text/plain")
-		fmt.Fprintf(w, "order 42 shipped; you sent token=%s", tok)
+		fmt.Fprintf(w, "order 42 shipped; you sent token=%s pass=%s\n%s", tok, pw, echo)
 	}))
 	t.Cleanup(shop.Close)
 
 	usage := llm.Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120}
 	e.up.Push(llmtest.Answer{ToolCalls: []llm.ToolCall{toolCall("call_1", "http_fetch",
-		map[string]any{"url": shop.URL + "/orders/42?token=${SHOP_TOKEN}"})}, Usage: &usage},
+		map[string]any{"url": shop.URL + "/orders/42/${SHOP_PASS}?token=${SHOP_TOKEN}"})}, Usage: &usage},
 		llmtest.Answer{Text: "Order 42 has shipped.", Usage: &usage})
 	id, job := e.runJob(t, "where is order 42?")
 	require.Equal(t, "Order 42 has shipped.", *job.Answer)
 
 	mu.Lock()
-	require.Equal(t, []string{secret}, received, "the tool got the value at execution time, once")
+	require.Equal(t, []string{secret, pass}, received, "the tool got the values at execution time, once")
 	mu.Unlock()
 
 	// The step shows the call as the model wrote it (the reference, not the value) and the echo scrubbed.
@@ -193,9 +200,12 @@ func TestAgentSecretsNeverLeak(t *testing.T) {
 	require.Len(t, reqs, 2)
 	fed := lastToolMessage(t, reqs[1]).Text()
 	require.Contains(t, fed, `<untrusted source="http_fetch">`)
-	require.Contains(t, fed, "token=[env SHOP_TOKEN]")
+	require.Contains(t, fed, "token=[env SHOP_TOKEN] pass=[env SHOP_PASS]")
+	require.Contains(t, fed, `"pass":"[env SHOP_PASS]"`, "the JSON-escaped echo is scrubbed too")
+	require.Contains(t, fed, `"path":"/orders/42/[env SHOP_PASS]"`, "the URL-escaped echo is scrubbed too")
 
 	e.requireNowhere(t, id, secret)
+	e.requireNowhere(t, id, core)
 }
 
 // shopMCPServer is an MCP server of the official SDK with one tool, lookup {sku}; it records the

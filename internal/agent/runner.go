@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -563,14 +564,7 @@ func (r *Runner) run(ctx context.Context, jc jobCaller, t Tool, args map[string]
 		values = v
 	}
 	args, _ = substitute(args, values).(map[string]any)
-	scrub := func(s string) string {
-		for name, v := range values {
-			if v != "" {
-				s = strings.ReplaceAll(s, v, "[env "+name+"]")
-			}
-		}
-		return s
-	}
+	scrub := scrubber(values)
 	if t.Local != nil {
 		if r.Dispatch == nil && t.Method != "" {
 			return "", false, errNoDispatcher
@@ -591,12 +585,65 @@ func (r *Runner) run(ctx context.Context, jc jobCaller, t Tool, args map[string]
 	call.IdempotencyKey = idemKey
 	status, body, err := r.Dispatch.Dispatch(ctx, jc.caller, call)
 	if err != nil {
-		return "", false, fmt.Errorf("dispatch %s: %w", t.Name, err)
+		// Not wrapped: the activity's failure (its cause chain too) is recorded in the workflow history.
+		return "", false, fmt.Errorf("dispatch %s: %s", t.Name, scrub(err.Error()))
 	}
 	if status >= 300 {
 		return scrub(errorText(status, body)), true, nil
 	}
 	return scrub(string(body)), false, nil
+}
+
+// scrubber answers a function replacing each value in a text with [env NAME]: as written, and as the
+// encodings a tool's answer or error may carry it in (URL query and path escaping, each also inside a
+// JSON string, with or without HTML escaping). Other encodings (base64, say) are not recognised.
+func scrubber(values map[string]string) func(string) string {
+	type form struct{ text, name string }
+	var forms []form
+	for name, v := range values {
+		if v == "" {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, f := range encodings(v) {
+			if f != "" && !seen[f] {
+				seen[f] = true
+				forms = append(forms, form{f, name})
+			}
+		}
+	}
+	// Longer forms first, so a form containing another is replaced whole.
+	slices.SortFunc(forms, func(a, b form) int { return len(b.text) - len(a.text) })
+	return func(s string) string {
+		for _, f := range forms {
+			s = strings.ReplaceAll(s, f.text, "[env "+f.name+"]")
+		}
+		return s
+	}
+}
+
+// encodings are the forms v may take in a tool's answer.
+func encodings(v string) []string {
+	asPath := (&url.URL{Path: v}).EscapedPath()
+	var out []string
+	for _, f := range []string{v, url.QueryEscape(v), url.PathEscape(v), asPath} {
+		out = append(out, f)
+		for _, html := range []bool{false, true} {
+			var b strings.Builder
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(html)
+			if enc.Encode(f) == nil {
+				out = append(out, jsonInner(b.String()))
+			}
+		}
+	}
+	return out
+}
+
+// jsonInner is an encoded JSON string without its quotes and newline.
+func jsonInner(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	return strings.TrimSuffix(strings.TrimPrefix(s, `"`), `"`)
 }
 
 // Finish records the job's end and its event; a job already ended is left as it is.
