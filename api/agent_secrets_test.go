@@ -79,8 +79,9 @@ func (e *agentLeakEnv) runJob(t *testing.T, prompt string) (string, client.Agent
 }
 
 // requireNowhere fails when secret is in an API answer of the test, the API's logs, the job's workflow
-// history, a request the model's upstream got, or any row of the test's schema.
-func (e *agentLeakEnv) requireNowhere(t *testing.T, jobID, secret string) {
+// history, a request the model's upstream got, or any row of the test's schema. shown is text the history
+// must show (the job's answer, say), proving its payloads are read as text.
+func (e *agentLeakEnv) requireNowhere(t *testing.T, jobID, shown, secret string) {
 	t.Helper()
 	for _, r := range e.answers {
 		require.NotContains(t, string(r.Raw), secret, "an API answer")
@@ -100,6 +101,7 @@ func (e *agentLeakEnv) requireNowhere(t *testing.T, jobID, secret string) {
 	asJSON, err := protojson.Marshal(h)
 	require.NoError(t, err)
 	require.NotContains(t, string(asJSON), secret, "the workflow history")
+	require.Contains(t, prototext.Format(h), shown)
 	require.NotContains(t, prototext.Format(h), secret, "the workflow history's payloads")
 
 	require.NotEmpty(t, e.up.Requests())
@@ -204,8 +206,8 @@ func TestAgentSecretsNeverLeak(t *testing.T) {
 	require.Contains(t, fed, `"pass":"[env SHOP_PASS]"`, "the JSON-escaped echo is scrubbed too")
 	require.Contains(t, fed, `"path":"/orders/42/[env SHOP_PASS]"`, "the URL-escaped echo is scrubbed too")
 
-	e.requireNowhere(t, id, secret)
-	e.requireNowhere(t, id, core)
+	e.requireNowhere(t, id, "Order 42 has shipped.", secret)
+	e.requireNowhere(t, id, "Order 42 has shipped.", core)
 }
 
 // shopMCPServer is an MCP server of the official SDK with one tool, lookup {sku}; it records the
@@ -294,5 +296,5 @@ func TestAgentUserMCPTools(t *testing.T) {
 	require.Contains(t, fed, `<untrusted source="shop__lookup">`)
 	require.Contains(t, fed, "item A-1: 3 in stock.")
 
-	e.requireNowhere(t, id, headerSecret)
+	e.requireNowhere(t, id, "A-1: 3 in stock.", headerSecret)
 }
