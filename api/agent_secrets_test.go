@@ -263,6 +263,12 @@ func TestAgentUserMCPTools(t *testing.T) {
 	set := e.do(t, http.MethodPost, "/agent/env", map[string]any{"key": "SHOP_TOKEN", "value": token}, "")
 	require.Equal(t, http.StatusOK, set.Status, "%s", set.Raw)
 
+	// A name that would make <name>__<tool> ambiguous is refused, naming the field.
+	for _, bad := range []string{"shop_", "my__shop"} {
+		r := e.do(t, http.MethodPost, "/v1/agent/mcp-servers", map[string]any{"name": bad, "url": url, "transport": "http"}, "bad-"+bad)
+		require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Raw)
+		require.Equal(t, "name", errorOf(r)["param"], "%s", r.Raw)
+	}
 	created := e.do(t, http.MethodPost, "/v1/agent/mcp-servers", map[string]any{"name": "shop", "url": url, "transport": "http",
 		"headers": map[string]string{"X-Shop-Key": headerSecret}}, "mcp-shop")
 	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
