@@ -176,8 +176,12 @@ func TestAgentSecretsNeverLeak(t *testing.T) {
 	t.Cleanup(shop.Close)
 
 	usage := llm.Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120}
+	// Route tools with the reference in a path and a query: the requests dispatched as the job's key
+	// pass the API's logs, audit and idempotency like the key's own.
 	e.up.Push(llmtest.Answer{ToolCalls: []llm.ToolCall{toolCall("call_1", "http_fetch",
-		map[string]any{"url": shop.URL + "/orders/42/${SHOP_PASS}?token=${SHOP_TOKEN}"})}, Usage: &usage},
+		map[string]any{"url": shop.URL + "/orders/42/${SHOP_PASS}?token=${SHOP_TOKEN}"}),
+		toolCall("call_2", "get_run", map[string]any{"runId": "${SHOP_TOKEN}"}),
+		toolCall("call_3", "list_files", map[string]any{"name": "${SHOP_TOKEN}"})}, Usage: &usage},
 		llmtest.Answer{Text: "Order 42 has shipped.", Usage: &usage})
 	id, job := e.runJob(t, "where is order 42?")
 	require.Equal(t, "Order 42 has shipped.", *job.Answer)
@@ -189,18 +193,35 @@ func TestAgentSecretsNeverLeak(t *testing.T) {
 	// The step shows the call as the model wrote it (the reference, not the value) and the echo scrubbed.
 	var tool *client.AgentStep
 	for i := range job.Steps {
-		if job.Steps[i].Kind == "tool" {
+		if job.Steps[i].Kind == "tool" && job.Steps[i].Tool == "http_fetch" {
 			tool = &job.Steps[i]
 		}
 	}
 	require.NotNil(t, tool, "%+v", job.Steps)
-	require.Equal(t, "http_fetch", tool.Tool)
 	require.Contains(t, fmt.Sprint(tool.Args), "${SHOP_TOKEN}")
 	require.Contains(t, tool.Summary, "[env SHOP_TOKEN]")
 
+	// A reference in a route's path or query is refused (the audit log records them), the model told.
+	for _, name := range []string{"get_run", "list_files"} {
+		var st *client.AgentStep
+		for i := range job.Steps {
+			if job.Steps[i].Kind == "tool" && job.Steps[i].Tool == name {
+				st = &job.Steps[i]
+			}
+		}
+		require.NotNil(t, st, "%s: %+v", name, job.Steps)
+		require.Equal(t, "failed", st.Status, name)
+		require.Contains(t, st.Summary, "${SHOP_TOKEN} may be used in a request's body", name)
+	}
+
 	reqs := e.up.Requests()
 	require.Len(t, reqs, 2)
-	fed := lastToolMessage(t, reqs[1]).Text()
+	var fed string
+	for _, m := range reqs[1].Chat.Messages {
+		if m.Role == "tool" && m.ToolCallID == "call_1" {
+			fed = m.Text()
+		}
+	}
 	require.Contains(t, fed, `<untrusted source="http_fetch">`)
 	require.Contains(t, fed, "token=[env SHOP_TOKEN] pass=[env SHOP_PASS]")
 	require.Contains(t, fed, `"pass":"[env SHOP_PASS]"`, "the JSON-escaped echo is scrubbed too")

@@ -580,7 +580,11 @@ func (r *Runner) run(ctx context.Context, jc jobCaller, t Tool, args map[string]
 	}
 	call, err := t.Build(args)
 	if err != nil {
-		return err.Error(), true, nil
+		return scrub(err.Error()), true, nil
+	}
+	if name := inURL(call, values); name != "" {
+		return fmt.Sprintf("${%s} may be used in a request's body, never in its path or query (which the audit log records): "+
+			"the call was not made.", name), true, nil
 	}
 	call.IdempotencyKey = idemKey
 	status, body, err := r.Dispatch.Dispatch(ctx, jc.caller, call)
@@ -592,6 +596,30 @@ func (r *Runner) run(ctx context.Context, jc jobCaller, t Tool, args map[string]
 		return scrub(errorText(status, body)), true, nil
 	}
 	return scrub(string(body)), false, nil
+}
+
+// inURL answers the name of an environment value the call's path or query holds ("" when none): the
+// audit log records a request's path, so a value there would be stored and shown in the clear.
+func inURL(call Call, values map[string]string) string {
+	target := call.Path + "?" + call.Query.Encode()
+	for name, v := range values {
+		if v == "" {
+			continue
+		}
+		for _, f := range encodings(v) {
+			if f != "" && strings.Contains(target, f) {
+				return name
+			}
+		}
+		for _, vs := range call.Query {
+			for _, q := range vs {
+				if strings.Contains(q, v) {
+					return name
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // scrubber answers a function replacing each value in a text with [env NAME]: as written, and as the
