@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -176,8 +178,8 @@ func TestAgentSecretsNeverLeak(t *testing.T) {
 	t.Cleanup(shop.Close)
 
 	usage := llm.Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120}
-	// Route tools with the reference in a path and a query: the requests dispatched as the job's key
-	// pass the API's logs, audit and idempotency like the key's own.
+	// Route tools with the reference in a path and a query: the platform's own routes store what they
+	// are sent (the audit log records paths), so they get the reference as written.
 	e.up.Push(llmtest.Answer{ToolCalls: []llm.ToolCall{toolCall("call_1", "http_fetch",
 		map[string]any{"url": shop.URL + "/orders/42/${SHOP_PASS}?token=${SHOP_TOKEN}"}),
 		toolCall("call_2", "get_run", map[string]any{"runId": "${SHOP_TOKEN}"}),
@@ -201,18 +203,12 @@ func TestAgentSecretsNeverLeak(t *testing.T) {
 	require.Contains(t, fmt.Sprint(tool.Args), "${SHOP_TOKEN}")
 	require.Contains(t, tool.Summary, "[env SHOP_TOKEN]")
 
-	// A reference in a route's path or query is refused (the audit log records them), the model told.
-	for _, name := range []string{"get_run", "list_files"} {
-		var st *client.AgentStep
-		for i := range job.Steps {
-			if job.Steps[i].Kind == "tool" && job.Steps[i].Tool == name {
-				st = &job.Steps[i]
-			}
-		}
-		require.NotNil(t, st, "%s: %+v", name, job.Steps)
-		require.Equal(t, "failed", st.Status, name)
-		require.Contains(t, st.Summary, "${SHOP_TOKEN} may be used in a request's body", name)
-	}
+	// The audit writer is asynchronous: wait for the route's row.
+	require.Eventually(t, func() bool {
+		var paths []string
+		require.NoError(t, e.DB.NewRaw("SELECT path FROM audit_events WHERE path LIKE '/v1/runs/%'").Scan(context.Background(), &paths))
+		return slices.Contains(paths, "/v1/runs/${SHOP_TOKEN}")
+	}, 10*time.Second, 20*time.Millisecond, "the route got the reference as written")
 
 	reqs := e.up.Requests()
 	require.Len(t, reqs, 2)

@@ -356,7 +356,7 @@ func (r *Runner) tools(ctx context.Context, jc jobCaller) (toolSet, error) {
 			name := mt.Name
 			var params map[string]any
 			_ = json.Unmarshal(mt.Parameters, &params)
-			ts[name] = Tool{Name: name, Description: mt.Description, Params: params, Untrusted: true,
+			ts[name] = Tool{Name: name, Description: mt.Description, Params: params, Untrusted: true, Env: true,
 				Local: func(ctx context.Context, r *Runner, as jobCaller, args map[string]any) (string, error) {
 					raw, _ := json.Marshal(args)
 					return r.MCP.Call(ctx, as.job.AccountID, name, raw)
@@ -545,12 +545,14 @@ func (r *Runner) Tool(ctx context.Context, c workflows.AgentToolCall) error {
 	})
 }
 
-// run executes a tool: its environment references resolved at execution time (never stored or shown
-// to the model: values are scrubbed from the result), as the job's key. failed reports a refusal the
+// run executes a tool: the environment references of a tool marked Env resolved at execution time
+// (never stored or shown to the model: values are scrubbed from the result), as the job's key. failed reports a refusal the
 // model is told about; err is an infrastructure failure (retried).
 func (r *Runner) run(ctx context.Context, jc jobCaller, t Tool, args map[string]any, idemKey string) (string, bool, error) {
 	names := map[string]bool{}
-	envNames(args, names)
+	if t.Env {
+		envNames(args, names)
+	}
 	values := map[string]string{}
 	if len(names) > 0 && r.Env != nil {
 		list := make([]string, 0, len(names))
@@ -582,10 +584,6 @@ func (r *Runner) run(ctx context.Context, jc jobCaller, t Tool, args map[string]
 	if err != nil {
 		return scrub(err.Error()), true, nil
 	}
-	if name := inURL(call, values); name != "" {
-		return fmt.Sprintf("${%s} may be used in a request's body, never in its path or query (which the audit log records): "+
-			"the call was not made.", name), true, nil
-	}
 	call.IdempotencyKey = idemKey
 	status, body, err := r.Dispatch.Dispatch(ctx, jc.caller, call)
 	if err != nil {
@@ -596,30 +594,6 @@ func (r *Runner) run(ctx context.Context, jc jobCaller, t Tool, args map[string]
 		return scrub(errorText(status, body)), true, nil
 	}
 	return scrub(string(body)), false, nil
-}
-
-// inURL answers the name of an environment value the call's path or query holds ("" when none): the
-// audit log records a request's path, so a value there would be stored and shown in the clear.
-func inURL(call Call, values map[string]string) string {
-	target := call.Path + "?" + call.Query.Encode()
-	for name, v := range values {
-		if v == "" {
-			continue
-		}
-		for _, f := range encodings(v) {
-			if f != "" && strings.Contains(target, f) {
-				return name
-			}
-		}
-		for _, vs := range call.Query {
-			for _, q := range vs {
-				if strings.Contains(q, v) {
-					return name
-				}
-			}
-		}
-	}
-	return ""
 }
 
 // scrubber answers a function replacing each value in a text with [env NAME]: as written, and as the

@@ -40,12 +40,13 @@ func (d echoDispatcher) Dispatch(_ context.Context, _ llm.Caller, call Call) (in
 
 func (echoDispatcher) Allows(context.Context, llm.Caller, string, string) bool { return true }
 
-// TestAgentSecretsScrubbed: a route tool's answer, refusal and infrastructure error that echo an
-// environment value (as written or JSON-escaped) carry [env NAME] instead; the error is not wrapped,
-// so no cause recorded in a workflow history holds the value.
+// TestAgentSecretsScrubbed: a dispatched tool marked Env whose refusal or infrastructure error echoes
+// an environment value (as written or JSON-escaped) carries [env NAME] instead; the error is not
+// wrapped, so no cause recorded in a workflow history holds the value. A tool not marked Env (the
+// platform's own routes) gets the reference as written.
 func TestAgentSecretsScrubbed(t *testing.T) {
 	const value = `tok&<"en>-0123456789abcdef`
-	tool := Tool{Name: "echo", Method: http.MethodPost, Path: "/v1/echo", Build: func(args map[string]any) (Call, error) {
+	tool := Tool{Name: "echo", Method: http.MethodPost, Path: "/v1/echo", Env: true, Build: func(args map[string]any) (Call, error) {
 		return Call{Method: http.MethodPost, Path: "/v1/echo", Body: args}, nil
 	}}
 	jc := jobCaller{job: &schema.AgentJob{ID: "job", AccountID: "acc"}}
@@ -66,4 +67,10 @@ func TestAgentSecretsScrubbed(t *testing.T) {
 		require.NotContains(t, e.Error(), "0123456789abcdef")
 	}
 	require.Nil(t, errors.Unwrap(err), "no cause to record")
+
+	tool.Env = false
+	r.Dispatch = echoDispatcher{}
+	out, _, err = r.run(context.Background(), jc, tool, args, "k")
+	require.NoError(t, err)
+	require.Contains(t, out, "${SHOP_TOKEN}", "a platform route gets the reference as written")
 }
