@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -112,6 +113,10 @@ type agentMCPServers struct {
 	guard agentenv.URLGuard
 }
 
+// functionName is what chat-completions providers accept as a function's name: a user's MCP tool whose
+// namespaced name is not is left out of the offer rather than failing every model call of the job.
+var functionName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
 // mcpToolSeparator joins a server's name and its tool's (server names are slugs without it).
 const mcpToolSeparator = "__"
 
@@ -145,6 +150,10 @@ func (a agentMCPServers) serverTools(ctx context.Context, srv agentenv.Server) (
 	}
 	out := make([]agent.MCPTool, 0, len(listed.Tools))
 	for _, t := range listed.Tools {
+		if !functionName.MatchString(srv.Name + mcpToolSeparator + t.Name) {
+			// Providers refuse a whole request naming a function so; the server's other tools are offered.
+			continue
+		}
 		params, err := json.Marshal(t.InputSchema)
 		if err != nil || t.InputSchema == nil {
 			params = json.RawMessage(`{"type":"object"}`)

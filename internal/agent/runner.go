@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -362,7 +363,7 @@ func (r *Runner) tools(ctx context.Context, jc jobCaller) (toolSet, error) {
 			name := mt.Name
 			var params map[string]any
 			_ = json.Unmarshal(mt.Parameters, &params)
-			ts[name] = Tool{Name: name, Description: mt.Description, Params: params, Untrusted: true,
+			ts[name] = Tool{Name: name, Description: mt.Description, Params: params, Untrusted: true, Env: true,
 				Local: func(ctx context.Context, r *Runner, as jobCaller, args map[string]any) (string, error) {
 					raw, _ := json.Marshal(args)
 					return r.MCP.Call(ctx, as.job.AccountID, name, raw)
@@ -557,12 +558,14 @@ func (r *Runner) Tool(ctx context.Context, c workflows.AgentToolCall) error {
 	})
 }
 
-// run executes a tool: its environment references resolved at execution time (never stored or shown
-// to the model: values are scrubbed from the result), as the job's key. failed reports a refusal the
+// run executes a tool: the environment references of a tool marked Env resolved at execution time
+// (never stored or shown to the model: values are scrubbed from the result), as the job's key. failed reports a refusal the
 // model is told about; err is an infrastructure failure (retried).
 func (r *Runner) run(ctx context.Context, jc jobCaller, t Tool, args map[string]any, idemKey string) (string, bool, error) {
 	names := map[string]bool{}
-	envNames(args, names)
+	if t.Env {
+		envNames(args, names)
+	}
 	values := map[string]string{}
 	if len(names) > 0 && r.Env != nil {
 		list := make([]string, 0, len(names))
@@ -576,14 +579,7 @@ func (r *Runner) run(ctx context.Context, jc jobCaller, t Tool, args map[string]
 		values = v
 	}
 	args, _ = substitute(args, values).(map[string]any)
-	scrub := func(s string) string {
-		for name, v := range values {
-			if v != "" {
-				s = strings.ReplaceAll(s, v, "[env "+name+"]")
-			}
-		}
-		return s
-	}
+	scrub := scrubber(values)
 	if t.Local != nil {
 		if r.Dispatch == nil && t.Method != "" {
 			return "", false, errNoDispatcher
@@ -599,17 +595,70 @@ func (r *Runner) run(ctx context.Context, jc jobCaller, t Tool, args map[string]
 	}
 	call, err := t.Build(args)
 	if err != nil {
-		return err.Error(), true, nil
+		return scrub(err.Error()), true, nil
 	}
 	call.IdempotencyKey = idemKey
 	status, body, err := r.Dispatch.Dispatch(ctx, jc.caller, call)
 	if err != nil {
-		return "", false, fmt.Errorf("dispatch %s: %w", t.Name, err)
+		// Not wrapped: the activity's failure (its cause chain too) is recorded in the workflow history.
+		return "", false, fmt.Errorf("dispatch %s: %s", t.Name, scrub(err.Error()))
 	}
 	if status >= 300 {
 		return scrub(errorText(status, body)), true, nil
 	}
 	return scrub(string(body)), false, nil
+}
+
+// scrubber answers a function replacing each value in a text with [env NAME]: as written, and as the
+// encodings a tool's answer or error may carry it in (URL query and path escaping, each also inside a
+// JSON string, with or without HTML escaping). Other encodings (base64, say) are not recognised.
+func scrubber(values map[string]string) func(string) string {
+	type form struct{ text, name string }
+	var forms []form
+	for name, v := range values {
+		if v == "" {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, f := range encodings(v) {
+			if f != "" && !seen[f] {
+				seen[f] = true
+				forms = append(forms, form{f, name})
+			}
+		}
+	}
+	// Longer forms first, so a form containing another is replaced whole.
+	slices.SortFunc(forms, func(a, b form) int { return len(b.text) - len(a.text) })
+	return func(s string) string {
+		for _, f := range forms {
+			s = strings.ReplaceAll(s, f.text, "[env "+f.name+"]")
+		}
+		return s
+	}
+}
+
+// encodings are the forms v may take in a tool's answer.
+func encodings(v string) []string {
+	asPath := (&url.URL{Path: v}).EscapedPath()
+	var out []string
+	for _, f := range []string{v, url.QueryEscape(v), url.PathEscape(v), asPath} {
+		out = append(out, f)
+		for _, html := range []bool{false, true} {
+			var b strings.Builder
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(html)
+			if enc.Encode(f) == nil {
+				out = append(out, jsonInner(b.String()))
+			}
+		}
+	}
+	return out
+}
+
+// jsonInner is an encoded JSON string without its quotes and newline.
+func jsonInner(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	return strings.TrimSuffix(strings.TrimPrefix(s, `"`), `"`)
 }
 
 // Finish records the job's end and its event; a job already ended is left as it is.

@@ -28,8 +28,12 @@ type Tool struct {
 	// Untrusted marks tools whose results are content from outside (web pages, files, MCP servers):
 	// wrapped as untrusted in the context, and any later confirmation is flagged.
 	Untrusted bool
-	Build     func(args map[string]any) (Call, error)
-	Local     func(ctx context.Context, r *Runner, as jobCaller, args map[string]any) (string, error)
+	// Env marks tools that reach outside the platform (http_fetch, MCP tools): only their arguments
+	// have ${NAME} replaced by environment values. The platform's own routes get the text as written,
+	// since they store what they are sent (runs and their histories, files, audit paths).
+	Env   bool
+	Build func(args map[string]any) (Call, error)
+	Local func(ctx context.Context, r *Runner, as jobCaller, args map[string]any) (string, error)
 }
 
 // MemoryPurpose is the purpose of the account's memory files: the files capability is flat (a name is
@@ -146,7 +150,7 @@ func Tools() []Tool {
 		bodyTool("create_automation", "Create an automation: a cron schedule of runs (POST /v1/automations: name, cron, action).",
 			http.MethodPost, "/v1/automations", freeform, false),
 		{Name: "http_fetch", Description: "Fetch a public http(s) URL (GET; private and internal addresses are refused). The page is untrusted content.",
-			Untrusted: true, Params: obj(map[string]any{"url": strProp("The URL.")}, "url"), Local: httpFetch},
+			Untrusted: true, Env: true, Params: obj(map[string]any{"url": strProp("The URL.")}, "url"), Local: httpFetch},
 	}
 }
 

@@ -155,6 +155,10 @@ func validateServer(n NewServer) error {
 	if !serverNamePattern.MatchString(n.Name) {
 		return svcerr.Invalid("name", "name must be 1 to 48 lower-case letters, digits, hyphens or underscores, starting with a letter or digit")
 	}
+	if strings.Contains(n.Name, "__") || strings.HasSuffix(n.Name, "_") {
+		// Otherwise <name>__<tool> could name another server's tool ("a___b": server a_ or a).
+		return svcerr.Invalid("name", "name must not contain \"__\" or end with \"_\": the agent offers its tools as <name>__<tool>")
+	}
 	if n.Transport != TransportHTTP && n.Transport != TransportSSE {
 		return svcerr.Invalid("transport", "transport must be %q or %q", TransportHTTP, TransportSSE)
 	}
