@@ -139,13 +139,20 @@ func (g URLGuard) Check(ctx context.Context, raw string) error {
 	return nil
 }
 
+// mcpResponseHeaderTimeout bounds how long a user's MCP server may take to start answering one request
+// (a tool call answered as JSON starts when it is done): a server that accepts connections and never
+// answers then fails the agent's step instead of holding it until the activity's timeout.
+const mcpResponseHeaderTimeout = time.Minute
+
 // HTTPClient is an http.Client whose every connection passes the guard at dial time, that follows no
-// redirect and uses no proxy (a proxy would hide the real destination from the guard).
+// redirect, uses no proxy (a proxy would hide the real destination from the guard) and waits at most
+// mcpResponseHeaderTimeout for an answer to start.
 func (g URLGuard) HTTPClient() *http.Client {
 	dialer := gateway.GuardedDialer(g.AllowPrivate, g.AllowLoopback)
 	return &http.Client{
 		Transport: &http.Transport{Proxy: nil, DialContext: dialer.DialContext, ForceAttemptHTTP2: true,
-			MaxIdleConns: 20, IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 10 * time.Second, MaxResponseHeaderBytes: 64 << 10},
+			MaxIdleConns: 20, IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 10 * time.Second, MaxResponseHeaderBytes: 64 << 10,
+			ResponseHeaderTimeout: mcpResponseHeaderTimeout},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 }
