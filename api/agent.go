@@ -238,14 +238,5 @@ func (s *Server) Allows(ctx context.Context, as llm.Caller, method, path string)
 	if err != nil {
 		return false
 	}
-	grants := apikey.GrantsOf(caller.Key)
-	switch {
-	case r.Scope != "" && !grants.HasScope(r.Scope):
-		return false
-	case caller.Key.ReadOnly && r.Method != http.MethodGet && !r.Reads:
-		return false
-	case r.Service != "" && !grants.HasService(r.Service):
-		return false
-	}
-	return true
+	return keyMayUse(caller.Key, r, r.Service)
 }

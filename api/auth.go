@@ -152,6 +152,23 @@ func (s *Server) authorize(c *gin.Context) {
 	c.Next()
 }
 
+// keyMayUse reports whether key holds what route r needs before any request is made: its scope, write
+// access for a route that changes something, and access to service (the route's, or the one a tool is
+// bound to; "" for none). The MCP tool list and agent jobs' tool offer filter with it; authorizeKey
+// enforces the same rules, with their refusals, on each request.
+func keyMayUse(key *schema.APIKey, r *Route, service string) bool {
+	grants := apikey.GrantsOf(key)
+	switch {
+	case r.Scope != "" && !grants.HasScope(r.Scope):
+		return false
+	case key.ReadOnly && r.Method != http.MethodGet && !r.Reads:
+		return false
+	case service != "" && !grants.HasService(service):
+		return false
+	}
+	return true
+}
+
 // authorizeKey judges a request of r by p's API key: read-only keys, the route's scope, archived
 // projects and service access (param answers the request's path parameters). It is authorize's rule, also
 // applied by the MCP transport's direct reads (see mcpTools.direct).

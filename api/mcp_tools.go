@@ -14,7 +14,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/svcplatform/svc/client"
-	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/run"
 )
@@ -362,14 +361,5 @@ func (m *mcpTools) allowed(p *Principal, name string) bool {
 	if !ok || r == nil || p == nil || p.Key == nil {
 		return false
 	}
-	grants := apikey.GrantsOf(p.Key)
-	switch {
-	case r.Scope != "" && !grants.HasScope(r.Scope):
-		return false
-	case p.Key.ReadOnly && r.Method != http.MethodGet && !r.Reads:
-		return false
-	case gate.service != "" && !grants.HasService(gate.service):
-		return false
-	}
-	return true
+	return keyMayUse(p.Key, r, gate.service)
 }

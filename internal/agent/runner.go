@@ -196,7 +196,7 @@ func (r *Runner) callModel(ctx context.Context, jc jobCaller, tools toolSet, n i
 	resp, charge, err := r.Model.Complete(ctx, jc.caller, req, fmt.Sprintf("agentjob/%s/model/%d", jc.job.ID, n))
 	if err != nil {
 		err = fmt.Errorf("model call %d of agent job %s: %w", n, jc.job.ID, err)
-		if modelRefused(err) {
+		if llm.Refused(err) {
 			return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrorTypeRefused, err)
 		}
 		return nil, err
@@ -715,20 +715,6 @@ func appendOnce(ctx context.Context, tx bun.Tx, job *schema.AgentJob, tag string
 		return nil
 	}
 	return appendMessage(ctx, tx, job.ThreadID, job.ID, m)
-}
-
-// modelRefused reports a gateway answer retrying cannot change: a request refused (4xx other than a
-// timeout or rate limit: credits exhausted, unknown model, bad request) or no provider configured. Such
-// a job ends failed at once, saying why, instead of retrying for minutes.
-func modelRefused(err error) bool {
-	var e *llm.Error
-	if !errors.As(err, &e) {
-		return false
-	}
-	if e.Body.Error.Code != nil && *e.Body.Error.Code == "provider_not_configured" {
-		return true
-	}
-	return e.Status >= 400 && e.Status < 500 && e.Status != http.StatusRequestTimeout && e.Status != http.StatusTooManyRequests
 }
 
 // errorText is an API error answer as the model reads it: status, code and message.

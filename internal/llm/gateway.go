@@ -109,6 +109,23 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("llm gateway: %d %s: %s", e.Status, e.Body.Error.Type, e.Body.Error.Message)
 }
 
+// CodeProviderNotConfigured is the error code of a model none of whose providers is configured.
+const CodeProviderNotConfigured = "provider_not_configured"
+
+// Refused reports whether err holds a gateway answer that retrying cannot change: a request refused
+// (a 4xx other than a timeout or a rate limit: credits exhausted, unknown model, bad request) or no
+// provider configured for the model. In-process callers (agent jobs) fail at once on it.
+func Refused(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	if e.Body.Error.Code != nil && *e.Body.Error.Code == CodeProviderNotConfigured {
+		return true
+	}
+	return e.Status >= 400 && e.Status < 500 && e.Status != http.StatusRequestTimeout && e.Status != http.StatusTooManyRequests
+}
+
 // NewError returns an OpenAI-shaped error; code and param may be "".
 func NewError(status int, typ, code, param, message string) *Error {
 	e := &Error{Status: status, Body: ErrorBody{Error: ErrorDetail{Message: message, Type: typ}}}
@@ -280,7 +297,7 @@ func (g *Gateway) configured(m Model) bool {
 }
 
 func unconfigured(model string) *Error {
-	e := NewError(http.StatusServiceUnavailable, "server_error", "provider_not_configured", "",
+	e := NewError(http.StatusServiceUnavailable, "server_error", CodeProviderNotConfigured, "",
 		fmt.Sprintf("no provider of the model %q is configured on this platform (see llm.yaml and SVC_LLM_BASE_URL)", model))
 	e.RetryAfter = "60"
 	return e
