@@ -213,6 +213,8 @@ func TestImportRefused(t *testing.T) {
 		"const x = 1;\n  import { a } from './a';\nreturn x;",
 		"const m = await import('x');\nreturn m;",
 		"export const a = 1;\nreturn a;",
+		"const fs = require('fs');\nreturn 1;",
+		"export { a };",
 	} {
 		err := Check(Script{Name: "scripts/i.ts", Source: src})
 		require.ErrorContains(t, err, "app scripts cannot import modules", src)
@@ -227,6 +229,14 @@ func TestImportRefused(t *testing.T) {
 	res = runScript(t, e, "const f = 'fs';\nconst m = globalThis['req' + 'uire'](f);\nreturn 1;", nil, nil)
 	require.Contains(t, res.Error, "require is not available")
 	require.Contains(t, res.Error, "scripts/test.ts:2:")
+}
+
+func TestModuleWordsThatAreNotImportsPass(t *testing.T) {
+	src := "const o = {\n  import: 1,\n  export: 2,\n  require: (x: number) => x,\n};\n// import nothing here\nreturn o.import + o.export + o.require(3);"
+	require.NoError(t, Check(Script{Name: "scripts/w.ts", Source: src}))
+	res := runScript(t, New(DefaultLimits()), src, nil, nil)
+	require.Empty(t, res.Error)
+	require.Equal(t, "6", string(res.Value))
 }
 
 func TestTypeScriptTypesStripped(t *testing.T) {

@@ -26,9 +26,10 @@ const programName = "app"
 // maxCachedPrograms bounds the compiled-program cache; beyond it an arbitrary entry is dropped.
 const maxCachedPrograms = 512
 
-// moduleSyntax finds module syntax a script may not use: static import/export statements, dynamic
-// import() and require(). It is a lexical check of the source line without its // comment.
-var moduleSyntax = regexp.MustCompile(`^\s*(import|export)\b|\bimport\s*\(|\brequire\s*\(`)
+// moduleSyntax finds module syntax a script may not use: static import/export statements (not an
+// object key "import:"), dynamic import() and require() (not a method obj.require()). It is a lexical
+// check of each source line without its // comment; group 2 is the keyword.
+var moduleSyntax = regexp.MustCompile(`(^\s*|[^.\w$])(import\s*[\w{*'"(]|export\s+[\w{*]|require\s*\()`)
 
 // SyntaxError is a script that does not transpile or compile: it names the script, line and column.
 type SyntaxError struct {
@@ -77,12 +78,11 @@ func compile(s Script) (*goja.Program, error) {
 func refuseModules(s Script) error {
 	for i, line := range strings.Split(s.Source, "\n") {
 		code, _, _ := strings.Cut(line, "//")
-		loc := moduleSyntax.FindStringIndex(code)
+		loc := moduleSyntax.FindStringSubmatchIndex(code)
 		if loc == nil {
 			continue
 		}
-		col := loc[0] + len(code[loc[0]:]) - len(strings.TrimLeft(code[loc[0]:], " \t"))
-		return &SyntaxError{Script: s.Name, Line: i + 1, Column: col + 1,
+		return &SyntaxError{Script: s.Name, Line: i + 1, Column: loc[4] + 1,
 			Msg: "app scripts cannot import modules (import, export and require are not available): use the globals svc, appKV, http, secrets, args, ctx and log"}
 	}
 	return nil
