@@ -191,7 +191,7 @@ func TestAppsCreateRefusals(t *testing.T) {
 	for i, c := range cases {
 		f := appFolder("bad")
 		c.change(f)
-		resp := createJSONApp(t, env, owner.secret, "r"+c.name, f)
+		resp := createJSONApp(t, env, owner.secret, "r"+string(rune('a'+i)), f)
 		require.Equal(t, http.StatusBadRequest, resp.Status, "%s: %s", c.name, resp.Raw)
 		require.Equal(t, c.param, resp.Body["error"].(map[string]any)["param"], "%s: %s", c.name, resp.Raw)
 		zipped := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/apps", Key: owner.secret, Body: zipOf(t, f),
