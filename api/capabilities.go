@@ -9,6 +9,7 @@ import (
 	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/apps"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
@@ -145,6 +146,8 @@ type Deps struct {
 	AgentEnv *agentenv.Store
 	// Club keeps Club subscriptions (issue 25); nil, or Temporal nil, answers their routes 503.
 	Club *club.Store
+	// Apps keeps apps and their appKV (issue 26); nil answers their routes 503.
+	Apps *apps.Store
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -198,6 +201,7 @@ func routeTable(d Deps) [][]Route {
 		(&cryptoAPI{ledger: d.Ledger, topups: d.TopUps, wallets: d.Wallets, sends: d.WalletStarts}).routes(),
 		(&llmAPI{gw: d.LLM}).routes(),
 		(&agentEnvAPI{env: d.AgentEnv}).routes(),
+		(&appsAPI{apps: d.Apps}).routes(),
 		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger}).routes(),
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/apps"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
@@ -118,6 +119,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		CodeProjects:  codeProjects(d),
 		AgentEnv:      agentEnvStore(d),
 		Club:          club.NewStore(d.DB),
+		Apps:          apps.NewStore(d.DB, files, blob.WithPrefix(blobs, FilePrefix), purges, d.Logger),
 	}, nil
 }
 
