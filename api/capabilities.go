@@ -12,6 +12,7 @@ import (
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
+	"github.com/svcplatform/svc/internal/autotopup"
 	"github.com/svcplatform/svc/internal/beneficiary"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
@@ -145,6 +146,8 @@ type Deps struct {
 	AgentEnv *agentenv.Store
 	// Club keeps Club subscriptions (issue 25); nil, or Temporal nil, answers their routes 503.
 	Club *club.Store
+	// AutoTopUps is told of charges (the LLM gateway's) to wake accounts' auto top-up; nil wakes none.
+	AutoTopUps *autotopup.Watcher
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -198,7 +201,7 @@ func routeTable(d Deps) [][]Route {
 		(&cryptoAPI{ledger: d.Ledger, topups: d.TopUps, wallets: d.Wallets, sends: d.WalletStarts}).routes(),
 		(&llmAPI{gw: d.LLM}).routes(),
 		(&agentEnvAPI{env: d.AgentEnv}).routes(),
-		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger}).routes(),
+		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger, db: d.DB}).routes(),
 	}
 }
 
