@@ -13,6 +13,7 @@ import (
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
+	"github.com/svcplatform/svc/internal/autotopup"
 	"github.com/svcplatform/svc/internal/beneficiary"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
@@ -148,6 +149,8 @@ type Deps struct {
 	Club *club.Store
 	// Apps keeps apps and their appKV (issue 26); nil answers their routes 503.
 	Apps *apps.Store
+	// AutoTopUps is told of charges (the LLM gateway's) to wake accounts' auto top-up; nil wakes none.
+	AutoTopUps *autotopup.Watcher
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -202,7 +205,7 @@ func routeTable(d Deps) [][]Route {
 		(&llmAPI{gw: d.LLM}).routes(),
 		(&agentEnvAPI{env: d.AgentEnv}).routes(),
 		(&appsAPI{apps: d.Apps}).routes(),
-		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger}).routes(),
+		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger, db: d.DB}).routes(),
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
+	"github.com/svcplatform/svc/internal/autotopup"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/club"
@@ -71,6 +72,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	book := ledger.New(d.DB)
 	leases := d.CreditLeases
 	leases.Log = cmp.Or(leases.Log, d.Logger)
+	watcher := autoTopUpWatcher(d)
 	return api.Deps{
 		DB: d.DB, Temporal: d.Temporal, Logger: d.Logger, Version: d.Version, TrustedProxies: d.TrustedProxies, TemporalUI: d.TemporalUI,
 		Keys:        keys,
@@ -88,7 +90,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Gateway:     gw,
 		Invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
 		Ledger:      book,
-		LLM:         llmGateway(d, book),
+		LLM:         llmGateway(d, book, watcher),
 		Payer:       gateway.NewPayer(book, leases, d.Logger),
 		Webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 		Deliveries:  delivery.NewStore(d.DB, d.Temporal),
@@ -120,6 +122,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		AgentEnv:      agentEnvStore(d),
 		Club:          club.NewStore(d.DB),
 		Apps:          apps.NewStore(d.DB, files, blob.WithPrefix(blobs, FilePrefix), purges, d.Logger),
+		AutoTopUps:    watcher,
 	}, nil
 }
 
@@ -167,6 +170,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Handoffs:      &activities.Handoffs{Worker: handoffActivities(d)},
 		Club:          &activities.Club{Store: clubStore(d)},
 		AgentJobs:     agentActivities(d),
+		AutoTopUps:    autoTopUpActivities(d, launches),
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.
@@ -347,7 +351,7 @@ func deliveries(d WorkerDeps) *activities.Deliveries {
 
 // llmGateway is the LLM gateway over the ledger, on the configured catalog (the built-in one, with no
 // provider configured, when none is given).
-func llmGateway(d APIDeps, book *ledger.Ledger) *llm.Gateway {
+func llmGateway(d APIDeps, book *ledger.Ledger, watcher *autotopup.Watcher) *llm.Gateway {
 	cat := d.LLM
 	if cat == nil {
 		var err error
@@ -357,7 +361,11 @@ func llmGateway(d APIDeps, book *ledger.Ledger) *llm.Gateway {
 	}
 	leases := d.CreditLeases
 	leases.Log = cmp.Or(leases.Log, d.Logger)
-	return llm.New(llm.Options{Catalog: cat, Ledger: book, Leases: ledger.NewLeases(book, leases), Logger: d.Logger})
+	o := llm.Options{Catalog: cat, Ledger: book, Leases: ledger.NewLeases(book, leases), Logger: d.Logger}
+	if watcher != nil {
+		o.OnCharge = watcher.Charged
+	}
+	return llm.New(o)
 }
 
 // agentEnvStore keeps the agent's environment variables and MCP servers; nil without the master key.
