@@ -43,7 +43,9 @@ func TestAutoTopUpClaimsLaunchFeesIntoCredits(t *testing.T) {
 	}
 	pending := ch.Pending(launched, common.HexToAddress(w.Address))
 	want := autotopup.Millicredits(pending[side], app.DevNativeUSDPrice*100)
-	require.Positive(t, want, "the trades left WETH fees worth credits: %v", pending)
+	// At least a credit: the round lifts the balance to `below` or over it, so no second round follows
+	// and the round shown stays round 1.
+	require.GreaterOrEqual(t, want, int64(1000), "the trades left WETH fees worth a credit or more: %v", pending)
 
 	book := ledger.New(env.DB)
 	before, err := book.Balance(ctx, tenant.id)
