@@ -25,6 +25,8 @@ type Set struct {
 	Club *Club
 	// AgentJobs are the agent jobs' activities (issue 25).
 	AgentJobs *AgentJobs
+	// AppScripts are the app script runs' activities (issue 26).
+	AppScripts *AppScripts
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -88,5 +90,7 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityAgentPropose, Func: s.AgentJobs.AgentPropose},
 		{Name: workflows.ActivityAgentTool, Func: s.AgentJobs.AgentTool},
 		{Name: workflows.ActivityAgentFinish, Func: s.AgentJobs.AgentFinish},
+		{Name: workflows.ActivityRunAppScript, Func: s.AppScripts.RunAppScript},
+		{Name: workflows.ActivityFailAppScript, Func: s.AppScripts.FailAppScript},
 	}
 }

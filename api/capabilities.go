@@ -8,6 +8,7 @@ import (
 	"github.com/svcplatform/svc/internal/agent"
 	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/apprun"
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
@@ -145,6 +146,8 @@ type Deps struct {
 	AgentEnv *agentenv.Store
 	// Club keeps Club subscriptions (issue 25); nil, or Temporal nil, answers their routes 503.
 	Club *club.Store
+	// AppRuns run apps' scripts (issue 26); nil answers their routes 503.
+	AppRuns *apprun.Service
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -199,6 +202,7 @@ func routeTable(d Deps) [][]Route {
 		(&llmAPI{gw: d.LLM}).routes(),
 		(&agentEnvAPI{env: d.AgentEnv}).routes(),
 		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger}).routes(),
+		(&appRunsAPI{runs: d.AppRuns}).routes(),
 	}
 }
 
