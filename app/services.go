@@ -118,6 +118,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		CodeProjects:  codeProjects(d),
 		AgentEnv:      agentEnvStore(d),
 		Club:          club.NewStore(d.DB),
+		AppRuns:       appRunService(d),
 	}, nil
 }
 
@@ -165,6 +166,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Handoffs:      &activities.Handoffs{Worker: handoffActivities(d)},
 		Club:          &activities.Club{Store: clubStore(d)},
 		AgentJobs:     agentActivities(d),
+		AppScripts:    appScriptActivities(d),
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.

@@ -47,7 +47,9 @@ func appScriptEnv(f *fakeAppScript) *testsuite.TestWorkflowEnvironment {
 func TestAppScriptWorkflowRetriesThenRecords(t *testing.T) {
 	t.Parallel()
 	f := &fakeAppScript{runs: []func() (workflows.AppScriptOutcome, error){
-		func() (workflows.AppScriptOutcome, error) { return workflows.AppScriptOutcome{}, errors.New("worker lost") },
+		func() (workflows.AppScriptOutcome, error) {
+			return workflows.AppScriptOutcome{}, errors.New("worker lost")
+		},
 		func() (workflows.AppScriptOutcome, error) {
 			return workflows.AppScriptOutcome{RunID: "arun_1", Status: "succeeded"}, nil
 		},

@@ -23,7 +23,8 @@ func commands() []command {
 		auditCommands(), creditsCommands(), topUpCommands(), connectionsCommands(), catalogCommands(),
 		gatewayCommands(), artifactsCommands(), filesCommands(), dbCommands(), walletsCommands(), walletSignCommands(), approvalsCommands(), webhooksCommands(), webhooksListenCommands(),
 		webhooksDeliveriesCommands(), helpCommands(), walletRootCommands(), launchCommands(), feesCommands(), transfersCommands(), tradeCommands(),
-		handoffCommands(), skillsCommands(), mcpToolsCommands(), mcpCommands(), llmCommands(), agentCommands(), envCommands(), clubCommands())
+		handoffCommands(), skillsCommands(), mcpToolsCommands(), mcpCommands(), llmCommands(), agentCommands(), envCommands(), clubCommands(),
+		appRunsCommands())
 }
 
 // findCommand returns the entry named name.
