@@ -27,6 +27,8 @@ type Set struct {
 	AgentJobs *AgentJobs
 	// AutoTopUps convert launch fees to credits (workflow autotopup/<accountId>, issue 25).
 	AutoTopUps *AutoTopUps
+	// AppScripts are the app script runs' activities (issue 26).
+	AppScripts *AppScripts
 }
 
 // Registration is one activity function and the type name (in workflows/names.go) it is registered
@@ -94,5 +96,7 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityAutoTopUpClaim, Func: s.AutoTopUps.AutoTopUpClaim},
 		{Name: workflows.ActivityAutoTopUpAwait, Func: s.AutoTopUps.AutoTopUpAwait},
 		{Name: workflows.ActivityAutoTopUpCredit, Func: s.AutoTopUps.AutoTopUpCredit},
+		{Name: workflows.ActivityRunAppScript, Func: s.AppScripts.RunAppScript},
+		{Name: workflows.ActivityFailAppScript, Func: s.AppScripts.FailAppScript},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/apprun"
 	"github.com/svcplatform/svc/internal/apps"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
@@ -151,6 +152,8 @@ type Deps struct {
 	Apps *apps.Store
 	// AutoTopUps is told of charges (the LLM gateway's) to wake accounts' auto top-up; nil wakes none.
 	AutoTopUps *autotopup.Watcher
+	// AppRuns run apps' scripts (issue 26); nil answers their routes 503.
+	AppRuns *apprun.Service
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -206,6 +209,7 @@ func routeTable(d Deps) [][]Route {
 		(&agentEnvAPI{env: d.AgentEnv}).routes(),
 		(&appsAPI{apps: d.Apps}).routes(),
 		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger, db: d.DB}).routes(),
+		(&appRunsAPI{runs: d.AppRuns}).routes(),
 	}
 }
 

@@ -66,6 +66,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	if d.Temporal != nil {
 		purges = &file.Purges{Store: files, Engine: d.Temporal}
 	}
+	appStore := apps.NewStore(d.DB, files, blob.WithPrefix(blobs, FilePrefix), purges, d.Logger)
 	keys := apikey.NewStore(d.DB)
 	wallets := walletStore(d)
 	launches, fees := launchService(wallets, d), feeReader(d)
@@ -121,8 +122,9 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		CodeProjects:  codeProjects(d),
 		AgentEnv:      agentEnvStore(d),
 		Club:          club.NewStore(d.DB),
-		Apps:          apps.NewStore(d.DB, files, blob.WithPrefix(blobs, FilePrefix), purges, d.Logger),
+		Apps:          appStore,
 		AutoTopUps:    watcher,
+		AppRuns:       appRunService(d, appStore),
 	}, nil
 }
 
@@ -171,6 +173,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Club:          &activities.Club{Store: clubStore(d)},
 		AgentJobs:     agentActivities(d),
 		AutoTopUps:    autoTopUpActivities(d, launches),
+		AppScripts:    appScriptActivities(d),
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.

@@ -216,6 +216,8 @@ var LimitOperations = []string{
 	OpAgentEnvSet, OpAgentEnvList, OpAgentEnvDelete, OpAgentMCPServersCreate, OpAgentMCPServersList, OpAgentMCPServersRead,
 	OpAgentMCPServersDelete, OpClubSubscribe, OpClubCancel, OpClubRead, OpCreditsAutoTopUpRead, OpCreditsAutoTopUpUpdate,
 	OpAgentPrompt, OpAgentJobsRead, OpAgentJobsCancel, OpAgentJobsConfirm, OpAgentThreadsList, OpAgentThreadsRead,
+	// Issue 26's app script runs (client/appruns.go).
+	OpAppsScriptsRun, OpAppsRunsList, OpAppsRunsRead,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

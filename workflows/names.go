@@ -90,6 +90,8 @@ var Registrations = []Registration{
 	{Name: ClubWorkflowName, Func: ClubWorkflow},
 	{Name: AutoTopUpWorkflowName, Func: AutoTopUpWorkflow},
 	{Name: AgentJobWorkflowName, Func: AgentJobWorkflow},
+	// App script runs (issue 26, workflows/appscript.go).
+	{Name: AppScriptWorkflowName, Func: AppScriptWorkflow},
 }
 
 // Signal names.
@@ -316,4 +318,20 @@ const (
 	ActivityAgentTool = "AgentTool"
 	// ActivityAgentFinish records the job's end and its event.
 	ActivityAgentFinish = "AgentFinish"
+)
+
+// The app script runs' names (issue 26, workflows/appscript.go).
+
+// AppScriptWorkflowName runs one app script run (workflow id appscript/<runId>, issue 26).
+const AppScriptWorkflowName = "AppScriptWorkflow"
+
+// The app script run's activities.
+const (
+	// ActivityRunAppScript loads a run, its app's manifest and script, executes the script in the
+	// sandboxed engine with the platform Host, and records result, log and error with the status in one
+	// transaction (with event app.script.failed on failure). A finished run answers its stored outcome.
+	ActivityRunAppScript = "RunAppScript"
+	// ActivityFailAppScript records a run failed with a message when ActivityRunAppScript gave up
+	// (idempotent: a finished run is left as it is).
+	ActivityFailAppScript = "FailAppScript"
 )

@@ -14,7 +14,7 @@ import (
 )
 
 // appsHelp is the help of "svc apps".
-const appsHelp = `Usage: svc apps <create|list|get|share|delete> [flags]
+const appsHelp = `Usage: svc apps <create|list|get|share|delete|run|logs> [flags]
 
 Apps (seed 002): a folder with manifest.json, index.html, scripts/<name>.ts, data/<key>.json and
 designs/<name>, stored in the files capability under /apps/<slug>/. See README.md "Build an app" for the
@@ -25,6 +25,8 @@ manifest's rules.
   apps get      show an app: manifest, sharing and files
   apps share    set an app's sharing: private, unlisted or public
   apps delete   delete an app with its files and records
+  apps run      run an app's script as its owner
+  apps logs     list an app's script runs, or show one
 
 Run "svc apps <command> --help" for details.`
 

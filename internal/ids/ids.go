@@ -55,6 +55,8 @@ const (
 	AgentJob    = "job"
 	AgentThread = "thr"
 	AgentStep   = "stp"
+	// AppScriptRun names a run of an app's script (issue 26, workflow appscript/<id>).
+	AppScriptRun = "arun"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)

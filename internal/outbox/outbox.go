@@ -81,6 +81,8 @@ const (
 	// AgentJobAwaitingConfirmation: an agent job waits for the user's decision on a money-moving or
 	// signing tool call (its data: jobId, stepId, tool, args redacted, untrusted).
 	AgentJobAwaitingConfirmation = "agent.job.awaiting_confirmation"
+	// AppScriptFailed: an app script run ended failed (its data is the run: app, script, trigger, error).
+	AppScriptFailed = "app.script.failed"
 )
 
 // Types lists every event type, in documentation order.
@@ -88,7 +90,8 @@ var Types = []string{RunCreated, RunSucceeded, RunFailed, RunCancelled, Approval
 	DatabaseTransferCompleted, DatabaseTransferFailed, AutomationRunStarted, AutomationPaused, AutomationLimitReached,
 	WalletTransactionConfirmed, WalletTransactionFailed, WalletTransactionPendingApproval, WalletTransactionRejected,
 	OrderFilled, OrderFailed, OrderCancelled, HandoffAcknowledged, HandoffExpired, ClubRenewed, ClubLapsed,
-	AgentJobSucceeded, AgentJobFailed, AgentJobAwaitingConfirmation}
+	AgentJobSucceeded, AgentJobFailed, AgentJobAwaitingConfirmation,
+	AppScriptFailed}
 
 // Event is one thing that happened to a resource of an account.
 type Event struct {

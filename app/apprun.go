@@ -1,0 +1,46 @@
+package app
+
+import (
+	"github.com/svcplatform/svc/activities"
+	"github.com/svcplatform/svc/internal/agent"
+	"github.com/svcplatform/svc/internal/agentenv"
+	"github.com/svcplatform/svc/internal/apprun"
+	"github.com/svcplatform/svc/internal/apps"
+	"github.com/svcplatform/svc/internal/appscript"
+	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/file"
+)
+
+// appRunService starts and reads app script runs over the API's apps store (nil without Temporal:
+// the routes answer 503).
+func appRunService(d APIDeps, store *apps.Store) *apprun.Service {
+	if d.Temporal == nil {
+		return nil
+	}
+	return &apprun.Service{DB: d.DB, Engine: d.Temporal, Apps: apprun.AppsStore{Store: store}}
+}
+
+// appScriptActivities run app scripts in the sandboxed engine with the Host's platform calls: the API
+// engine as the run's key (AgentDispatch), the account's environment variables, agent jobs.
+func appScriptActivities(d WorkerDeps) *activities.AppScripts {
+	deps := apprun.HostDeps{Dispatch: d.AgentDispatch, AllowLoopback: d.AllowLoopback}
+	if d.DB != nil && d.Blobs != nil {
+		files := file.NewStore(d.DB, d.Files)
+		var purges *file.Purges // an appKV write supersedes data/<key>.json: the old file's purge is scheduled
+		if d.Temporal != nil {
+			purges = &file.Purges{Store: files, Engine: d.Temporal}
+		}
+		deps.Apps = apprun.AppsStore{Store: apps.NewStore(d.DB, files, blob.WithPrefix(d.Blobs, FilePrefix), purges, nil)}
+	}
+	if d.DB != nil && d.Box != nil {
+		deps.Secrets = agentEnvValues{agentenv.NewStore(d.DB, d.Box, AgentURLGuard(d.AllowLoopback))}
+	}
+	if d.Temporal != nil {
+		deps.Agent = &agent.Service{DB: d.DB, Engine: d.Temporal}
+	}
+	r := &apprun.Runner{DB: d.DB, Engine: apprun.ScriptEngine{Engine: appscript.New(appscript.DefaultLimits())}, Host: deps}
+	if d.Fault == activities.FaultAppScriptStallAfterCall {
+		r.AfterJournal = activities.StallUntilDone
+	}
+	return &activities.AppScripts{Runner: r}
+}

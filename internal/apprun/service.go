@@ -1,0 +1,242 @@
+package apprun
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	sdkclient "go.temporal.io/sdk/client"
+
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/page"
+	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/svcplatform/svc/internal/tenant"
+	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
+)
+
+// MaxArgsBytes bounds a run's args.
+const MaxArgsBytes = 64 << 10
+
+// DefaultWait is how long POST .../run waits for the run to end before answering it 202, still going.
+const DefaultWait = 10 * time.Second
+
+// WorkflowEngine is the part of the Temporal client the service needs (sdkclient.Client has it).
+type WorkflowEngine interface {
+	ExecuteWorkflow(ctx context.Context, opts sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
+	GetWorkflow(ctx context.Context, workflowID, runID string) sdkclient.WorkflowRun
+}
+
+// Service records runs, starts their workflows and reads them.
+type Service struct {
+	DB     *bun.DB
+	Engine WorkflowEngine
+	Apps   Apps
+	// Wait bounds how long Start waits for a run to end (DefaultWait when zero).
+	Wait time.Duration
+}
+
+// ErrUnavailable answers run routes of a server without a workflow engine or the apps capability.
+var ErrUnavailable = svcerr.New(svcerr.Unavailable, "app script runs are not configured here (a workflow engine and the apps capability are needed)")
+
+// StartRequest is one run to start: RunID derives from the request's idempotency record, so a retried
+// request finds the run its first attempt recorded.
+type StartRequest struct {
+	Scope   tenant.Scope
+	KeyID   string
+	RunID   string
+	Slug    string
+	Script  string
+	Trigger string
+	// Viewer is the frontend's signed-in viewer (trigger frontend); empty for the owner.
+	Viewer string
+	// Anonymous marks a frontend call without a signed-in viewer: refused (403).
+	Anonymous bool
+	Args      json.RawMessage
+}
+
+// Start records the run (queued) and starts workflow appscript/<id>, then waits up to the service's
+// wait for it to end: done reports whether the answered run has ended.
+func (s *Service) Start(ctx context.Context, r StartRequest) (run *client.AppScriptRun, done bool, err error) {
+	if s == nil || s.Engine == nil || s.Apps == nil {
+		return nil, false, ErrUnavailable
+	}
+	row, err := s.record(ctx, r)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := s.start(ctx, row); err != nil {
+		return nil, false, err
+	}
+	s.wait(ctx, row.ID)
+	return s.Get(ctx, r.Scope, r.Slug, row.ID)
+}
+
+// record validates the request and inserts its row (or finds the row of a retried request).
+func (s *Service) record(ctx context.Context, r StartRequest) (*schema.AppScriptRun, error) {
+	if err := validateStart(r); err != nil {
+		return nil, err
+	}
+	app, err := s.Apps.App(ctx, r.Scope, r.Slug)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(app.Scripts, r.Script) {
+		return nil, &svcerr.Error{Code: svcerr.NotFound, Param: "name", Message: fmt.Sprintf("app %s has no script %q in its manifest", app.Slug, r.Script)}
+	}
+	args := r.Args
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage(`{}`)
+	}
+	row := &schema.AppScriptRun{ID: r.RunID, AccountID: r.Scope.AccountID, ProjectID: r.Scope.ProjectID, AppID: app.ID, AppSlug: app.Slug,
+		Script: r.Script, Trigger: r.Trigger, Viewer: r.Viewer, KeyID: r.KeyID, Status: schema.AppRunQueued, Args: args}
+	res, err := s.DB.NewInsert().Model(row).On("CONFLICT (id) DO NOTHING").Returning("created_at").Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("record run %s of script %s: %w", row.ID, r.Script, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return load(ctx, s.DB, r.Scope, r.RunID)
+	}
+	return row, nil
+}
+
+// validateStart checks the request's trigger, viewer and args.
+func validateStart(r StartRequest) error {
+	switch {
+	case r.Anonymous:
+		return svcerr.New(svcerr.Forbidden, "anonymous viewers cannot run scripts: sign in")
+	case r.Trigger != schema.AppRunByOwner && r.Trigger != schema.AppRunByFrontend && r.Trigger != schema.AppRunBySchedule:
+		return svcerr.Invalid("trigger", "trigger is owner, frontend or schedule")
+	case r.Trigger == schema.AppRunByFrontend && r.Viewer == "":
+		return svcerr.Invalid("viewer", "a frontend run needs its signed-in viewer")
+	case len(r.Args) > MaxArgsBytes:
+		return svcerr.Invalid("args", "args has at most %d bytes of JSON", MaxArgsBytes)
+	case len(r.Args) > 0 && !json.Valid(r.Args):
+		return svcerr.Invalid("args", "args is not valid JSON")
+	}
+	return nil
+}
+
+// start starts the run's workflow; a workflow already started (a retried request) is fine.
+func (s *Service) start(ctx context.Context, row *schema.AppScriptRun) error {
+	_, err := s.Engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.AppScriptWorkflowID(row.ID), TaskQueue: workflows.TaskQueue,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE, WorkflowExecutionErrorWhenAlreadyStarted: true,
+		TypedSearchAttributes: workflows.ResourceAttributes(row.AccountID, row.ProjectID, client.ServiceManagedAgents, client.OpAppsScriptsRun),
+		Memo:                  map[string]any{"status": row.Status, "app": row.AppSlug, "script": row.Script}},
+		workflows.AppScriptWorkflowName, workflows.AppScriptParams{RunID: row.ID})
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if err != nil && !errors.As(err, &already) {
+		return fmt.Errorf("start the workflow of app script run %s: %w", row.ID, err)
+	}
+	return nil
+}
+
+// wait waits up to the service's wait for the run's workflow to end (a timeout is no error: the run is
+// answered as it is then).
+func (s *Service) wait(ctx context.Context, runID string) {
+	wctx, cancel := context.WithTimeout(ctx, cmpDuration(s.Wait, DefaultWait))
+	defer cancel()
+	_ = s.Engine.GetWorkflow(wctx, workflows.AppScriptWorkflowID(runID), "").Get(wctx, nil)
+}
+
+func cmpDuration(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// load reads a run of the scope (404 for another account's).
+func load(ctx context.Context, db bun.IDB, scope tenant.Scope, id string) (*schema.AppScriptRun, error) {
+	row := new(schema.AppScriptRun)
+	err := scope.Where(db.NewSelect().Model(row)).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, svcerr.NotFoundf("app script run %s not found", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read app script run %s: %w", id, err)
+	}
+	return row, nil
+}
+
+// Get reads a run of the scope's app slug; done reports whether it has ended.
+func (s *Service) Get(ctx context.Context, scope tenant.Scope, slug, id string) (*client.AppScriptRun, bool, error) {
+	if s == nil || s.DB == nil {
+		return nil, false, ErrUnavailable
+	}
+	row, err := load(ctx, s.DB, scope, id)
+	if err != nil {
+		return nil, false, err
+	}
+	if row.AppSlug != slug {
+		return nil, false, svcerr.NotFoundf("app script run %s not found", id)
+	}
+	w := ToWire(row)
+	return &w, finished(row.Status), nil
+}
+
+func finished(status string) bool {
+	return status == schema.AppRunSucceeded || status == schema.AppRunFailed
+}
+
+// List lists the runs of the scope's app slug, newest first.
+func (s *Service) List(ctx context.Context, scope tenant.Scope, slug string, pg page.Params) ([]client.AppScriptRun, *string, error) {
+	if s == nil || s.DB == nil {
+		return nil, nil, ErrUnavailable
+	}
+	rows := []schema.AppScriptRun{}
+	q := scope.Where(s.DB.NewSelect().Model(&rows)).Where("app_slug = ?", slug)
+	if pg.After != nil {
+		q = q.Where("(created_at, id) < (?, ?)", pg.After.CreatedAt, pg.After.ID)
+	}
+	if err := q.OrderExpr("created_at DESC, id DESC").Limit(int64(pg.Limit + 1)).Scan(ctx); err != nil {
+		return nil, nil, fmt.Errorf("list the runs of app %s: %w", slug, err)
+	}
+	rows, next := page.Next(pg, rows, func(r schema.AppScriptRun) page.Cursor { return page.Cursor{CreatedAt: r.CreatedAt, ID: r.ID} })
+	out := make([]client.AppScriptRun, 0, len(rows))
+	for i := range rows {
+		out = append(out, ToWire(&rows[i]))
+	}
+	return out, next, nil
+}
+
+// ToWire is the API's view of a run.
+func ToWire(r *schema.AppScriptRun) client.AppScriptRun {
+	out := client.AppScriptRun{ID: r.ID, App: r.AppSlug, Script: r.Script, Trigger: r.Trigger, Status: r.Status, Args: r.Args,
+		Result: r.Result, Log: []string{}, Error: r.Error, HostCalls: r.HostCalls, WorkflowID: workflows.AppScriptWorkflowID(r.ID),
+		CreatedAt: r.CreatedAt.UTC(), StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+	if len(out.Result) == 0 {
+		out.Result = json.RawMessage(`null`)
+	}
+	if r.Log != "" && json.Unmarshal([]byte(r.Log), &out.Log) != nil {
+		out.Log = []string{r.Log}
+	}
+	return out
+}
+
+// Sweep starts the workflows of runs still queued settle after they were recorded (a request that died
+// between its commit and the start); starting is idempotent. It answers how many it handed over.
+func (s *Service) Sweep(ctx context.Context, settle time.Duration, limit int) (int, error) {
+	if s == nil || s.Engine == nil {
+		return 0, nil
+	}
+	var rows []schema.AppScriptRun
+	if err := s.DB.NewSelect().Model(&rows).Where("status = ? AND created_at < ?", schema.AppRunQueued, time.Now().Add(-settle)).
+		Order("created_at").Limit(int64(limit)).Scan(ctx); err != nil {
+		return 0, fmt.Errorf("list queued app script runs: %w", err)
+	}
+	for i := range rows {
+		if err := s.start(ctx, &rows[i]); err != nil {
+			return i, err
+		}
+	}
+	return len(rows), nil
+}
