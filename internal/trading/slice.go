@@ -114,8 +114,8 @@ func sliceOf(p *schema.TradingOrder, id string, index int, now time.Time) *schem
 // EndParent records twap or dca order e.OrderID's end once every child order placed has ended (errNotEnded
 // until then): cancelled when its workflow took a cancel before its last slice, else filled when a slice
 // filled, failed when none did; the fills' sums and gas are the children's. A dca order with slices yet
-// to place is left open. Once it has ended, its schedule, if any, is deleted (again on a retry). An order
-// that has ended is otherwise left as it is.
+// to place is left open. Its schedule, if any, is deleted before it is recorded ended (and again on a
+// retry). An order that has ended is otherwise left as it is.
 func (s *Service) EndParent(ctx context.Context, e workflows.ParentEnd) error {
 	o, err := s.load(ctx, s.DB, e.OrderID)
 	if err != nil {
@@ -143,10 +143,12 @@ func (s *Service) EndParent(ctx context.Context, e workflows.ParentEnd) error {
 	default:
 		status, reason = schema.OrderFailed, "no_fill"
 	}
-	if err := s.endParent(ctx, o, status, reason); err != nil {
+	// The schedule goes first, so an order that reads ended has none left (a retry after a crash
+	// between the two finds it gone, which is fine).
+	if err := s.dropSchedule(ctx, o); err != nil {
 		return err
 	}
-	return s.dropSchedule(ctx, o)
+	return s.endParent(ctx, o, status, reason)
 }
 
 // dropSchedule deletes dca order o's schedule (nothing for a twap order, or without a schedule client).
