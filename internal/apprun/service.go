@@ -82,6 +82,11 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (run *client.AppScr
 
 // record validates the request and inserts its row (or finds the row of a retried request).
 func (s *Service) record(ctx context.Context, r StartRequest) (*schema.AppScriptRun, error) {
+	return s.recordIn(ctx, s.DB, r)
+}
+
+// recordIn is record in db (a scheduled fire records its run in the fire's transaction).
+func (s *Service) recordIn(ctx context.Context, db bun.IDB, r StartRequest) (*schema.AppScriptRun, error) {
 	if err := validateStart(r); err != nil {
 		return nil, err
 	}
@@ -98,12 +103,12 @@ func (s *Service) record(ctx context.Context, r StartRequest) (*schema.AppScript
 	}
 	row := &schema.AppScriptRun{ID: r.RunID, AccountID: r.Scope.AccountID, ProjectID: r.Scope.ProjectID, AppID: app.ID, AppSlug: app.Slug,
 		Script: r.Script, Trigger: r.Trigger, Viewer: r.Viewer, KeyID: r.KeyID, Status: schema.AppRunQueued, Args: args}
-	res, err := s.DB.NewInsert().Model(row).On("CONFLICT (id) DO NOTHING").Returning("created_at").Exec(ctx)
+	res, err := db.NewInsert().Model(row).On("CONFLICT (id) DO NOTHING").Returning("created_at").Exec(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("record run %s of script %s: %w", row.ID, r.Script, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return load(ctx, s.DB, r.Scope, r.RunID)
+		return load(ctx, db, r.Scope, r.RunID)
 	}
 	return row, nil
 }
