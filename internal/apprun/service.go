@@ -132,7 +132,17 @@ func validateStart(r StartRequest) error {
 
 // start starts the run's workflow; a workflow already started (a retried request) is fine.
 func (s *Service) start(ctx context.Context, row *schema.AppScriptRun) error {
-	_, err := s.Engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.AppScriptWorkflowID(row.ID), TaskQueue: workflows.TaskQueue,
+	return startRun(ctx, s.Engine, row)
+}
+
+// Starter starts workflows (sdkclient.Client and run.Engine have it).
+type Starter interface {
+	ExecuteWorkflow(ctx context.Context, opts sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
+}
+
+// startRun starts the workflow appscript/<id> of row with engine.
+func startRun(ctx context.Context, engine Starter, row *schema.AppScriptRun) error {
+	_, err := engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.AppScriptWorkflowID(row.ID), TaskQueue: workflows.TaskQueue,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE, WorkflowExecutionErrorWhenAlreadyStarted: true,
 		TypedSearchAttributes: workflows.ResourceAttributes(row.AccountID, row.ProjectID, client.ServiceManagedAgents, client.OpAppsScriptsRun),
 		Memo:                  map[string]any{"status": row.Status, "app": row.AppSlug, "script": row.Script}},
