@@ -126,3 +126,21 @@ func TestAppScheduleAutomations(t *testing.T) {
 		ServiceID: client.ServiceManagedAgents, OperationID: client.OpAppsScriptsRun, Input: map[string]any{"app": slug, "script": "main"}}})
 	require.Equal(t, http.StatusBadRequest, direct.StatusCode, "only a manifest makes app script automations")
 }
+
+// TestAppScheduleTierLimit: an app whose schedule needs more automations than the tier keeps active
+// (standard: 5) is refused 429 naming automations.active, and nothing is kept: no app, no automation.
+func TestAppScheduleTierLimit(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	owner := newArtifactAccount(t, env)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(owner.secret))
+	entries := `{"script":"main","cron":"0 * * * *","enabled":true}`
+	for range 5 {
+		entries += `,{"script":"main","cron":"0 * * * *","enabled":false}`
+	}
+	resp := createJSONApp(t, env, owner.secret, "too-many", scheduledApp("crowded", entries))
+	require.Equal(t, http.StatusTooManyRequests, resp.Status, "%s", resp.Raw)
+	require.Contains(t, string(resp.Raw), "automations.active")
+	require.Equal(t, http.StatusNotFound, c.GetApp(context.Background(), "crowded").StatusCode)
+	require.Empty(t, appAutomations(t, c, "crowded"))
+}
