@@ -10,7 +10,9 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/apprun"
 	"github.com/svcplatform/svc/internal/apps"
+	"github.com/svcplatform/svc/internal/automation"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
@@ -21,6 +23,8 @@ import (
 type appsAPI struct {
 	// apps is nil on a server without the files capability's blob store: the routes answer 503.
 	apps *apps.Store
+	// automations keep the manifests' schedule entries (apprun.SyncSchedules); nil keeps none.
+	automations *automation.Service
 }
 
 var errNoApps = svcerr.New(svcerr.Unavailable, "apps are not configured on this server (no file store)")
@@ -94,7 +98,28 @@ func (a *appsAPI) createApp(ctx context.Context, in *createAppInput) (*Out[clien
 	if err != nil {
 		return nil, err
 	}
+	if err := a.syncSchedules(ctx, app); err != nil {
+		// Nothing is kept on a refusal: the app goes with the automations made so far.
+		a.undoCreate(context.WithoutCancel(ctx), app)
+		return nil, err
+	}
 	return a.withFiles(ctx, app)
+}
+
+// syncSchedules makes the app's automations match its manifest's schedule, as the caller's key.
+func (a *appsAPI) syncSchedules(ctx context.Context, app *apps.App) error {
+	keyID := ""
+	if k := principalFrom(ctx).keyID(); k != nil {
+		keyID = *k
+	}
+	return apprun.SyncSchedules(ctx, a.automations, app, keyID)
+}
+
+// undoCreate removes an app whose schedules could not be synced, with its automations (best effort:
+// the create answers the sync's error).
+func (a *appsAPI) undoCreate(ctx context.Context, app *apps.App) {
+	_ = apprun.RemoveSchedules(ctx, a.automations, app)
+	_, _ = a.apps.Delete(ctx, app.Scope(), app.Slug)
 }
 
 // readAppBody reads a raw body of at most limit bytes.
@@ -198,6 +223,9 @@ func (a *appsAPI) deleteApp(ctx context.Context, in *appSlugInput) (*Out[client.
 	if err != nil {
 		return nil, err
 	}
+	if err := apprun.RemoveSchedules(ctx, a.automations, app); err != nil {
+		return nil, err
+	}
 	return reply(client.AppEnvelope{OK: true, App: appToWire(app, nil)})
 }
 
@@ -229,6 +257,11 @@ func (a *appsAPI) putFile(ctx context.Context, in *appFileInput) (*Out[client.Ap
 	app, err := a.apps.PutFile(ctx, p.Scope, p.keyID(), in.Slug, path, data)
 	if err != nil {
 		return nil, err
+	}
+	if path == apps.ManifestPath {
+		if err := a.syncSchedules(ctx, app); err != nil {
+			return nil, err
+		}
 	}
 	return a.withFiles(ctx, app)
 }

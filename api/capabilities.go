@@ -207,7 +207,7 @@ func routeTable(d Deps) [][]Route {
 		(&cryptoAPI{ledger: d.Ledger, topups: d.TopUps, wallets: d.Wallets, sends: d.WalletStarts}).routes(),
 		(&llmAPI{gw: d.LLM}).routes(),
 		(&agentEnvAPI{env: d.AgentEnv}).routes(),
-		(&appsAPI{apps: d.Apps}).routes(),
+		(&appsAPI{apps: d.Apps, automations: d.Automations}).routes(),
 		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger, db: d.DB}).routes(),
 		(&appRunsAPI{runs: d.AppRuns}).routes(),
 	}

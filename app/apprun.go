@@ -7,6 +7,7 @@ import (
 	"github.com/svcplatform/svc/internal/apprun"
 	"github.com/svcplatform/svc/internal/apps"
 	"github.com/svcplatform/svc/internal/appscript"
+	"github.com/svcplatform/svc/internal/automation"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/file"
 )
@@ -24,13 +25,8 @@ func appRunService(d APIDeps, store *apps.Store) *apprun.Service {
 // engine as the run's key (AgentDispatch), the account's environment variables, agent jobs.
 func appScriptActivities(d WorkerDeps) *activities.AppScripts {
 	deps := apprun.HostDeps{Dispatch: d.AgentDispatch, AllowLoopback: d.AllowLoopback}
-	if d.DB != nil && d.Blobs != nil {
-		files := file.NewStore(d.DB, d.Files)
-		var purges *file.Purges // an appKV write supersedes data/<key>.json: the old file's purge is scheduled
-		if d.Temporal != nil {
-			purges = &file.Purges{Store: files, Engine: d.Temporal}
-		}
-		deps.Apps = apprun.AppsStore{Store: apps.NewStore(d.DB, files, blob.WithPrefix(d.Blobs, FilePrefix), purges, nil)}
+	if a := workerApps(d); a != nil {
+		deps.Apps = a
 	}
 	if d.DB != nil && d.Box != nil {
 		deps.Secrets = agentEnvValues{agentenv.NewStore(d.DB, d.Box, AgentURLGuard(d.AllowLoopback))}
@@ -43,4 +39,27 @@ func appScriptActivities(d WorkerDeps) *activities.AppScripts {
 		r.AfterJournal = activities.StallUntilDone
 	}
 	return &activities.AppScripts{Runner: r}
+}
+
+// workerApps is the worker's apps store as runs' Apps (nil without a database or blob store).
+func workerApps(d WorkerDeps) apprun.Apps {
+	if d.DB == nil || d.Blobs == nil {
+		return nil
+	}
+	files := file.NewStore(d.DB, d.Files)
+	var purges *file.Purges // an appKV write supersedes data/<key>.json: the old file's purge is scheduled
+	if d.Temporal != nil {
+		purges = &file.Purges{Store: files, Engine: d.Temporal}
+	}
+	return apprun.AppsStore{Store: apps.NewStore(d.DB, files, blob.WithPrefix(d.Blobs, FilePrefix), purges, nil)}
+}
+
+// scheduledAppScripts records and starts the runs of app script automations' fires (nil without the
+// apps store or a workflow engine: their fires fail and are retried).
+func scheduledAppScripts(d WorkerDeps) automation.AppScripts {
+	a := workerApps(d)
+	if a == nil || d.Temporal == nil {
+		return nil
+	}
+	return apprun.Scheduled{DB: d.DB, Apps: a, Engine: d.Temporal}
 }

@@ -177,7 +177,8 @@ func Activities(d WorkerDeps) activities.Set {
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
 			// Leases of one: a fire takes exactly what it uses, so the worker holds no budget idle.
-			Limiter: limit.New(d.DB, limit.Options{Now: d.LimitClock, MaxLease: 1})}},
+			Limiter:    limit.New(d.DB, limit.Options{Now: d.LimitClock, MaxLease: 1}),
+			AppScripts: scheduledAppScripts(d)}},
 	}
 }
 

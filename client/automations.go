@@ -91,17 +91,20 @@ type AutomationRun struct {
 
 // Automation is a cron-driven series of runs on a Temporal Schedule (automation/<id>).
 type Automation struct {
-	ID         string           `json:"id" doc:"auto_…"`
-	Name       string           `json:"name"`
-	Cron       string           `json:"cron"`
-	Timezone   string           `json:"timezone"`
-	Action     AutomationAction `json:"action"`
-	Overlap    string           `json:"overlap" enum:"skip,buffer_one,allow_all"`
-	Status     string           `json:"status" enum:"active,paused,cancelled,completed"`
-	Note       string           `json:"note,omitempty" doc:"The note of the last pause or resume."`
-	StartAt    *time.Time       `json:"startAt"`
-	EndAt      *time.Time       `json:"endAt"`
-	ProjectID  *string          `json:"projectId"`
+	ID        string           `json:"id" doc:"auto_…"`
+	Name      string           `json:"name"`
+	Cron      string           `json:"cron"`
+	Timezone  string           `json:"timezone"`
+	Action    AutomationAction `json:"action"`
+	Overlap   string           `json:"overlap" enum:"skip,buffer_one,allow_all"`
+	Status    string           `json:"status" enum:"active,paused,cancelled,completed"`
+	Note      string           `json:"note,omitempty" doc:"The note of the last pause or resume."`
+	StartAt   *time.Time       `json:"startAt"`
+	EndAt     *time.Time       `json:"endAt"`
+	ProjectID *string          `json:"projectId"`
+	// App is the slug of the app whose manifest's schedule owns the automation (its action runs the app's
+	// script as the owner); empty for the caller's own automations.
+	App        string           `json:"app,omitempty" doc:"The app (slug) whose manifest schedule owns it: edit the manifest to change it; a deleted one is made again at the app's next sync."`
 	ScheduleID string           `json:"scheduleId" doc:"automation/<id>, as the Temporal Web UI lists it."`
 	Counts     AutomationCounts `json:"counts"`
 	Limits     AutomationLimits `json:"limits"`

@@ -82,6 +82,11 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (run *client.AppScr
 
 // record validates the request and inserts its row (or finds the row of a retried request).
 func (s *Service) record(ctx context.Context, r StartRequest) (*schema.AppScriptRun, error) {
+	return s.recordIn(ctx, s.DB, r)
+}
+
+// recordIn is record in db (a scheduled fire records its run in the fire's transaction).
+func (s *Service) recordIn(ctx context.Context, db bun.IDB, r StartRequest) (*schema.AppScriptRun, error) {
 	if err := validateStart(r); err != nil {
 		return nil, err
 	}
@@ -98,12 +103,12 @@ func (s *Service) record(ctx context.Context, r StartRequest) (*schema.AppScript
 	}
 	row := &schema.AppScriptRun{ID: r.RunID, AccountID: r.Scope.AccountID, ProjectID: r.Scope.ProjectID, AppID: app.ID, AppSlug: app.Slug,
 		Script: r.Script, Trigger: r.Trigger, Viewer: r.Viewer, KeyID: r.KeyID, Status: schema.AppRunQueued, Args: args}
-	res, err := s.DB.NewInsert().Model(row).On("CONFLICT (id) DO NOTHING").Returning("created_at").Exec(ctx)
+	res, err := db.NewInsert().Model(row).On("CONFLICT (id) DO NOTHING").Returning("created_at").Exec(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("record run %s of script %s: %w", row.ID, r.Script, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return load(ctx, s.DB, r.Scope, r.RunID)
+		return load(ctx, db, r.Scope, r.RunID)
 	}
 	return row, nil
 }
@@ -127,7 +132,17 @@ func validateStart(r StartRequest) error {
 
 // start starts the run's workflow; a workflow already started (a retried request) is fine.
 func (s *Service) start(ctx context.Context, row *schema.AppScriptRun) error {
-	_, err := s.Engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.AppScriptWorkflowID(row.ID), TaskQueue: workflows.TaskQueue,
+	return startRun(ctx, s.Engine, row)
+}
+
+// Starter starts workflows (sdkclient.Client and run.Engine have it).
+type Starter interface {
+	ExecuteWorkflow(ctx context.Context, opts sdkclient.StartWorkflowOptions, workflow any, args ...any) (sdkclient.WorkflowRun, error)
+}
+
+// startRun starts the workflow appscript/<id> of row with engine.
+func startRun(ctx context.Context, engine Starter, row *schema.AppScriptRun) error {
+	_, err := engine.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: workflows.AppScriptWorkflowID(row.ID), TaskQueue: workflows.TaskQueue,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE, WorkflowExecutionErrorWhenAlreadyStarted: true,
 		TypedSearchAttributes: workflows.ResourceAttributes(row.AccountID, row.ProjectID, client.ServiceManagedAgents, client.OpAppsScriptsRun),
 		Memo:                  map[string]any{"status": row.Status, "app": row.AppSlug, "script": row.Script}},

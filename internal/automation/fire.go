@@ -36,6 +36,8 @@ type Firer struct {
 	Keys    *apikey.Store
 	// Limiter applies the creating key's limits; nil applies none.
 	Limiter KeyLimiter
+	// AppScripts records and starts the runs of app script automations; nil refuses their fires.
+	AppScripts AppScripts
 }
 
 // Reasons a fire starts no run.
@@ -58,6 +60,7 @@ func RunID(automationID string, at time.Time) string {
 // why it starts none. A retry after the run was recorded answers the same run.
 func (f *Firer) Prepare(ctx context.Context, in workflows.AutomationFireInput) (workflows.AutomationFire, error) {
 	var fire workflows.AutomationFire
+	var appRun string
 	err := f.Store.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		a := new(schema.Automation)
 		err := tx.NewSelect().Model(a).Where("id = ?", in.AutomationID).For("UPDATE").Scan(ctx)
@@ -68,14 +71,28 @@ func (f *Firer) Prepare(ctx context.Context, in workflows.AutomationFireInput) (
 		if err != nil {
 			return fmt.Errorf("lock automation %s: %w", in.AutomationID, err)
 		}
-		fire, err = f.decide(ctx, tx, a, in.ScheduledAt)
+		fire, appRun, err = f.decide(ctx, tx, a, in.ScheduledAt)
 		return err
 	})
+	if err == nil && appRun != "" {
+		if err := f.AppScripts.Start(ctx, appRun); err != nil {
+			return fire, fmt.Errorf("start app script run %s of automation %s: %w", appRun, in.AutomationID, err)
+		}
+	}
 	return fire, err
 }
 
-// decide is Prepare on the locked row.
-func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at time.Time) (workflows.AutomationFire, error) {
+// decide is Prepare on the locked row; appRun names the app script run Prepare starts once committed.
+func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at time.Time) (fire workflows.AutomationFire, appRun string, err error) {
+	if IsAppScript(a) {
+		return f.decideAppScript(ctx, tx, a, at)
+	}
+	fire, err = f.decideRun(ctx, tx, a, at)
+	return fire, "", err
+}
+
+// decideRun decides the fire of an automation whose action is a run.
+func (f *Firer) decideRun(ctx context.Context, tx bun.Tx, a *schema.Automation, at time.Time) (workflows.AutomationFire, error) {
 	fire := workflows.AutomationFire{AccountID: a.AccountID, ProjectID: a.ProjectID}
 	runID := RunID(a.ID, at)
 	existing := new(schema.Run)
@@ -87,24 +104,9 @@ func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at 
 	} else if !errors.Is(err, sql.ErrNoRows) {
 		return fire, fmt.Errorf("read run %s: %w", runID, err)
 	}
-	if a.Status != schema.AutomationActive || a.DeletedAt != nil {
-		fire.Skipped = SkipInactive
-		return fire, nil
-	}
-	tier, err := tierOf(ctx, tx, a.AccountID)
-	if err != nil {
+	l, fire, stop, err := f.gate(ctx, tx, a, at)
+	if err != nil || stop {
 		return fire, err
-	}
-	l := limitsOf(tier)
-	day := at.UTC().Truncate(24 * time.Hour)
-	if a.Day == nil || !a.Day.UTC().Equal(day) {
-		a.Day, a.DayRuns = &day, 0
-	}
-	switch {
-	case a.Executions >= l.Executions:
-		return f.refuse(ctx, tx, a, l, at, SkipExecutions, fmt.Sprintf("the %s tier allows %d runs per automation, and this one has started them all", tier, l.Executions), true)
-	case int64(a.DayRuns) >= l.PerDay:
-		return f.refuse(ctx, tx, a, l, at, SkipPerDay, fmt.Sprintf("the %s tier allows %d runs per automation a day (UTC), and this one has started them today", tier, l.PerDay), false)
 	}
 	r, skip, why, err := f.newRun(ctx, a, runID, at)
 	if err != nil || skip != "" {
@@ -114,6 +116,34 @@ func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at 
 		return fire, err
 	}
 	return f.record(ctx, tx, a, r, l)
+}
+
+// gate applies the automation's status and the tier's lifetime and daily limits to a fire: stop says
+// the fire starts nothing (fire says why), else l are the tier's limits.
+func (f *Firer) gate(ctx context.Context, tx bun.Tx, a *schema.Automation, at time.Time) (l Limits, fire workflows.AutomationFire, stop bool, err error) {
+	fire = workflows.AutomationFire{AccountID: a.AccountID, ProjectID: a.ProjectID}
+	if a.Status != schema.AutomationActive || a.DeletedAt != nil {
+		fire.Skipped = SkipInactive
+		return l, fire, true, nil
+	}
+	tier, err := tierOf(ctx, tx, a.AccountID)
+	if err != nil {
+		return l, fire, true, err
+	}
+	l = limitsOf(tier)
+	day := at.UTC().Truncate(24 * time.Hour)
+	if a.Day == nil || !a.Day.UTC().Equal(day) {
+		a.Day, a.DayRuns = &day, 0
+	}
+	switch {
+	case a.Executions >= l.Executions:
+		fire, err = f.refuse(ctx, tx, a, l, at, SkipExecutions, fmt.Sprintf("the %s tier allows %d runs per automation, and this one has started them all", tier, l.Executions), true)
+		return l, fire, true, err
+	case int64(a.DayRuns) >= l.PerDay:
+		fire, err = f.refuse(ctx, tx, a, l, at, SkipPerDay, fmt.Sprintf("the %s tier allows %d runs per automation a day (UTC), and this one has started them today", tier, l.PerDay), false)
+		return l, fire, true, err
+	}
+	return l, fire, false, nil
 }
 
 // newRun builds the fire's run, applying the creating key's limits; skip names a refusal.
@@ -182,19 +212,25 @@ func (f *Firer) record(ctx context.Context, tx bun.Tx, a *schema.Automation, r *
 	if _, err := tx.NewInsert().Model(r).Returning("created_at, updated_at").Exec(ctx); err != nil {
 		return fire, fmt.Errorf("record run %s: %w", r.ID, err)
 	}
+	events := []outbox.Event{run.Event(outbox.RunCreated, r),
+		{AccountID: r.AccountID, ProjectID: r.ProjectID, Type: outbox.AutomationRunStarted, Subject: r.ID,
+			Data: map[string]any{"automationId": a.ID, "run": run.ToWire(r)}}}
+	return f.count(ctx, tx, a, l, r.ScheduledAt.UTC(), fire, events)
+}
+
+// count counts a started run on the automation, with the events, and pauses it when this fire used the
+// last execution.
+func (f *Firer) count(ctx context.Context, tx bun.Tx, a *schema.Automation, l Limits, at time.Time, fire workflows.AutomationFire, events []outbox.Event) (workflows.AutomationFire, error) {
 	now := time.Now().UTC()
 	a.Executions++
 	a.DayRuns++
 	a.LastFireAt, a.UpdatedAt = &now, now
 	cols := []string{"executions", "day", "day_runs", "last_fire_at", "updated_at"}
-	events := []outbox.Event{run.Event(outbox.RunCreated, r),
-		{AccountID: r.AccountID, ProjectID: r.ProjectID, Type: outbox.AutomationRunStarted, Subject: r.ID,
-			Data: map[string]any{"automationId": a.ID, "run": run.ToWire(r)}}}
 	if a.Executions >= l.Executions {
 		fire.Pause, fire.Note = true, fmt.Sprintf("paused: it has started all %d runs its tier allows", l.Executions)
 		a.Status, a.Note = schema.AutomationPaused, fire.Note
 		cols = append(cols, "status", "note")
-		events = append(events, limitEvent(a, SkipExecutions, fire.Note, r.ScheduledAt.UTC()), pausedEvent(a, l))
+		events = append(events, limitEvent(a, SkipExecutions, fire.Note, at), pausedEvent(a, l))
 	}
 	if _, err := tx.NewUpdate().Model(a).Column(cols...).WherePK().Exec(ctx); err != nil {
 		return fire, fmt.Errorf("count the fire of automation %s: %w", a.ID, err)

@@ -80,6 +80,9 @@ func (s *Service) Validate(r *client.CreateAutomationRequest) (json.RawMessage, 
 	if r.EndAt != nil && !r.EndAt.After(time.Now()) {
 		return nil, svcerr.Invalid("endAt", "endAt is in the past: the automation would never fire")
 	}
+	if r.Action.ServiceID == client.ServiceManagedAgents && r.Action.OperationID == client.OpAppsScriptsRun {
+		return nil, errAppOwned("action.operationId")
+	}
 	raw, op, err := run.Validate(s.Catalog, r.Action.ServiceID, r.Action.OperationID, r.Action.Input)
 	if err != nil {
 		if se, ok := svcerr.As(err); ok && se.Param != "" && se.Param != "input" {
@@ -444,6 +447,9 @@ func (s *Service) apply(a *schema.Automation, r client.UpdateAutomationRequest) 
 		}
 		a.Timezone, respec = tz, true
 		cols = append(cols, "timezone")
+	}
+	if r.Input != nil && IsAppScript(a) {
+		return nil, false, errAppOwned("input")
 	}
 	if r.Input != nil {
 		raw, _, err := run.Validate(s.Catalog, a.ServiceID, a.OperationID, *r.Input)

@@ -231,6 +231,7 @@ func ToWire(a *schema.Automation, l Limits, x Extra) client.Automation {
 		LastFireAt: a.LastFireAt, NextFireTimes: x.NextFireTimes, RecentRuns: x.RecentRuns,
 		CreatedAt: a.CreatedAt.UTC(), UpdatedAt: a.UpdatedAt.UTC()}
 	_ = json.Unmarshal(a.Input, &out.Action.Input)
+	out.App = appScriptInput(a).App
 	if out.NextFireTimes == nil {
 		out.NextFireTimes = []time.Time{}
 	}

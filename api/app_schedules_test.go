@@ -1,0 +1,146 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/svcplatform/svc/app/apptest"
+	"github.com/svcplatform/svc/client"
+)
+
+// scheduledApp is an app folder whose script writes appKV tick, with the schedule entry given.
+func scheduledApp(slug, schedule string) map[string]string {
+	return map[string]string{
+		"manifest.json":   scheduledManifest(slug, schedule),
+		"index.html":      "<!doctype html><p>tick</p>",
+		"scripts/main.ts": `await appKV.set("tick", {by: "schedule"}); return "ticked";`,
+	}
+}
+
+func scheduledManifest(slug, schedule string) string {
+	return `{"slug":"` + slug + `","permissions":["read:appdata","write:appdata"],"scripts":["main"],"schedule":[` + schedule + `]}`
+}
+
+// appAutomations lists the caller's automations owned by the app slug.
+func appAutomations(t *testing.T, c *client.Client, slug string) []client.Automation {
+	t.Helper()
+	list := c.ListAutomations(context.Background(), client.ListAutomationsParams{})
+	require.True(t, list.OK, "%v", list.Error)
+	out := []client.Automation{}
+	for _, a := range list.Body.Automations {
+		if a.App == slug {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// putManifest rewrites the app's manifest.json.
+func putManifest(t *testing.T, c *client.Client, slug, schedule string) {
+	t.Helper()
+	r := c.PutAppFile(context.Background(), slug, "manifest.json", []byte(scheduledManifest(slug, schedule)))
+	require.True(t, r.OK, "%v", r.Error)
+}
+
+// TestAppScheduleAutomations: an app's enabled schedule entry becomes an automation owned by the app;
+// syncing the same manifest again changes nothing; a trigger fires a run with trigger schedule that
+// succeeds as the owner (its appKV write is the owner's) and counts against the automation; disabling
+// the entry pauses it, enabling it with a new cron resumes and re-specs it; removing the entry deletes
+// it; deleting the app deletes them; another account sees none; POST /v1/automations cannot make one.
+func TestAppScheduleAutomations(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	owner := newArtifactAccount(t, env)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(owner.secret))
+	ctx := context.Background()
+	const slug = "ticker"
+	entry := `{"script":"main","cron":"0 * * * *","enabled":true}`
+	created := createJSONApp(t, env, owner.secret, "create-ticker", scheduledApp(slug, entry))
+	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
+
+	autos := appAutomations(t, c, slug)
+	require.Len(t, autos, 1)
+	a := autos[0]
+	require.Equal(t, "app:ticker:main:0", a.Name)
+	require.Equal(t, client.AutomationActive, a.Status)
+	require.Equal(t, "0 * * * *", a.Cron)
+	require.Equal(t, client.ServiceManagedAgents, a.Action.ServiceID)
+	require.Equal(t, map[string]any{"app": slug, "script": "main"}, a.Action.Input)
+
+	putManifest(t, c, slug, entry)
+	again := appAutomations(t, c, slug)
+	require.Len(t, again, 1, "a second sync of the same manifest changes nothing")
+	require.Equal(t, a.ID, again[0].ID)
+	require.Equal(t, a.UpdatedAt, again[0].UpdatedAt)
+
+	trig := c.TriggerAutomation(ctx, a.ID)
+	require.True(t, trig.OK, "%v", trig.Error)
+	var runs []client.AppScriptRun
+	require.Eventually(t, func() bool {
+		r := c.ListAppScriptRuns(ctx, slug, client.ListParams{})
+		require.True(t, r.OK, "%v", r.Error)
+		runs = r.Body.Runs
+		return len(runs) == 1 && runs[0].Status == client.AppRunSucceeded
+	}, 30*time.Second, 50*time.Millisecond)
+	require.Equal(t, "schedule", runs[0].Trigger)
+	require.JSONEq(t, `"ticked"`, string(runs[0].Result))
+	tick := c.GetAppKV(ctx, slug, "tick")
+	require.True(t, tick.OK, "%v", tick.Error)
+	require.JSONEq(t, `{"by":"schedule"}`, string(tick.Body.Value), "the scheduled run wrote the owner's appKV")
+	got := c.GetAutomation(ctx, a.ID)
+	require.True(t, got.OK, "%v", got.Error)
+	require.EqualValues(t, 1, got.Body.Automation.Counts.RunsStarted, "the run counts against the automation's tier limits")
+	require.Equal(t, slug, got.Body.Automation.App)
+
+	other := newArtifactAccount(t, env)
+	oc := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(other.secret))
+	require.Empty(t, appAutomations(t, oc, slug))
+	require.Equal(t, http.StatusNotFound, oc.GetAutomation(ctx, a.ID).StatusCode)
+	require.Equal(t, http.StatusNotFound, oc.TriggerAutomation(ctx, a.ID).StatusCode)
+
+	putManifest(t, c, slug, `{"script":"main","cron":"0 * * * *","enabled":false}`)
+	paused := appAutomations(t, c, slug)
+	require.Len(t, paused, 1)
+	require.Equal(t, a.ID, paused[0].ID)
+	require.Equal(t, client.AutomationPaused, paused[0].Status, "a disabled entry pauses its schedule")
+	putManifest(t, c, slug, `{"script":"main","cron":"30 2 * * *","enabled":true}`)
+	resumed := appAutomations(t, c, slug)
+	require.Len(t, resumed, 1)
+	require.Equal(t, client.AutomationActive, resumed[0].Status)
+	require.Equal(t, "30 2 * * *", resumed[0].Cron)
+
+	putManifest(t, c, slug, "")
+	require.Empty(t, appAutomations(t, c, slug), "a removed entry's automation is deleted")
+	require.Equal(t, http.StatusNotFound, c.GetAutomation(ctx, a.ID).StatusCode)
+
+	putManifest(t, c, slug, entry+`,{"script":"main","cron":"0 0 * * *","enabled":false}`)
+	require.Len(t, appAutomations(t, c, slug), 2)
+	require.True(t, c.DeleteApp(ctx, slug).OK)
+	require.Empty(t, appAutomations(t, c, slug), "deleting the app deletes its automations")
+
+	direct := c.CreateAutomation(ctx, client.CreateAutomationRequest{Name: "x", Cron: "@hourly", Action: client.AutomationAction{
+		ServiceID: client.ServiceManagedAgents, OperationID: client.OpAppsScriptsRun, Input: map[string]any{"app": slug, "script": "main"}}})
+	require.Equal(t, http.StatusBadRequest, direct.StatusCode, "only a manifest makes app script automations")
+}
+
+// TestAppScheduleTierLimit: an app whose schedule needs more automations than the tier keeps active
+// (standard: 5) is refused 429 naming automations.active, and nothing is kept: no app, no automation.
+func TestAppScheduleTierLimit(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	owner := newArtifactAccount(t, env)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(owner.secret))
+	entries := `{"script":"main","cron":"0 * * * *","enabled":true}`
+	for range 5 {
+		entries += `,{"script":"main","cron":"0 * * * *","enabled":false}`
+	}
+	resp := createJSONApp(t, env, owner.secret, "too-many", scheduledApp("crowded", entries))
+	require.Equal(t, http.StatusTooManyRequests, resp.Status, "%s", resp.Raw)
+	require.Contains(t, string(resp.Raw), "automations.active")
+	require.Equal(t, http.StatusNotFound, c.GetApp(context.Background(), "crowded").StatusCode)
+	require.Empty(t, appAutomations(t, c, "crowded"))
+}
