@@ -1,12 +1,11 @@
 package x402
 
 import (
+	"context"
 	"crypto/ecdsa"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"math/big"
-	"strconv"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -19,25 +18,7 @@ import (
 // maxTimeoutSeconds, a random nonce) under the domain req names (extra.name, extra.version, the chain of
 // req.Network, verifyingContract req.Asset), and returns the v2 payment to send in Payment-Signature.
 func Pay(key *ecdsa.PrivateKey, req PaymentRequirements, resource *ResourceInfo, now time.Time) (PaymentPayload, error) {
-	d, err := RequirementsDomain(req)
-	if err != nil {
-		return PaymentPayload{}, err
-	}
-	var nonce [32]byte
-	if _, err := rand.Read(nonce[:]); err != nil {
-		return PaymentPayload{}, fmt.Errorf("x402: nonce: %w", err)
-	}
-	auth := EIP3009Authorization{
-		From: crypto.PubkeyToAddress(key.PublicKey).Hex(), To: req.PayTo, Value: req.Amount, ValidAfter: "0",
-		ValidBefore: strconv.FormatInt(now.Unix()+int64(req.MaxTimeoutSeconds), 10), Nonce: hexutil.Encode(nonce[:]),
-	}
-	sig, err := SignAuthorization(key, d, auth)
-	if err != nil {
-		return PaymentPayload{}, err
-	}
-	accepted := req
-	return PaymentPayload{X402Version: Version, Scheme: req.Scheme, Network: req.Network, Accepted: &accepted, Resource: resource,
-		Payload: ExactEVMPayload{Signature: sig, Authorization: &auth}}, nil
+	return PayWith(context.Background(), KeySigner{Key: key}, req, resource, now)
 }
 
 // RequirementsDomain is the EIP-712 domain a payment for req is signed under.
