@@ -54,6 +54,27 @@ func ValidateName(name string) error {
 	return nil
 }
 
+// AppsPurposePrefix starts the purpose of an app's files ("/apps/<slug>/", see internal/apps): under it
+// a file's name is its path relative to the app's folder, so it may hold '/' between its segments.
+const AppsPurposePrefix = "/apps/"
+
+// ValidateNameFor checks a file's name for its purpose: a name (ValidateName) for every purpose but an
+// app's, whose names are relative paths of segments that each pass ValidateName.
+func ValidateNameFor(purpose, name string) error {
+	if !strings.HasPrefix(purpose, AppsPurposePrefix) || !strings.Contains(name, "/") {
+		return ValidateName(name)
+	}
+	if len(name) > MaxNameLen {
+		return svcerr.Invalid("name", "a file name has 1 to %d bytes", MaxNameLen)
+	}
+	for _, seg := range strings.Split(name, "/") {
+		if err := ValidateName(seg); err != nil {
+			return svcerr.Invalid("name", "an app file's path is segments joined by '/', each a valid file name: %q is not", name)
+		}
+	}
+	return nil
+}
+
 // ValidateMediaType checks a file's media type: empty (the default), or a type/subtype with optional
 // parameters (RFC 2045) of at most 255 bytes.
 func ValidateMediaType(mt string) error {

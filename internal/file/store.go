@@ -81,9 +81,9 @@ type NewFile struct {
 
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
-// Validate checks a new file's fields (see ValidateName for the name's rules).
+// Validate checks a new file's fields (see ValidateNameFor for the name's rules).
 func (n NewFile) Validate() error {
-	if err := ValidateName(n.Name); err != nil {
+	if err := ValidateNameFor(n.Purpose, n.Name); err != nil {
 		return err
 	}
 	if err := ValidateMediaType(n.MediaType); err != nil {
