@@ -8,8 +8,9 @@ import (
 	"github.com/svcplatform/svc/internal/agent"
 	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apikey"
-	"github.com/svcplatform/svc/internal/apprun"
+	"github.com/svcplatform/svc/internal/appfront"
 	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/apprun"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
@@ -148,6 +149,8 @@ type Deps struct {
 	Club *club.Store
 	// AppRuns run apps' scripts (issue 26); nil answers their routes 503.
 	AppRuns *apprun.Service
+	// AppFront answers apps' frontends: host pages, frames and the viewer API (issue 26); nil answers 503.
+	AppFront *appfront.Service
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -203,6 +206,7 @@ func routeTable(d Deps) [][]Route {
 		(&agentEnvAPI{env: d.AgentEnv}).routes(),
 		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger}).routes(),
 		(&appRunsAPI{runs: d.AppRuns}).routes(),
+		(&appFrontAPI{front: d.AppFront}).routes(),
 	}
 }
 

@@ -8,22 +8,21 @@ import (
 	"github.com/svcplatform/svc/internal/appscript"
 )
 
-// appRunApps is the apps capability as runs see it: nil until the apps capability (issue 26,
-// internal/apps) is wired here, which answers the run routes 503 and fails runs' activities (retried).
-var appRunApps apprun.Apps
-
 // appRunService starts and reads app script runs (nil without Temporal: the routes answer 503).
 func appRunService(d APIDeps) *apprun.Service {
-	if d.Temporal == nil || appRunApps == nil {
+	if d.Temporal == nil || d.DB == nil {
 		return nil
 	}
-	return &apprun.Service{DB: d.DB, Engine: d.Temporal, Apps: appRunApps}
+	return &apprun.Service{DB: d.DB, Engine: d.Temporal, Apps: runApps{appsStore(d.DB, d.Blobs, d.Files, d.Logger)}}
 }
 
 // appScriptActivities run app scripts in the sandboxed engine with the Host's platform calls: the API
 // engine as the run's key (AgentDispatch), the account's environment variables, agent jobs.
 func appScriptActivities(d WorkerDeps) *activities.AppScripts {
-	deps := apprun.HostDeps{Apps: appRunApps, Dispatch: d.AgentDispatch, AllowLoopback: d.AllowLoopback}
+	deps := apprun.HostDeps{Dispatch: d.AgentDispatch, AllowLoopback: d.AllowLoopback}
+	if d.DB != nil {
+		deps.Apps = runApps{appsStore(d.DB, d.Blobs, d.Files, nil)}
+	}
 	if d.DB != nil && d.Box != nil {
 		deps.Secrets = agentEnvValues{agentenv.NewStore(d.DB, d.Box, AgentURLGuard(d.AllowLoopback))}
 	}

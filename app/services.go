@@ -68,6 +68,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	wallets := walletStore(d)
 	launches, fees := launchService(wallets, d), feeReader(d)
 	book := ledger.New(d.DB)
+	runs := appRunService(d)
 	leases := d.CreditLeases
 	leases.Log = cmp.Or(leases.Log, d.Logger)
 	return api.Deps{
@@ -118,7 +119,8 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		CodeProjects:  codeProjects(d),
 		AgentEnv:      agentEnvStore(d),
 		Club:          club.NewStore(d.DB),
-		AppRuns:       appRunService(d),
+		AppRuns:       runs,
+		AppFront:      appFrontService(d, runs),
 	}, nil
 }
 
