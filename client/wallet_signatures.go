@@ -86,12 +86,15 @@ const (
 	SpendPermit      = "permit"
 	SpendPermit2     = "permit2"
 	SpendTransaction = "transaction"
+	// SpendAuthorization is an EIP-3009 TransferWithAuthorization or ReceiveWithAuthorization: the
+	// signature itself moves the value to its recipient (x402 payments are made of them).
+	SpendAuthorization = "transfer_authorization"
 )
 
 // SignatureSpend is what a signature lets move: a token permit's allowance, or a transaction's transfer.
 // It counts against the wallet's limits like a send.
 type SignatureSpend struct {
-	Kind     string   `json:"kind" enum:"permit,permit2,transaction"`
+	Kind     string   `json:"kind" enum:"permit,permit2,transfer_authorization,transaction"`
 	Token    *string  `json:"token,omitempty" doc:"The token (absent for the native asset)."`
 	To       string   `json:"to" doc:"The permit's spender, or the transfer's recipient."`
 	Asset    string   `json:"asset" doc:"native, usdc, or the token's address when it is not known."`

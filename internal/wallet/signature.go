@@ -248,15 +248,19 @@ func domainTypes(d apitypes.TypedDataDomain) []apitypes.Type {
 
 // permitKind is the spend kind of a permit's primary type.
 func permitKind(primaryType string) string {
-	if primaryType == "Permit" {
+	switch primaryType {
+	case "Permit":
 		return client.SpendPermit
+	case "TransferWithAuthorization", "ReceiveWithAuthorization":
+		return client.SpendAuthorization
 	}
 	return client.SpendPermit2
 }
 
 // permitSpend is what a token permit lets its spender move: EIP-2612 Permit {spender, value} of the
 // domain's verifying contract, or Permit2's PermitSingle {details: {token, amount}, spender} and
-// PermitTransferFrom {permitted: {token, amount}, spender}. Other typed data spends nothing.
+// PermitTransferFrom {permitted: {token, amount}, spender}, or EIP-3009's Transfer/ReceiveWithAuthorization
+// {to, value} (the recipient stands where a spender would). Other typed data spends nothing.
 func permitSpend(c *Chain, prices Prices, td *apitypes.TypedData) (*send, error) {
 	m := td.Message
 	var token, spender, amount any
@@ -272,6 +276,9 @@ func permitSpend(c *Chain, prices Prices, td *apitypes.TypedData) (*send, error)
 	case "PermitTransferFrom":
 		p, _ := m["permitted"].(map[string]any)
 		token, spender, amount = p["token"], m["spender"], p["amount"]
+	case "TransferWithAuthorization", "ReceiveWithAuthorization":
+		// EIP-3009 (USDC's gasless transfer, x402's payment): the signature itself moves value to `to`.
+		token, spender, amount = td.Domain.VerifyingContract, m["to"], m["value"]
 	default:
 		return nil, nil
 	}

@@ -109,6 +109,25 @@ func TestPermitSpend(t *testing.T) {
 	require.Greater(t, *sg.spend.usdCents, int64(1_000_000_00), "an unlimited allowance is worth more than any limit")
 }
 
+// An EIP-3009 authorization moves its value by the signature alone: it is a spend to its recipient,
+// judged by the wallet's limits like a send (x402 payments are made of them).
+func TestTransferWithAuthorizationIsASpend(t *testing.T) {
+	usdc := common.HexToAddress("0x5555555555555555555555555555555555555555")
+	c := &Chain{USDC: usdc}
+	to := "0x4444444444444444444444444444444444444444"
+	auth := `{"types":{"TransferWithAuthorization":[{"name":"from","type":"address"},{"name":"to","type":"address"},{"name":"value","type":"uint256"},{"name":"validAfter","type":"uint256"},{"name":"validBefore","type":"uint256"},{"name":"nonce","type":"bytes32"}]},
+"primaryType":"TransferWithAuthorization","domain":{"name":"USD Coin","version":"2","chainId":1337,"verifyingContract":"` + usdc.Hex() + `"},
+"message":{"from":"0x3333333333333333333333333333333333333333","to":"` + to + `","value":"2500000","validAfter":"0","validBefore":"99999999999","nonce":"0x0000000000000000000000000000000000000000000000000000000000000001"}}`
+	sg, err := typedSigning(c, Prices{}, json.RawMessage(auth))
+	require.NoError(t, err)
+	require.NotNil(t, sg.spend, "a transfer authorization moves value")
+	require.Equal(t, client.SpendAuthorization, sg.subject.Spend.Kind)
+	require.Equal(t, common.HexToAddress(to), sg.spend.to)
+	require.Equal(t, "2500000", sg.spend.atomic.String())
+	require.NotNil(t, sg.spend.usdCents)
+	require.Equal(t, int64(250), *sg.spend.usdCents)
+}
+
 func requireField(t *testing.T, err error, field string) {
 	t.Helper()
 	require.Error(t, err)
