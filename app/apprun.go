@@ -5,23 +5,28 @@ import (
 	"github.com/svcplatform/svc/internal/agent"
 	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apprun"
+	"github.com/svcplatform/svc/internal/apps"
 	"github.com/svcplatform/svc/internal/appscript"
+	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/file"
 )
 
-// appRunService starts and reads app script runs (nil without Temporal: the routes answer 503).
+// appRunService starts and reads app script runs over the apps store (nil without Temporal: the
+// routes answer 503).
 func appRunService(d APIDeps) *apprun.Service {
-	if d.Temporal == nil || d.DB == nil {
+	if d.Temporal == nil {
 		return nil
 	}
-	return &apprun.Service{DB: d.DB, Engine: d.Temporal, Apps: runApps{appsStore(d.DB, d.Blobs, d.Files, d.Logger)}}
+	store := apps.NewStore(d.DB, file.NewStore(d.DB, d.Files), blob.WithPrefix(platformBlobs(d), FilePrefix), nil, d.Logger)
+	return &apprun.Service{DB: d.DB, Engine: d.Temporal, Apps: apprun.AppsStore{Store: store}}
 }
 
 // appScriptActivities run app scripts in the sandboxed engine with the Host's platform calls: the API
 // engine as the run's key (AgentDispatch), the account's environment variables, agent jobs.
 func appScriptActivities(d WorkerDeps) *activities.AppScripts {
 	deps := apprun.HostDeps{Dispatch: d.AgentDispatch, AllowLoopback: d.AllowLoopback}
-	if d.DB != nil {
-		deps.Apps = runApps{appsStore(d.DB, d.Blobs, d.Files, nil)}
+	if d.DB != nil && d.Blobs != nil {
+		deps.Apps = apprun.AppsStore{Store: apps.NewStore(d.DB, file.NewStore(d.DB, d.Files), blob.WithPrefix(d.Blobs, FilePrefix), nil, nil)}
 	}
 	if d.DB != nil && d.Box != nil {
 		deps.Secrets = agentEnvValues{agentenv.NewStore(d.DB, d.Box, AgentURLGuard(d.AllowLoopback))}

@@ -22,6 +22,8 @@ type App struct {
 	Permissions []string
 	Scripts     []string
 	Secrets     []string
+	// source is the Apps implementation's own record of the app (AppsStore: *apps.App).
+	source any
 }
 
 // Viewer is who a run reads and writes per-viewer appKV records for: the owner, or a signed-in viewer

@@ -15,25 +15,25 @@ import (
 	"github.com/svcplatform/svc/schema"
 )
 
-// journalled are the methods whose effect must happen once per run: their answers are stored, and a
-// retried run (its worker died) is answered from the journal instead of performing them again. Reads
-// are performed again (secrets.get in particular is never stored).
-var journalled = []string{"appKV.set", "appKV.delete", "files.write", "agent.ask", "http.fetch"}
+// unjournalled are the methods whose answers are never stored: secret values stay out of the database.
+// Every other call's answer is stored, reads included: a retried run (its worker died) is answered the
+// calls its first attempt made from the journal, so it sees what that attempt saw and repeats no write.
+var unjournalled = []string{"secrets.get", "secrets.status"}
 
-// journal wraps a Host: it numbers every call of the run and stores the answers of journalled methods.
+// journal wraps a Host: it numbers every call of the run and stores the answers (see unjournalled).
 type journal struct {
 	db    bun.IDB
 	runID string
 	host  *Host
 	n     int
-	// after, when set, is called once a journalled call's answer is stored (the crash test's fault).
+	// after, when set, is called once a call's answer is stored (the crash test's fault).
 	after func(ctx context.Context)
 }
 
 // Call implements appscript.Host.
 func (j *journal) Call(ctx context.Context, method string, args []json.RawMessage) (json.RawMessage, error) {
 	j.n++
-	if !slices.Contains(journalled, method) {
+	if slices.Contains(unjournalled, method) {
 		return j.host.Call(ctx, method, args)
 	}
 	hash := argsHash(args)

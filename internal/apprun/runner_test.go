@@ -148,7 +148,12 @@ return before + 1;`})
 	ctx := context.Background()
 	id := f.queue(t, "count")
 	dying, cancel := context.WithCancel(ctx)
-	f.runner.AfterJournal = func(context.Context) { cancel() } // the worker dies right after the write
+	stored := 0
+	f.runner.AfterJournal = func(context.Context) { // the worker dies right after the write (call 2)
+		if stored++; stored == 2 {
+			cancel()
+		}
+	}
 	_, _ = f.runner.Run(dying, id)
 	require.Equal(t, 1, f.apps.writes)
 	require.Equal(t, schema.AppRunRunning, f.row(t, id).Status)

@@ -29,9 +29,9 @@ CREATE INDEX app_script_runs_app ON app_script_runs (account_id, app_slug, creat
 CREATE INDEX app_script_runs_queued ON app_script_runs (created_at) WHERE status = 'queued';
 
 -- The journal of a run's platform calls: call n's method, arguments' hash and answer, stored as the Host
--- answers it. A run retried after its worker died re-executes the script (deterministic but for its
--- platform calls) and is answered each journalled call from here instead of performing it again, so an
--- appKV write or an agent job happens once per run.
+-- answers it (never for secrets.*). A run retried after its worker died re-executes the script
+-- (deterministic but for its platform calls) and is answered each journalled call from here instead of
+-- performing it again, so an appKV write or an agent job happens once per run.
 CREATE TABLE app_script_run_calls (
     run_id     text NOT NULL REFERENCES app_script_runs (id) ON DELETE CASCADE,
     n          integer NOT NULL,
