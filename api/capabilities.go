@@ -11,6 +11,7 @@ import (
 	"github.com/svcplatform/svc/internal/appfront"
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/apprun"
+	"github.com/svcplatform/svc/internal/apps"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
@@ -151,6 +152,8 @@ type Deps struct {
 	AppRuns *apprun.Service
 	// AppFront answers apps' frontends: host pages, frames and the viewer API (issue 26); nil answers 503.
 	AppFront *appfront.Service
+	// Apps keeps apps and their appKV (issue 26); nil answers their routes 503.
+	Apps *apps.Store
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -204,6 +207,7 @@ func routeTable(d Deps) [][]Route {
 		(&cryptoAPI{ledger: d.Ledger, topups: d.TopUps, wallets: d.Wallets, sends: d.WalletStarts}).routes(),
 		(&llmAPI{gw: d.LLM}).routes(),
 		(&agentEnvAPI{env: d.AgentEnv}).routes(),
+		(&appsAPI{apps: d.Apps}).routes(),
 		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger}).routes(),
 		(&appRunsAPI{runs: d.AppRuns}).routes(),
 		(&appFrontAPI{front: d.AppFront}).routes(),

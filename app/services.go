@@ -16,6 +16,7 @@ import (
 	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/approval"
+	"github.com/svcplatform/svc/internal/apps"
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
@@ -121,6 +122,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Club:          club.NewStore(d.DB),
 		AppRuns:       runs,
 		AppFront:      appFrontService(d, runs),
+		Apps:          apps.NewStore(d.DB, files, blob.WithPrefix(blobs, FilePrefix), purges, d.Logger),
 	}, nil
 }
 

@@ -27,21 +27,9 @@ with its result, log and error (--run).
 
 ` + globalFlagsHelp
 
-// appsGroupHelp is the help of the "apps" group until the apps capability's CLI (create, list, get,
-// share, delete) brings its own: keep one of the two entries at merge.
-const appsGroupHelp = `Usage: svc apps <command> ...
-
-Apps (issue 26): run an app's scripts and read their runs.
-
-  apps run SLUG SCRIPT   run a script as the app's owner
-  apps logs SLUG         list the app's runs, or show one (--run)
-
-` + globalFlagsHelp
-
-// appRunsCommands are "svc apps run" and "svc apps logs", with the "apps" group's entry.
+// appRunsCommands are "svc apps run" and "svc apps logs" (the "apps" group's entry is cmd/svc/apps.go's).
 func appRunsCommands() []command {
 	return []command{
-		{name: "apps", help: appsGroupHelp},
 		{name: "apps run", args: "SLUG SCRIPT", run: (*app).appsRun, help: appsRunHelp, brief: "run an app's script as its owner"},
 		{name: "apps logs", args: "SLUG", run: (*app).appsLogs, help: appsLogsHelp, brief: "list an app's script runs, or show one"},
 	}

@@ -133,16 +133,16 @@ func (s *Store) KVGet(ctx context.Context, a *App, v Viewer, key string) (json.R
 		}
 		return data, err
 	}
-	var value json.RawMessage
-	err := s.db.NewRaw("SELECT value FROM app_records WHERE app_id = ? AND viewer_id = ? AND key = ?", a.ID, v.AccountID, key).
-		Scan(ctx, &value)
-	if isNoRows(err) {
-		return nil, unset(key)
-	}
-	if err != nil {
+	var values []string // a slice: no row is an empty one
+	err := s.db.NewRaw("SELECT value::text FROM app_records WHERE app_id = ? AND viewer_id = ? AND key = ?", a.ID, v.AccountID, key).
+		Scan(ctx, &values)
+	if err != nil && !isNoRows(err) {
 		return nil, fmt.Errorf("read appKV %s of app %s: %w", key, a.Slug, err)
 	}
-	return value, nil
+	if len(values) == 0 {
+		return nil, unset(key)
+	}
+	return json.RawMessage(values[0]), nil
 }
 
 func unset(key string) error {
