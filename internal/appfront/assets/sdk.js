@@ -63,7 +63,17 @@
     }
   });
 
-  function runScript(name, args) { return call('scripts.run', defined({ name: name, args: args })); }
+  // runScript resolves with the script's return value; a failed run (or one still going after the
+  // server's wait) rejects with its error, the run in err.run.
+  function runScript(name, args) {
+    return call('scripts.run', defined({ name: name, args: args })).then(function (run) {
+      if (run.status === 'succeeded') return run.result;
+      var err = new Error(run.error || 'script run ' + run.id + ' is ' + run.status);
+      err.code = run.status === 'failed' ? 'script_failed' : 'script_running';
+      err.run = run;
+      throw err;
+    });
+  }
   function unsupported(name) { return function () { return call(name, {}); }; }
 
   var svc = {
