@@ -284,4 +284,24 @@ func TestAppFrontViewerRules(t *testing.T) {
 	require.Equal(t, "method", unknown.Body["error"].(map[string]any)["param"])
 	other := frontCall(t, env, owner.id, "probe", otherCookie, "appKV.get", `{"key": "notes"}`)
 	require.Equal(t, http.StatusForbidden, other.Status, "a signed-in viewer reads publicDataKeys and its own records only")
+
+	// The wallet: refused without read:wallet, naming it; with it, the owner's managed wallet.
+	w := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/wallets", Key: owner.key, Body: map[string]any{}, Headers: map[string]string{"Idempotency-Key": "w1"}})
+	require.Equal(t, http.StatusCreated, w.Status, "%s", w.Raw)
+	address := w.Body["wallet"].(map[string]any)["address"]
+	noPerm := frontCall(t, env, owner.id, "probe", ownerCookie.Value, "wallet", "{}")
+	require.Equal(t, http.StatusForbidden, noPerm.Status, "%s", noPerm.Raw)
+	require.Equal(t, "read:wallet", noPerm.Body["error"].(map[string]any)["details"].(map[string]any)["permission"])
+	_, err = store.Create(context.Background(), apps.NewApp{ID: ids.New(apps.IDPrefix), Scope: tenant.Scope{AccountID: owner.id}, Files: map[string][]byte{
+		"manifest.json": []byte(`{"slug": "walletapp", "permissions": ["read:wallet"]}`), "index.html": []byte("<p>w</p>")}})
+	require.NoError(t, err)
+	walletCookie, _, err := signer.IssueCookie(owner.id, "walletapp", owner.id)
+	require.NoError(t, err)
+	got = frontCall(t, env, owner.id, "walletapp", walletCookie, "wallet", "{}")
+	require.Equal(t, http.StatusOK, got.Status, "%s", got.Raw)
+	require.Equal(t, address, got.Body["result"].(map[string]any)["address"])
+	ctx := frontCall(t, env, owner.id, "walletapp", walletCookie, "ctx", "{}")
+	require.Equal(t, address, ctx.Body["result"].(map[string]any)["walletAddress"])
+	require.Equal(t, http.StatusUnauthorized, frontCall(t, env, owner.id, "walletapp", ownerCookie.Value, "ctx", "{}").Status,
+		"the probe's cookie does not open another app")
 }

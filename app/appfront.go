@@ -1,23 +1,28 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 
 	"github.com/uptrace/bun"
 
 	"github.com/svcplatform/svc/internal/appfront"
+	"github.com/svcplatform/svc/internal/apppay"
 	"github.com/svcplatform/svc/internal/apprun"
 	"github.com/svcplatform/svc/internal/apps"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
+	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/schema"
 )
 
@@ -33,14 +38,18 @@ func appsStore(db *bun.DB, blobs blob.Store, opts file.Options, log *slog.Logger
 }
 
 // appFrontService answers app frontends: nil without a database or secret box.
-func appFrontService(d APIDeps, runs *apprun.Service) *appfront.Service {
+func appFrontService(d APIDeps, runs *apprun.Service, wallets *wallet.Store) *appfront.Service {
 	if d.DB == nil || d.Box == nil {
 		return nil
 	}
 	store := appsStore(d.DB, d.Blobs, d.Files, d.Logger)
-	s := &appfront.Service{Apps: frontApps{store: store, db: d.DB}, Signer: appfront.NewSigner(d.Box.Derive("app-viewer"), nil)}
+	s := &appfront.Service{Apps: frontApps{store: store, db: d.DB}, Signer: appfront.NewSigner(d.Box.Derive("app-viewer"), nil),
+		Payments: appFrontPayments(d, wallets)}
 	if runs != nil {
 		s.Runs = frontRuns{runs: runs}
+	}
+	if wallets != nil {
+		s.Wallets = frontWallets{wallets: wallets}
 	}
 	return s
 }
@@ -162,4 +171,71 @@ func (f frontRuns) Run(ctx context.Context, a *appfront.App, v appfront.Viewer, 
 		return nil, err
 	}
 	return json.Marshal(r)
+}
+
+// firstWallet is the scope's first managed wallet as the wallet list answers it (the one app scripts'
+// wallet.identity reads): the wallet an app shows and pays from.
+func firstWallet(ctx context.Context, wallets *wallet.Store, scope tenant.Scope) (*schema.Wallet, error) {
+	list, _, err := wallets.List(ctx, scope, page.Params{Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, svcerr.NotFoundf("the account has no managed wallet (svc wallets create)")
+	}
+	return &list[0], nil
+}
+
+// frontWallets answers the frontend's wallet reads: the first managed wallet's id and address.
+type frontWallets struct {
+	wallets *wallet.Store
+}
+
+// Wallet answers {id, address} of scope's first managed wallet.
+func (f frontWallets) Wallet(ctx context.Context, scope tenant.Scope) (json.RawMessage, error) {
+	w, err := firstWallet(ctx, f.wallets, scope)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]string{"id": w.ID, "address": w.Address})
+}
+
+// frontPayments adapts apppay.Service to appfront.Payments: the owner's first managed wallet pays,
+// within the manifest's x402 bounds, counted per visitor (the viewer's account, or the anonymous hash).
+type frontPayments struct {
+	pay     *apppay.Service
+	wallets *wallet.Store
+}
+
+// Fetch makes the app's x402 call.
+func (f frontPayments) Fetch(ctx context.Context, a *appfront.App, v appfront.Viewer, r appfront.X402Request) (json.RawMessage, error) {
+	w, err := firstWallet(ctx, f.wallets, a.Scope)
+	if err != nil {
+		return nil, err
+	}
+	res, err := f.pay.Fetch(ctx, apppay.Request{AccountID: a.AccountID, ProjectID: a.Scope.ProjectID, AppSlug: a.Slug,
+		Visitor: cmp.Or(v.AccountID, v.Visitor), WalletID: w.ID, MaxPaymentUsdPerCall: a.X402.MaxPaymentUsdPerCall,
+		AllowedHosts: a.X402.AllowedHosts, URL: r.URL, Method: cmp.Or(r.Method, http.MethodGet), Headers: r.Headers,
+		Body: []byte(r.Body), MaxPaymentUsd: r.MaxPaymentUsd})
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(res)
+}
+
+// appFrontPayments is apps' x402 pay-per-call from the owner's wallet: nil (x402.fetch answers not
+// available) without managed wallets or an x402 configuration naming the chain and its USDC.
+func appFrontPayments(d APIDeps, wallets *wallet.Store) appfront.Payments {
+	if wallets == nil || d.X402 == nil {
+		return nil
+	}
+	pay, err := apppay.New(apppay.Config{DB: d.DB, Wallets: wallets, Network: d.X402.Network, USDC: d.X402.Asset,
+		AllowLoopback: d.AllowLoopback, Log: d.Logger})
+	if err != nil {
+		if d.Logger != nil {
+			d.Logger.Warn("app x402 payments are off", "err", err)
+		}
+		return nil
+	}
+	return frontPayments{pay: pay, wallets: wallets}
 }

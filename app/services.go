@@ -121,7 +121,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		AgentEnv:      agentEnvStore(d),
 		Club:          club.NewStore(d.DB),
 		AppRuns:       runs,
-		AppFront:      appFrontService(d, runs),
+		AppFront:      appFrontService(d, runs, wallets),
 		Apps:          apps.NewStore(d.DB, files, blob.WithPrefix(blobs, FilePrefix), purges, d.Logger),
 	}, nil
 }
