@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -225,6 +227,34 @@ func (af *appFrontAPI) open(ctx context.Context, in *appOpenInput) (*Out[client.
 	return reply(client.AppOpenLink{OK: true, URL: origin + base + "open?token=" + url.QueryEscape(token), PageURL: origin + base, ExpiresAt: exp})
 }
 
+type appX402Input struct {
+	Slug string `path:"slug" maxLength:"64" doc:"The app's slug."`
+	Body client.AppX402FetchRequest
+}
+
+// x402 makes the app's x402.fetch as its owner (the frontend's call, with the owner as visitor).
+func (af *appFrontAPI) x402(ctx context.Context, in *appX402Input) (*Out[client.AppFrontResult], error) {
+	svc, err := af.service()
+	if err != nil {
+		return nil, err
+	}
+	owner := principalFrom(ctx).Scope.AccountID
+	v := appfront.Viewer{AccountID: owner, Owner: true, Visitor: owner}
+	app, err := svc.Apps.Find(ctx, owner, in.Slug, v)
+	if err != nil {
+		return nil, err
+	}
+	params, err := json.Marshal(in.Body)
+	if err != nil {
+		return nil, fmt.Errorf("encode the x402 call of app %s: %w", in.Slug, err)
+	}
+	res, err := svc.Call(ctx, app, v, "x402.fetch", params)
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.AppFrontResult{OK: true, Result: res})
+}
+
 // routes are the app frontends' JSON routes; the pages are registered by registerAppFront.
 func (af *appFrontAPI) routes() []Route {
 	const tag = "App frontends"
@@ -233,6 +263,10 @@ func (af *appFrontAPI) routes() []Route {
 			Scope: client.ScopeRunsRead, Service: client.ServiceManagedAgents, Reads: true,
 			Summary: "A 2-minute link that opens the app's page signed in as its owner (an HttpOnly cookie for /apps/{owner}/{slug}/), for svc apps open"},
 			af.open),
+		handle(Route{Op: client.OpAppsX402Fetch, Method: http.MethodPost, Path: "/v1/apps/{slug}/x402/fetch", Tag: tag, Auth: authKey,
+			Scope: client.ScopeRunsWrite, Service: client.ServiceManagedAgents, Idem: true, Lease: time.Minute, FreeText: []string{"body"},
+			Summary: "Make the app's x402.fetch as its owner: pays an x402 server in allowedHosts from the owner's first managed wallet, within maxPaymentUsdPerCall and the per-visitor limits (needs pay:x402)"},
+			af.x402),
 		handle(Route{Op: client.OpAppsFrontCall, Method: http.MethodPost, Path: "/apps/{owner}/{slug}/api/call", Tag: tag, Auth: authNone,
 			FreeText: []string{"params"},
 			Summary: "The viewer API: one call of the app's frontend SDK, forwarded by its host page, as the viewer of the svc_app cookie (anonymous without one): " +

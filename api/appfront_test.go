@@ -285,6 +285,12 @@ func TestAppFrontViewerRules(t *testing.T) {
 	other := frontCall(t, env, owner.id, "probe", otherCookie, "appKV.get", `{"key": "notes"}`)
 	require.Equal(t, http.StatusForbidden, other.Status, "a signed-in viewer reads publicDataKeys and its own records only")
 
+	// The owner's x402.fetch: refused without pay:x402, naming it, before any request is made.
+	pay := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/apps/probe/x402/fetch", Key: owner.key,
+		Body: map[string]any{"url": "http://127.0.0.1:9/paid"}, Headers: map[string]string{"Idempotency-Key": "pay1"}})
+	require.Equal(t, http.StatusForbidden, pay.Status, "%s", pay.Raw)
+	require.Equal(t, "pay:x402", pay.Body["error"].(map[string]any)["details"].(map[string]any)["permission"])
+
 	// The wallet: refused without read:wallet, naming it; with it, the owner's managed wallet.
 	w := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/wallets", Key: owner.key, Body: map[string]any{}, Headers: map[string]string{"Idempotency-Key": "w1"}})
 	require.Equal(t, http.StatusCreated, w.Status, "%s", w.Raw)

@@ -14,7 +14,17 @@ const (
 	OpAppsOpen         = "apps.open"
 	OpAppsFrontCall    = "apps.front.call"
 	OpAppsFrontSession = "apps.front.session"
+	OpAppsX402Fetch    = "apps.x402.fetch"
 )
+
+// AppX402FetchRequest is the body of POST /v1/apps/{slug}/x402/fetch (the owner's x402.fetch).
+type AppX402FetchRequest struct {
+	URL           string            `json:"url" maxLength:"2048" doc:"The x402 server's URL; its host must be one of the manifest's x402.allowedHosts."`
+	Method        string            `json:"method,omitempty" enum:"GET,POST,PUT,DELETE" doc:"GET (default), POST, PUT or DELETE."`
+	Body          string            `json:"body,omitempty" doc:"The request body."`
+	Headers       map[string]string `json:"headers,omitempty" doc:"Request headers."`
+	MaxPaymentUsd float64           `json:"maxPaymentUsd,omitempty" minimum:"0" doc:"The caller's own cap per call (0: the manifest's maxPaymentUsdPerCall)."`
+}
 
 // AppOpenLink answers POST /v1/apps/{slug}/open: a short-lived link that signs its follower in as the
 // caller's account (an HttpOnly cookie for the app's pages) and opens the app's page.
@@ -48,4 +58,9 @@ type AppFrontSession struct {
 // OpenApp asks for a short-lived link that opens the app's page signed in as the caller (svc apps open).
 func (c *Client) OpenApp(ctx context.Context, slug string) Response[AppOpenLink] {
 	return send[AppOpenLink](ctx, c, call{method: http.MethodPost, path: "/apps/" + url.PathEscape(slug) + "/open", auth: authKey})
+}
+
+// AppX402Fetch makes an app's x402.fetch as its owner, POST /v1/apps/{slug}/x402/fetch.
+func (c *Client) AppX402Fetch(ctx context.Context, slug string, r AppX402FetchRequest, opts ...CallOption) Response[AppFrontResult] {
+	return send[AppFrontResult](ctx, c, call{method: http.MethodPost, path: "/apps/" + url.PathEscape(slug) + "/x402/fetch", body: r, auth: authKey, idem: true, opts: opts})
 }

@@ -219,7 +219,7 @@ var LimitOperations = []string{
 	// Issue 26's app script runs (client/appruns.go).
 	OpAppsScriptsRun, OpAppsRunsList, OpAppsRunsRead,
 	// Issue 26's app frontends (client/appfront.go).
-	OpAppsOpen, OpAppsFrontCall, OpAppsFrontSession,
+	OpAppsOpen, OpAppsFrontCall, OpAppsFrontSession, OpAppsX402Fetch,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.
