@@ -25,6 +25,8 @@ type Set struct {
 	Club *Club
 	// AgentJobs are the agent jobs' activities (issue 25).
 	AgentJobs *AgentJobs
+	// AutoTopUps convert launch fees to credits (workflow autotopup/<accountId>, issue 25).
+	AutoTopUps *AutoTopUps
 	// AppScripts are the app script runs' activities (issue 26).
 	AppScripts *AppScripts
 }
@@ -90,6 +92,10 @@ func (s Set) Registrations() []Registration {
 		{Name: workflows.ActivityAgentPropose, Func: s.AgentJobs.AgentPropose},
 		{Name: workflows.ActivityAgentTool, Func: s.AgentJobs.AgentTool},
 		{Name: workflows.ActivityAgentFinish, Func: s.AgentJobs.AgentFinish},
+		{Name: workflows.ActivityAutoTopUpBegin, Func: s.AutoTopUps.AutoTopUpBegin},
+		{Name: workflows.ActivityAutoTopUpClaim, Func: s.AutoTopUps.AutoTopUpClaim},
+		{Name: workflows.ActivityAutoTopUpAwait, Func: s.AutoTopUps.AutoTopUpAwait},
+		{Name: workflows.ActivityAutoTopUpCredit, Func: s.AutoTopUps.AutoTopUpCredit},
 		{Name: workflows.ActivityRunAppScript, Func: s.AppScripts.RunAppScript},
 		{Name: workflows.ActivityFailAppScript, Func: s.AppScripts.FailAppScript},
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
+	"github.com/svcplatform/svc/internal/autotopup"
 	"github.com/svcplatform/svc/internal/beneficiary"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
@@ -148,12 +149,14 @@ type Deps struct {
 	AgentEnv *agentenv.Store
 	// Club keeps Club subscriptions (issue 25); nil, or Temporal nil, answers their routes 503.
 	Club *club.Store
+	// Apps keeps apps and their appKV (issue 26); nil answers their routes 503.
+	Apps *apps.Store
+	// AutoTopUps is told of charges (the LLM gateway's) to wake accounts' auto top-up; nil wakes none.
+	AutoTopUps *autotopup.Watcher
 	// AppRuns run apps' scripts (issue 26); nil answers their routes 503.
 	AppRuns *apprun.Service
 	// AppFront answers apps' frontends: host pages, frames and the viewer API (issue 26); nil answers 503.
 	AppFront *appfront.Service
-	// Apps keeps apps and their appKV (issue 26); nil answers their routes 503.
-	Apps *apps.Store
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -208,7 +211,7 @@ func routeTable(d Deps) [][]Route {
 		(&llmAPI{gw: d.LLM}).routes(),
 		(&agentEnvAPI{env: d.AgentEnv}).routes(),
 		(&appsAPI{apps: d.Apps}).routes(),
-		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger}).routes(),
+		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger, db: d.DB}).routes(),
 		(&appRunsAPI{runs: d.AppRuns}).routes(),
 		(&appFrontAPI{front: d.AppFront}).routes(),
 	}

@@ -5,7 +5,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/autotopup"
 	"github.com/svcplatform/svc/internal/club"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -18,6 +21,8 @@ type clubAPI struct {
 	club   *club.Store
 	engine club.Engine
 	ledger *ledger.Ledger
+	// db reads the last auto top-up round.
+	db *bun.DB
 }
 
 var errNoClub = svcerr.New(svcerr.Unavailable, "Club is not configured on this server")
@@ -87,7 +92,15 @@ func (a *clubAPI) autoTopUpAnswer(ctx context.Context, accountID string, at *clu
 	if err != nil {
 		return nil, err
 	}
-	return reply(client.AutoTopUpEnvelope{OK: true, AutoTopUp: club.AutoTopUpToWire(at, b.Available)})
+	out := club.AutoTopUpToWire(at, b.Available)
+	if a.db != nil {
+		last, err := autotopup.Last(ctx, a.db, accountID)
+		if err != nil {
+			return nil, err
+		}
+		out.LastRound = autotopup.RoundToWire(last)
+	}
+	return reply(client.AutoTopUpEnvelope{OK: true, AutoTopUp: out})
 }
 
 func (a *clubAPI) setAutoTopUp(ctx context.Context, in *autoTopUpInput) (*Out[client.AutoTopUpEnvelope], error) {
@@ -99,7 +112,23 @@ func (a *clubAPI) setAutoTopUp(ctx context.Context, in *autoTopUpInput) (*Out[cl
 	if err != nil {
 		return nil, err
 	}
+	if err := a.wakeAutoTopUp(ctx, accountID, at.Enabled); err != nil {
+		return nil, err
+	}
 	return a.autoTopUpAnswer(ctx, accountID, at)
+}
+
+// wakeAutoTopUp starts (enabled) or wakes (disabled: it ends) the account's workflow autotopup/<accountId>.
+// Without Temporal the setting is only stored.
+func (a *clubAPI) wakeAutoTopUp(ctx context.Context, accountID string, enabled bool) error {
+	e, ok := a.engine.(autotopup.Engine)
+	if !ok || e == nil {
+		return nil
+	}
+	if enabled {
+		return autotopup.Start(ctx, e, accountID)
+	}
+	return autotopup.Notify(ctx, e, accountID)
 }
 
 func (a *clubAPI) getAutoTopUp(ctx context.Context, _ *struct{}) (*Out[client.AutoTopUpEnvelope], error) {

@@ -58,7 +58,7 @@ func agentActivities(d WorkerDeps) *activities.AgentJobs {
 	if r.Model == nil && d.DB != nil {
 		// The worker's own gateway over the ledger: each model call is charged once per reference
 		// (agentjob/<id>/model/<n>), like the API's gateway.
-		gw := llmGateway(APIDeps{DB: d.DB, LLM: d.LLM}, ledger.New(d.DB))
+		gw := llmGateway(APIDeps{DB: d.DB, LLM: d.LLM}, ledger.New(d.DB), nil)
 		r.Model, r.ModelID = gw, gw.Catalog().Base().ID
 	}
 	if d.Temporal != nil {

@@ -175,6 +175,9 @@ func (a *APIProcess) Start(ctx context.Context) {
 		func(ctx context.Context) { every(ctx, time.Minute, a.sweepHandoffs) },
 		func(ctx context.Context) { every(ctx, time.Minute, a.sweepAgentJobs) },
 	}
+	if d.AutoTopUps != nil {
+		jobs = append(jobs, d.AutoTopUps.Run)
+	}
 	a.bg.Add(len(jobs))
 	for _, job := range jobs {
 		go func() { defer a.bg.Done(); job(ctx) }()

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 
 	"github.com/uptrace/bun"
@@ -16,8 +15,6 @@ import (
 	"github.com/svcplatform/svc/internal/apppay"
 	"github.com/svcplatform/svc/internal/apprun"
 	"github.com/svcplatform/svc/internal/apps"
-	"github.com/svcplatform/svc/internal/blob"
-	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
@@ -29,20 +26,11 @@ import (
 // App frontends (issue 26): the apps store as the frontend and script runs see it, and the frontend's
 // viewer API service.
 
-// appsStore is the apps capability on the platform's files (nil blobs: the default local blob store).
-func appsStore(db *bun.DB, blobs blob.Store, opts file.Options, log *slog.Logger) *apps.Store {
-	if blobs == nil {
-		blobs = blob.NewLocal(DefaultBlobDir)
-	}
-	return apps.NewStore(db, file.NewStore(db, opts), blob.WithPrefix(blobs, FilePrefix), nil, log)
-}
-
-// appFrontService answers app frontends: nil without a database or secret box.
-func appFrontService(d APIDeps, runs *apprun.Service, wallets *wallet.Store) *appfront.Service {
+// appFrontService answers app frontends over the API's apps store: nil without a database or secret box.
+func appFrontService(d APIDeps, store *apps.Store, runs *apprun.Service, wallets *wallet.Store) *appfront.Service {
 	if d.DB == nil || d.Box == nil {
 		return nil
 	}
-	store := appsStore(d.DB, d.Blobs, d.Files, d.Logger)
 	s := &appfront.Service{Apps: frontApps{store: store, db: d.DB}, Signer: appfront.NewSigner(d.Box.Derive("app-viewer"), nil),
 		Payments: appFrontPayments(d, wallets)}
 	if runs != nil {

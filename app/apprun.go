@@ -11,13 +11,12 @@ import (
 	"github.com/svcplatform/svc/internal/file"
 )
 
-// appRunService starts and reads app script runs over the apps store (nil without Temporal: the
-// routes answer 503).
-func appRunService(d APIDeps) *apprun.Service {
+// appRunService starts and reads app script runs over the API's apps store (nil without Temporal:
+// the routes answer 503).
+func appRunService(d APIDeps, store *apps.Store) *apprun.Service {
 	if d.Temporal == nil {
 		return nil
 	}
-	store := apps.NewStore(d.DB, file.NewStore(d.DB, d.Files), blob.WithPrefix(platformBlobs(d), FilePrefix), nil, d.Logger)
 	return &apprun.Service{DB: d.DB, Engine: d.Temporal, Apps: apprun.AppsStore{Store: store}}
 }
 
@@ -26,7 +25,12 @@ func appRunService(d APIDeps) *apprun.Service {
 func appScriptActivities(d WorkerDeps) *activities.AppScripts {
 	deps := apprun.HostDeps{Dispatch: d.AgentDispatch, AllowLoopback: d.AllowLoopback}
 	if d.DB != nil && d.Blobs != nil {
-		deps.Apps = apprun.AppsStore{Store: apps.NewStore(d.DB, file.NewStore(d.DB, d.Files), blob.WithPrefix(d.Blobs, FilePrefix), nil, nil)}
+		files := file.NewStore(d.DB, d.Files)
+		var purges *file.Purges // an appKV write supersedes data/<key>.json: the old file's purge is scheduled
+		if d.Temporal != nil {
+			purges = &file.Purges{Store: files, Engine: d.Temporal}
+		}
+		deps.Apps = apprun.AppsStore{Store: apps.NewStore(d.DB, files, blob.WithPrefix(d.Blobs, FilePrefix), purges, nil)}
 	}
 	if d.DB != nil && d.Box != nil {
 		deps.Secrets = agentEnvValues{agentenv.NewStore(d.DB, d.Box, AgentURLGuard(d.AllowLoopback))}

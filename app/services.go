@@ -20,6 +20,7 @@ import (
 	"github.com/svcplatform/svc/internal/artifact"
 	"github.com/svcplatform/svc/internal/audit"
 	"github.com/svcplatform/svc/internal/automation"
+	"github.com/svcplatform/svc/internal/autotopup"
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/catalog"
 	"github.com/svcplatform/svc/internal/club"
@@ -65,13 +66,15 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	if d.Temporal != nil {
 		purges = &file.Purges{Store: files, Engine: d.Temporal}
 	}
+	appStore := apps.NewStore(d.DB, files, blob.WithPrefix(blobs, FilePrefix), purges, d.Logger)
 	keys := apikey.NewStore(d.DB)
 	wallets := walletStore(d)
 	launches, fees := launchService(wallets, d), feeReader(d)
 	book := ledger.New(d.DB)
-	runs := appRunService(d)
+	runs := appRunService(d, appStore)
 	leases := d.CreditLeases
 	leases.Log = cmp.Or(leases.Log, d.Logger)
+	watcher := autoTopUpWatcher(d)
 	return api.Deps{
 		DB: d.DB, Temporal: d.Temporal, Logger: d.Logger, Version: d.Version, TrustedProxies: d.TrustedProxies, TemporalUI: d.TemporalUI,
 		Keys:        keys,
@@ -89,7 +92,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Gateway:     gw,
 		Invoker:     gateway.NewInvoker(gateway.Options{AllowLoopback: d.AllowLoopback}),
 		Ledger:      book,
-		LLM:         llmGateway(d, book),
+		LLM:         llmGateway(d, book, watcher),
 		Payer:       gateway.NewPayer(book, leases, d.Logger),
 		Webhooks:    webhook.NewStore(d.DB, d.Box, webhook.Options{AllowHTTP: d.AllowLoopback, AllowLoopback: d.AllowLoopback}),
 		Deliveries:  delivery.NewStore(d.DB, d.Temporal),
@@ -120,9 +123,10 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		CodeProjects:  codeProjects(d),
 		AgentEnv:      agentEnvStore(d),
 		Club:          club.NewStore(d.DB),
+		Apps:          appStore,
+		AutoTopUps:    watcher,
 		AppRuns:       runs,
-		AppFront:      appFrontService(d, runs, wallets),
-		Apps:          apps.NewStore(d.DB, files, blob.WithPrefix(blobs, FilePrefix), purges, d.Logger),
+		AppFront:      appFrontService(d, appStore, runs, wallets),
 	}, nil
 }
 
@@ -170,6 +174,7 @@ func Activities(d WorkerDeps) activities.Set {
 		Handoffs:      &activities.Handoffs{Worker: handoffActivities(d)},
 		Club:          &activities.Club{Store: clubStore(d)},
 		AgentJobs:     agentActivities(d),
+		AutoTopUps:    autoTopUpActivities(d, launches),
 		AppScripts:    appScriptActivities(d),
 		Automations: &activities.Automations{Schedules: d.Schedules, Firer: &automation.Firer{Store: automation.NewStore(d.DB),
 			Catalog: workerCatalog(d.Gateway), Keys: apikey.NewStore(d.DB),
@@ -351,7 +356,7 @@ func deliveries(d WorkerDeps) *activities.Deliveries {
 
 // llmGateway is the LLM gateway over the ledger, on the configured catalog (the built-in one, with no
 // provider configured, when none is given).
-func llmGateway(d APIDeps, book *ledger.Ledger) *llm.Gateway {
+func llmGateway(d APIDeps, book *ledger.Ledger, watcher *autotopup.Watcher) *llm.Gateway {
 	cat := d.LLM
 	if cat == nil {
 		var err error
@@ -361,7 +366,11 @@ func llmGateway(d APIDeps, book *ledger.Ledger) *llm.Gateway {
 	}
 	leases := d.CreditLeases
 	leases.Log = cmp.Or(leases.Log, d.Logger)
-	return llm.New(llm.Options{Catalog: cat, Ledger: book, Leases: ledger.NewLeases(book, leases), Logger: d.Logger})
+	o := llm.Options{Catalog: cat, Ledger: book, Leases: ledger.NewLeases(book, leases), Logger: d.Logger}
+	if watcher != nil {
+		o.OnCharge = watcher.Charged
+	}
+	return llm.New(o)
 }
 
 // agentEnvStore keeps the agent's environment variables and MCP servers; nil without the master key.

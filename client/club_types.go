@@ -42,6 +42,19 @@ type AutoTopUp struct {
 	Target    *int64     `json:"target,omitempty"`
 	Available string     `json:"available" doc:"The account's available credits now."`
 	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
+	// LastRound is the latest round of workflow autotopup/<accountId> (absent before the first).
+	LastRound *AutoTopUpRound `json:"lastRound,omitempty"`
+}
+
+// AutoTopUpRound is one auto top-up round: a check that found the balance under the threshold, the fee
+// claims it started and what they released and credited.
+type AutoTopUpRound struct {
+	Round     int        `json:"round"`
+	StartedAt time.Time  `json:"startedAt"`
+	EndedAt   *time.Time `json:"endedAt,omitempty" doc:"Absent while the round's claims are in flight."`
+	ClaimIDs  []string   `json:"claimIds" doc:"The fee claims the round started (fcl_…)."`
+	Claimed   string     `json:"claimed" doc:"The native amount the claims released (ether units)."`
+	Credited  string     `json:"credited" doc:"The credits posted for it (reference autotopup:<claimId>)."`
 }
 
 // AutoTopUpEnvelope answers the auto top-up routes.

@@ -60,6 +60,9 @@ const (
 	// ClubWorkflowName renews one account's Club subscription at the end of each period on a durable
 	// timer (workflow id club/<accountId>, issue 25).
 	ClubWorkflowName = "ClubWorkflow"
+	// AutoTopUpWorkflowName converts one account's launch fees to credits when its balance falls under
+	// its auto top-up threshold (workflow id autotopup/<accountId>, issue 25).
+	AutoTopUpWorkflowName = "AutoTopUpWorkflow"
 )
 
 // Registrations lists every workflow once. Workers and the replay tests register exactly these (see
@@ -85,6 +88,7 @@ var Registrations = []Registration{
 	{Name: DcaFireWorkflowName, Func: DcaFireWorkflow},
 	{Name: HandoffWorkflowName, Func: HandoffWorkflow},
 	{Name: ClubWorkflowName, Func: ClubWorkflow},
+	{Name: AutoTopUpWorkflowName, Func: AutoTopUpWorkflow},
 	{Name: AgentJobWorkflowName, Func: AgentJobWorkflow},
 	// App script runs (issue 26, workflows/appscript.go).
 	{Name: AppScriptWorkflowName, Func: AppScriptWorkflow},
@@ -237,6 +241,16 @@ const (
 	// ActivityRenewClub ends one Club period: the renewal's charge (ledger reference per generation and
 	// period: posted once) with its row and event, or the lapse or the end (idempotent).
 	ActivityRenewClub = "RenewClub"
+	// ActivityAutoTopUpBegin reads an account's auto top-up setting and balance and, under the
+	// threshold, records a round (once per round key).
+	ActivityAutoTopUpBegin = "AutoTopUpBegin"
+	// ActivityAutoTopUpClaim starts a round's fee claims (ids derived from account, token and round).
+	ActivityAutoTopUpClaim = "AutoTopUpClaim"
+	// ActivityAutoTopUpAwait checks that a round's fee claims have ended (retried until then).
+	ActivityAutoTopUpAwait = "AutoTopUpAwait"
+	// ActivityAutoTopUpCredit credits a round's claimed claims (reference autotopup:<claimId>) and
+	// records the round's end, in one transaction.
+	ActivityAutoTopUpCredit = "AutoTopUpCredit"
 )
 
 // Error types of InvokeService failures that retrying cannot cure (the run fails with the type as its
@@ -267,6 +281,9 @@ func TopUpWorkflowID(topUpID string) string { return "topup/" + topUpID }
 
 // ClubWorkflowID is the workflow id of an account's Club renewals.
 func ClubWorkflowID(accountID string) string { return "club/" + accountID }
+
+// AutoTopUpWorkflowID is the workflow id of an account's credit auto top-up.
+func AutoTopUpWorkflowID(accountID string) string { return "autotopup/" + accountID }
 
 // ErrorTypeUnstorable is the application error type of a bookkeeping activity whose values PostgreSQL
 // refuses (SQLSTATE class 22 or 54): retrying cannot store them.

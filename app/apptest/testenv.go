@@ -133,6 +133,9 @@ type Options struct {
 	// FeeCacheTTL is how long the public fee routes cache their answers with Chain (0: 2 minutes;
 	// negative: no cache).
 	FeeCacheTTL time.Duration
+	// WorkerNativeUSDPrice is the worker's SVC_NATIVE_USD_PRICE (0: unknown, so auto top-ups credit
+	// nothing and the worker's orders price no native sends).
+	WorkerNativeUSDPrice float64
 	// HandleFile is the handle resolver's file (SVC_HANDLE_RESOLVER_FILE: x, farcaster and ens names).
 	HandleFile string
 	// Vault is the platform's vault directory (SVC_VAULT) for the API and the worker; "" leaves
@@ -189,7 +192,8 @@ func NewWith(t testing.TB, opts Options) *Env {
 		require.NoError(t, err)
 	}
 	wdeps := app.WorkerDeps{Vault: handoffVault, DB: db, Gateway: opts.Gateway, Box: box, AllowLoopback: true, Artifacts: artifacts, Blobs: blobs,
-		Databases: databases, LimitClock: limitClock, AgentModel: opts.AgentModel, AgentDispatch: &app.LateDispatcher{}, LLM: opts.LLM}
+		Databases: databases, LimitClock: limitClock, AgentModel: opts.AgentModel, AgentDispatch: &app.LateDispatcher{}, LLM: opts.LLM,
+		NativeUSDPrice: opts.WorkerNativeUSDPrice}
 	var chain *devchain.Chain
 	var xc *x402.Config
 	var faucet api.Faucet

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/svcplatform/svc/client"
 )
@@ -62,6 +63,10 @@ func (a *app) llmCreditsAuto(args []string) int {
 		}
 		fmt.Fprintf(a.stdout, "Auto top-up is on: under %d credits, launch fees are claimed and converted up to %d credits. Available: %s credits.\n",
 			*at.Below, *at.Target, at.Available)
+		if r := at.LastRound; r != nil {
+			fmt.Fprintf(a.stdout, "Last round %d (%s): %d claims, %s claimed, %s credits credited.\n",
+				r.Round, r.StartedAt.Format(time.RFC3339), len(r.ClaimIDs), r.Claimed, r.Credited)
+		}
 	}
 	if !enable && !disable {
 		return answer(a, c.GetAutoTopUp(a.ctx), show)

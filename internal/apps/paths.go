@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/svcplatform/svc/internal/appscript"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
@@ -98,7 +99,7 @@ func mediaType(p string) string {
 }
 
 // checkScript checks a script's source before it is stored: UTF-8 text of at most MaxScriptBytes, not
-// empty. The script engine's own check (it transpiles) joins it at merge.
+// empty, that the script engine compiles (its error names the script's line and column).
 func checkScript(param, source string) error {
 	switch {
 	case strings.TrimSpace(source) == "":
@@ -107,6 +108,9 @@ func checkScript(param, source string) error {
 		return svcerr.Invalid(param, "%s has %d bytes, more than %d", param, len(source), MaxScriptBytes)
 	case !utf8.ValidString(source):
 		return svcerr.Invalid(param, "%s is not UTF-8 text", param)
+	}
+	if err := appscript.Check(appscript.Script{Name: strings.TrimSuffix(strings.TrimPrefix(param, "files["), "]"), Source: source}); err != nil {
+		return svcerr.Invalid(param, "%s does not compile: %v", param, err)
 	}
 	return nil
 }

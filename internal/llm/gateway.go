@@ -38,6 +38,7 @@ type Gateway struct {
 	client    *http.Client
 	log       *slog.Logger
 	maxTokens int
+	onCharge  func(accountID string)
 }
 
 // Options build a Gateway.
@@ -54,11 +55,14 @@ type Options struct {
 	Logger     *slog.Logger
 	// DefaultMaxTokens overrides DefaultMaxTokens when positive.
 	DefaultMaxTokens int
+	// OnCharge, when set, is told the account after each charged completion; it must not block (the
+	// auto top-up's watcher only queues the account).
+	OnCharge func(accountID string)
 }
 
 // New returns a gateway.
 func New(o Options) *Gateway {
-	g := &Gateway{catalog: o.Catalog, ledger: o.Ledger, leases: o.Leases, client: o.HTTPClient, log: o.Logger, maxTokens: o.DefaultMaxTokens}
+	g := &Gateway{catalog: o.Catalog, ledger: o.Ledger, leases: o.Leases, client: o.HTTPClient, log: o.Logger, maxTokens: o.DefaultMaxTokens, onCharge: o.OnCharge}
 	if g.client == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConnsPerHost = 256
@@ -402,6 +406,15 @@ func (cl *call) reserve(ctx context.Context, reference string, price int64) erro
 // settle charges usage (at most the hold) and frees the rest; a retry of a charged reference reports
 // the first charge.
 func (cl *call) settle(u Usage) Charge {
+	ch := cl.settleUsage(u)
+	if ch.Millicredits > 0 && cl.g.onCharge != nil {
+		cl.g.onCharge(cl.caller.AccountID)
+	}
+	return ch
+}
+
+// settleUsage is settle without telling OnCharge.
+func (cl *call) settleUsage(u Usage) Charge {
 	if u.TotalTokens == 0 {
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
