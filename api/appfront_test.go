@@ -80,6 +80,7 @@ svc.on('ready', async function (ctx) {
   results.set = await settle(svc.appKV.set('greeting', { text: 'hi from the browser' }));
   results.get = await settle(svc.appKV.get('greeting'));
   results.private = await settle(svc.appKV.get('notes'));
+  results.missing = await settle(svc.appKV.get('record:never-set'));
   results.run = await settle(svc.run('hello', { name: 'browser' }));
   results.badMethod = await raw({ id: 'raw1', method: 'fs.read', params: {} });
   results.badParams = await raw({ id: 'raw2', method: 'appKV.get', params: { key: 5 } });
@@ -128,6 +129,7 @@ type probeResults struct {
 	Set        map[string]any `json:"set"`
 	Get        map[string]any `json:"get"`
 	Private    map[string]any `json:"private"`
+	Missing    map[string]any `json:"missing"`
 	Run        map[string]any `json:"run"`
 	BadMethod  map[string]any `json:"badMethod"`
 	BadParams  map[string]any `json:"badParams"`
@@ -165,6 +167,7 @@ func TestAppFrontendInBrowser(t *testing.T) {
 	require.Equal(t, true, r.Set["ok"], "%v", r.Set)
 	require.Equal(t, map[string]any{"text": "hi from the browser"}, r.Get["value"])
 	require.Equal(t, "owner only", r.Private["value"], "the owner reads every key")
+	require.Equal(t, map[string]any{"ok": true, "value": nil}, r.Missing, "a key never set reads null")
 	require.Equal(t, true, r.Run["ok"], "%v", r.Run)
 	require.Equal(t, map[string]any{"hello": "browser"}, r.Run["value"], "the script's return value")
 	runs := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/apps/probe/runs", Key: owner.key})

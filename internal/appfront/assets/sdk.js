@@ -93,7 +93,13 @@
     run: runScript,
     scripts: { run: runScript, invoke: runScript },
     appKV: {
-      get: function (key) { return call('appKV.get', { key: key }); },
+      // get resolves null for a key never set (the server's not_found naming that key).
+      get: function (key) {
+        return call('appKV.get', { key: key }).catch(function (err) {
+          if (err.code === 'not_found' && err.details && err.details.key === key) return null;
+          throw err;
+        });
+      },
       set: function (key, value) { return call('appKV.set', { key: key, value: value }); },
       list: function () { return call('appKV.list'); },
       delete: function (key) { return call('appKV.delete', { key: key }); }
