@@ -8,6 +8,7 @@ import (
 	"github.com/svcplatform/svc/internal/agent"
 	"github.com/svcplatform/svc/internal/agentenv"
 	"github.com/svcplatform/svc/internal/apikey"
+	"github.com/svcplatform/svc/internal/appfront"
 	"github.com/svcplatform/svc/internal/approval"
 	"github.com/svcplatform/svc/internal/apprun"
 	"github.com/svcplatform/svc/internal/apps"
@@ -154,6 +155,8 @@ type Deps struct {
 	AutoTopUps *autotopup.Watcher
 	// AppRuns run apps' scripts (issue 26); nil answers their routes 503.
 	AppRuns *apprun.Service
+	// AppFront answers apps' frontends: host pages, frames and the viewer API (issue 26); nil answers 503.
+	AppFront *appfront.Service
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -210,6 +213,7 @@ func routeTable(d Deps) [][]Route {
 		(&appsAPI{apps: d.Apps, automations: d.Automations}).routes(),
 		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger, db: d.DB}).routes(),
 		(&appRunsAPI{runs: d.AppRuns}).routes(),
+		(&appFrontAPI{front: d.AppFront}).routes(),
 	}
 }
 

@@ -57,6 +57,8 @@ type requestState struct {
 	// routes (see rawBodyFrom).
 	rawBody   io.Reader
 	rawLength int64
+	// clientIP is gin's client address of the request (an app frontend's anonymous visitor).
+	clientIP string
 }
 
 // rawBodyFrom is the unread request body of a RawBody route and its declared Content-Length (-1 when the
@@ -129,7 +131,7 @@ func (s *Server) requestID(c *gin.Context) {
 	if c.Request.TLS != nil {
 		scheme = "https"
 	}
-	st := &requestState{id: id, origin: scheme + "://" + c.Request.Host}
+	st := &requestState{id: id, origin: scheme + "://" + c.Request.Host, clientIP: c.ClientIP()}
 	c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), ctxKey{}, st))
 	c.Header(headerRequestID, id)
 	c.Next()

@@ -87,6 +87,7 @@ func New(d Deps) (*Server, error) {
 	}
 	s.add(mcpRoutes...)
 	s.registerDocs()
+	s.registerAppFront(&appFrontAPI{front: d.AppFront})
 	s.engine.GET("/v1/openapi.json", func(c *gin.Context) { c.JSON(http.StatusOK, s.huma.OpenAPI()) })
 	return s, nil
 }

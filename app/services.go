@@ -71,6 +71,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	wallets := walletStore(d)
 	launches, fees := launchService(wallets, d), feeReader(d)
 	book := ledger.New(d.DB)
+	runs := appRunService(d, appStore)
 	leases := d.CreditLeases
 	leases.Log = cmp.Or(leases.Log, d.Logger)
 	watcher := autoTopUpWatcher(d)
@@ -124,7 +125,8 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Club:          club.NewStore(d.DB),
 		Apps:          appStore,
 		AutoTopUps:    watcher,
-		AppRuns:       appRunService(d, appStore),
+		AppRuns:       runs,
+		AppFront:      appFrontService(d, appStore, runs, wallets),
 	}, nil
 }
 

@@ -218,6 +218,8 @@ var LimitOperations = []string{
 	OpAgentPrompt, OpAgentJobsRead, OpAgentJobsCancel, OpAgentJobsConfirm, OpAgentThreadsList, OpAgentThreadsRead,
 	// Issue 26's app script runs (client/appruns.go).
 	OpAppsScriptsRun, OpAppsRunsList, OpAppsRunsRead,
+	// Issue 26's app frontends (client/appfront.go).
+	OpAppsOpen, OpAppsFrontCall, OpAppsFrontSession, OpAppsX402Fetch,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

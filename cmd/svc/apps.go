@@ -14,7 +14,7 @@ import (
 )
 
 // appsHelp is the help of "svc apps".
-const appsHelp = `Usage: svc apps <create|list|get|share|delete|run|logs> [flags]
+const appsHelp = `Usage: svc apps <create|list|get|share|delete|run|logs|open> [flags]
 
 Apps (seed 002): a folder with manifest.json, index.html, scripts/<name>.ts, data/<key>.json and
 designs/<name>, stored in the files capability under /apps/<slug>/. See README.md "Build an app" for the
@@ -27,6 +27,7 @@ manifest's rules.
   apps delete   delete an app with its files and records
   apps run      run an app's script as its owner
   apps logs     list an app's script runs, or show one
+  apps open     print a link that opens an app's page signed in as its owner
 
 Run "svc apps <command> --help" for details.`
 
