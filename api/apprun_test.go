@@ -58,10 +58,24 @@ func runScript(t *testing.T, env *apptest.Env, key, slug, script, idem string) (
 // TestAppScriptRunsEndToEnd: through the API and the in-process worker, the example app hello runs for
 // a fresh account (no wallet yet), stores lastBalance in appKV and answers it; the run is listed and
 // read back; an undeclared permission fails the run naming it; while(true){} is stopped by the CPU cap;
-// another account sees none of it (404). With SVC_RECORD_HISTORIES=1 it records the appscript
-// workflow's histories (a succeeded and a failed run) into workflows/testdata.
+// another account sees none of it (404).
 func TestAppScriptRunsEndToEnd(t *testing.T) {
 	t.Parallel()
+	appScriptRunsEndToEnd(t, false)
+}
+
+// TestRecordAppScriptHistories re-records workflows/testdata/appscript_succeeded.json and
+// appscript_cpu_cap.json (SVC_RECORD_HISTORIES=1, make record-histories): the end-to-end test's hello
+// run and its run stopped by the CPU cap.
+func TestRecordAppScriptHistories(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	appScriptRunsEndToEnd(t, true)
+}
+
+// appScriptRunsEndToEnd is TestAppScriptRunsEndToEnd; record writes the two runs' histories.
+func appScriptRunsEndToEnd(t *testing.T, record bool) {
 	env := apptest.New(t)
 	owner := newArtifactAccount(t, env)
 	created := createJSONApp(t, env, owner.secret, "hello", helloFolder(t))
@@ -117,7 +131,7 @@ func TestAppScriptRunsEndToEnd(t *testing.T) {
 	again := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/apps/hello/runs", Key: owner.secret})
 	require.Len(t, again.Body["runs"], 1, "the other account's attempt recorded no run")
 
-	if os.Getenv("SVC_RECORD_HISTORIES") == "1" {
+	if record {
 		recordAppScript(t, env, runID, "appscript_succeeded.json")
 		recordAppScript(t, env, spun["id"].(string), "appscript_cpu_cap.json")
 	}
