@@ -34,7 +34,7 @@ func appFrontService(d APIDeps, store *apps.Store, runs *apprun.Service, wallets
 	s := &appfront.Service{Apps: frontApps{store: store, db: d.DB}, Signer: appfront.NewSigner(d.Box.Derive("app-viewer"), nil),
 		Payments: appFrontPayments(d, wallets)}
 	if runs != nil {
-		s.Runs = frontRuns{runs: runs}
+		s.Runs = frontRuns{runs: runs, apps: store}
 	}
 	if wallets != nil {
 		s.Wallets = frontWallets{wallets: wallets}
@@ -148,13 +148,19 @@ func kvOp(ctx context.Context, store *apps.Store, a *apps.App, v apps.Viewer, op
 // frontRuns adapts apprun.Service to appfront.Runs: a frontend run of the signed-in viewer.
 type frontRuns struct {
 	runs *apprun.Service
+	apps *apps.Store
 }
 
 // Run starts the script as trigger frontend and answers the run (finished, or still going after the
 // service's wait).
+// Its platform calls act as the app's key (apps.Store.ActingKey) within the manifest's permissions.
 func (f frontRuns) Run(ctx context.Context, a *appfront.App, v appfront.Viewer, script string, args json.RawMessage) (json.RawMessage, error) {
+	key, err := f.apps.ActingKey(ctx, a.Scope, a.Slug)
+	if err != nil {
+		return nil, err
+	}
 	r, _, err := f.runs.Start(ctx, apprun.StartRequest{Scope: a.Scope, RunID: ids.New(ids.AppScriptRun), Slug: a.Slug, Script: script,
-		Trigger: schema.AppRunByFrontend, Viewer: v.AccountID, Anonymous: v.Anonymous, Args: args})
+		Trigger: schema.AppRunByFrontend, Viewer: v.AccountID, Anonymous: v.Anonymous, KeyID: key, Args: args})
 	if err != nil {
 		return nil, err
 	}

@@ -58,6 +58,20 @@ func (s *Store) fileRow(ctx context.Context, scope tenant.Scope, slug, path stri
 	return f, nil
 }
 
+// ActingKey is the key an app's frontend runs act as: the key that last wrote its manifest.json (at
+// create or by a PUT), as its schedules do. "" when no key wrote it (a web session): platform calls of
+// such runs are refused.
+func (s *Store) ActingKey(ctx context.Context, scope tenant.Scope, slug string) (string, error) {
+	f, err := s.fileRow(ctx, scope, slug, ManifestPath)
+	if err != nil {
+		return "", err
+	}
+	if f.KeyID == nil {
+		return "", nil
+	}
+	return *f.KeyID, nil
+}
+
 // readFile answers the bytes of the file at path of the app's folder, at most limit of them.
 func (s *Store) readFile(ctx context.Context, scope tenant.Scope, slug, path string, limit int64) ([]byte, error) {
 	f, err := s.fileRow(ctx, scope, slug, path)
