@@ -53,7 +53,7 @@ func Dev(ctx context.Context, cfg Config, progress io.Writer) error {
 	fmt.Fprintln(progress, "temporal: starting embedded server")
 	dev, err := svctemporal.StartDevServer(ctx, svctemporal.DevServerConfig{
 		DataDir: filepath.Join(cfg.DataDir, "temporal"), FrontendPort: cfg.TemporalPort, UIPort: cfg.TemporalUIPort,
-		Namespace: cfg.Temporal.Namespace, Logger: log, SyncEachCommit: cfg.TemporalSyncEachCommit,
+		Namespace: cfg.Temporal.Namespace, Logger: log,
 	})
 	if err != nil {
 		return fmt.Errorf("start temporal: %w", err)

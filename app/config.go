@@ -52,9 +52,6 @@ type Config struct {
 	// (SVC_TEMPORAL_PORT default 7233, SVC_TEMPORAL_UI_PORT default 8233; -1 disables the UI).
 	TemporalPort   int
 	TemporalUIPort int
-	// TemporalSyncEachCommit makes the dev server's SQLite flush each commit to disk
-	// (SVC_TEMPORAL_SYNC_EACH_COMMIT=1; see svctemporal.DevServerConfig.SyncEachCommit).
-	TemporalSyncEachCommit bool
 	// TemporalUIURL is the Temporal Web UI's root (SVC_TEMPORAL_UI_URL; svcd dev: its own UI), for the
 	// run links the MCP tools answer; "" for none.
 	TemporalUIURL string
@@ -165,9 +162,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		Vault:          getenv("SVC_VAULT"),
 		CodeProof: codeproof.Config{CLI: getenv("SVC_CODEPROOF_CLI"), NodeURL: getenv("SVC_CODEPROOF_NODE_URL"),
 			DataDir: getenv("SVC_CODEPROOF_DIR")},
-		ProjectsFile:           getenv("SVC_PROJECTS_FILE"),
-		WebhooksAllowLoopback:  getenv("SVC_WEBHOOKS_ALLOW_LOOPBACK") == "1",
-		TemporalSyncEachCommit: getenv("SVC_TEMPORAL_SYNC_EACH_COMMIT") == "1",
+		ProjectsFile:          getenv("SVC_PROJECTS_FILE"),
+		WebhooksAllowLoopback: getenv("SVC_WEBHOOKS_ALLOW_LOOPBACK") == "1",
 	}
 	var err error
 	if cfg.DBMaxConns, err = intVar(getenv, "SVC_DB_MAX_CONNS", 20); err != nil {

@@ -58,11 +58,6 @@ type DevServerConfig struct {
 	// stopping), and SDK logs of the start-up health check. Defaults to
 	// slog.Default().
 	Logger *slog.Logger
-	// SyncEachCommit makes SQLite flush every commit to disk (synchronous=FULL), so a committed workflow
-	// step survives the machine losing power. By default (synchronous=NORMAL in WAL mode) a commit
-	// survives the process being killed but the last few may be lost with the machine; each commit is
-	// then several times faster (see docs/DECISIONS.md).
-	SyncEachCommit bool
 }
 
 // DevServer is a running embedded Temporal server (plus optional Web UI).
@@ -157,7 +152,7 @@ func (cfg DevServerConfig) withDefaults() (DevServerConfig, error) {
 
 // startServer prepares the database, builds the server and starts it.
 func (d *DevServer) startServer(ctx context.Context) error {
-	sqlCfg, err := prepareSQLite(d.cfg.DataDir, devClusterName, d.cfg.Namespace, DevNamespaceRetention, d.cfg.SyncEachCommit)
+	sqlCfg, err := prepareSQLite(d.cfg.DataDir, devClusterName, d.cfg.Namespace, DevNamespaceRetention)
 	if err != nil {
 		return err
 	}

@@ -18,27 +18,13 @@ import (
 // dbFileName is the SQLite file the dev server keeps in its data directory.
 const dbFileName = "temporal.db"
 
-// sqliteConfig returns the persistence config for the SQLite file at path: write-ahead logging, and
-// synchronous=FULL when syncEachCommit, else NORMAL (a commit is in the log when it returns, flushed to
-// disk at checkpoints: safe from a killed process, not from a lost machine). The rollback journal
-// SQLite starts with flushed the journal and the database on every commit, 15–20 ms each on a
-// typical disk, and the server makes several commits per workflow step through its one connection.
-func sqliteConfig(path string, syncEachCommit bool) *config.SQL {
-	sync := "normal"
-	if syncEachCommit {
-		sync = "full"
-	}
+// sqliteConfig returns the persistence config for the SQLite file at path.
+func sqliteConfig(path string) *config.SQL {
 	return &config.SQL{
 		PluginName:        sqliteplugin.PluginName,
 		DatabaseName:      path,
-		ConnectAttributes: map[string]string{"mode": "rwc", "journal_mode": "wal", "synchronous": sync},
+		ConnectAttributes: map[string]string{"mode": "rwc"},
 	}
-}
-
-// setupConfig is the config the schema is created with: the rollback journal, so the finished file
-// holds everything and can be renamed into place alone (no write-ahead log beside it).
-func setupConfig(path string) *config.SQL {
-	return &config.SQL{PluginName: sqliteplugin.PluginName, DatabaseName: path, ConnectAttributes: map[string]string{"mode": "rwc"}}
 }
 
 // prepareSQLite makes sure the database file in dataDir exists with the
@@ -49,7 +35,7 @@ func setupConfig(path string) *config.SQL {
 // interrupted first start never leaves a half-initialised database behind.
 // The namespace (with retention and the platform's search attributes) is
 // inserted only when missing, so restarts keep existing data untouched.
-func prepareSQLite(dataDir, clusterName, namespace string, retention time.Duration, syncEachCommit bool) (*config.SQL, error) {
+func prepareSQLite(dataDir, clusterName, namespace string, retention time.Duration) (*config.SQL, error) {
 	if err := os.MkdirAll(dataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("create temporal data dir: %w", err)
 	}
@@ -57,7 +43,7 @@ func prepareSQLite(dataDir, clusterName, namespace string, retention time.Durati
 	if err := ensureSchema(path); err != nil {
 		return nil, err
 	}
-	cfg := sqliteConfig(path, syncEachCommit)
+	cfg := sqliteConfig(path)
 	if err := ensureDBNamespace(cfg, clusterName, namespace, retention); err != nil {
 		return nil, err
 	}
@@ -75,7 +61,7 @@ func ensureSchema(path string) error {
 		return fmt.Errorf("stat temporal database: %w", err)
 	}
 	tmp := path + ".init-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	if err := sqliteschema.SetupSchema(setupConfig(tmp)); err != nil {
+	if err := sqliteschema.SetupSchema(sqliteConfig(tmp)); err != nil {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("set up temporal sqlite schema: %w", err)
 	}
