@@ -166,7 +166,7 @@ func (w *Worker) Await(ctx context.Context, in workflows.AutoTopUpRoundInput) er
 		return err
 	}
 	n, err := w.DB.NewSelect().Model((*schema.FeeClaim)(nil)).Where("account_id = ? AND id IN (?) AND status = ?",
-		in.AccountID, bun.In(r.ClaimIDs), schema.FeeClaimClaiming).Count(ctx)
+		in.AccountID, bun.List(r.ClaimIDs), schema.FeeClaimClaiming).Count(ctx)
 	if err != nil {
 		return fmt.Errorf("read the claims of auto top-up round %d: %w", in.Round, err)
 	}
@@ -239,7 +239,7 @@ func (w *Worker) credit(ctx context.Context, tx bun.Tx, r *Round) (workflows.Aut
 		err = tx.NewRaw(`SELECT c.id, c.token_address, c.amount0, c.amount1, p.token0 FROM fee_claims c
 			LEFT JOIN fee_pools p ON p.token = lower(c.token_address) AND lower(p.pool_id) = lower(c.pool_id)
 			WHERE c.account_id = ? AND c.id IN (?) AND c.status = ? ORDER BY c.id`,
-			r.AccountID, bun.In(r.ClaimIDs), schema.FeeClaimClaimed).Scan(ctx, &claims)
+			r.AccountID, bun.List(r.ClaimIDs), schema.FeeClaimClaimed).Scan(ctx, &claims)
 		if err != nil {
 			return workflows.AutoTopUpCredited{}, fmt.Errorf("read the claimed claims of auto top-up round %d: %w", r.Round, err)
 		}
