@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"strings"
@@ -33,17 +32,7 @@ func TestAppsOpenAgainstTheServer(t *testing.T) {
 		Files: map[string][]byte{"manifest.json": []byte(`{"slug": "mine"}`), "index.html": []byte("<p>mine</p>")}})
 	require.NoError(t, err)
 
-	cfgDir := t.TempDir()
-	getenv := func(k string) string {
-		return map[string]string{"XDG_CONFIG_HOME": cfgDir, "SVC_BASE_URL": env.URL, "SVC_NOT_INTERACTIVE": "1"}[k]
-	}
-	svc := func(args ...string) (int, string, string) {
-		var out, errOut bytes.Buffer
-		code := run(args, strings.NewReader(""), &out, &errOut, getenv)
-		return code, out.String(), errOut.String()
-	}
-	code, _, stderr := svc("login", "--api-key", secret)
-	require.Equal(t, 0, code, stderr)
+	svc := loggedIn(t, env, secret)
 	code, out, stderr := svc("apps", "open", "mine")
 	require.Equal(t, 0, code, stderr)
 	link := strings.TrimSpace(out)

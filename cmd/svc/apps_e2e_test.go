@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -19,25 +17,7 @@ func TestAppsCommandsAgainstTheServer(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
 	secret := env.FirstKey(t)
-	cfgDir := t.TempDir()
-	getenv := func(k string) string {
-		switch k {
-		case "XDG_CONFIG_HOME":
-			return cfgDir
-		case "SVC_BASE_URL":
-			return env.URL
-		case "SVC_NOT_INTERACTIVE":
-			return "1"
-		}
-		return ""
-	}
-	svc := func(args ...string) (int, string, string) {
-		var out, errOut bytes.Buffer
-		code := run(args, strings.NewReader(""), &out, &errOut, getenv)
-		return code, out.String(), errOut.String()
-	}
-	code, _, stderr := svc("login", "--api-key", secret)
-	require.Equal(t, 0, code, stderr)
+	svc := loggedIn(t, env, secret)
 
 	example := filepath.Join("..", "..", "examples", "apps", "hello")
 	code, out, stderr := svc("apps", "create", example)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -19,26 +18,7 @@ func TestCLIAgainstTheServer(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
 	secret := env.FirstKey(t)
-	cfgDir := t.TempDir()
-	getenv := func(k string) string {
-		switch k {
-		case "XDG_CONFIG_HOME":
-			return cfgDir
-		case "SVC_BASE_URL":
-			return env.URL
-		case "SVC_NOT_INTERACTIVE":
-			return "1"
-		}
-		return ""
-	}
-	svc := func(args ...string) (int, string, string) {
-		var out, errOut bytes.Buffer
-		code := run(args, strings.NewReader(""), &out, &errOut, getenv)
-		return code, out.String(), errOut.String()
-	}
-
-	code, _, stderr := svc("login", "--api-key", secret)
-	require.Equal(t, 0, code, stderr)
+	svc := loggedIn(t, env, secret)
 	code, out, stderr := svc("whoami")
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, out, secret[:13])
