@@ -202,16 +202,19 @@ func finished(status string) bool {
 	return status == schema.AppRunSucceeded || status == schema.AppRunFailed
 }
 
-// List lists the runs of the scope's app slug, newest first; an app the scope does not own is 404.
+// List lists the runs of the scope's app slug (this app, not an earlier one of the slug), newest first;
+// an app the scope does not own is 404.
 func (s *Service) List(ctx context.Context, scope tenant.Scope, slug string, pg page.Params) ([]client.AppScriptRun, *string, error) {
 	if s == nil || s.DB == nil || s.Apps == nil {
 		return nil, nil, ErrUnavailable
 	}
-	if _, err := s.Apps.App(ctx, scope, slug); err != nil {
+	app, err := s.Apps.App(ctx, scope, slug)
+	if err != nil {
 		return nil, nil, fmt.Errorf("list the runs of app %s: %w", slug, err)
 	}
 	rows := []schema.AppScriptRun{}
-	q := scope.Where(s.DB.NewSelect().Model(&rows)).Where("app_slug = ?", slug)
+	// By id too: an app deleted and made again under its slug starts with no runs.
+	q := scope.Where(s.DB.NewSelect().Model(&rows)).Where("app_slug = ? AND app_id = ?", slug, app.ID)
 	if pg.After != nil {
 		q = q.Where("(created_at, id) < (?, ?)", pg.After.CreatedAt, pg.After.ID)
 	}
