@@ -25,9 +25,13 @@ func (s AppsStore) App(ctx context.Context, scope tenant.Scope, slug string) (*A
 		Secrets: a.Manifest.Secrets, source: a}, nil
 }
 
-// Script implements Apps.
+// Script implements Apps: the script of the app App read (no second read of the app).
 func (s AppsStore) Script(ctx context.Context, app *App, name string) (string, error) {
-	return s.Store.ScriptSource(ctx, app.Scope, app.Slug, name)
+	a, ok := app.source.(*apps.App)
+	if !ok {
+		return "", fmt.Errorf("app %s was not read from the apps store", app.Slug)
+	}
+	return s.Store.Script(ctx, a, name)
 }
 
 // KV implements Apps: appKV.get(key), set(key, value), delete(key), list().

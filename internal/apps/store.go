@@ -362,10 +362,15 @@ func (s *Store) ScriptSource(ctx context.Context, scope tenant.Scope, slug, name
 	if err != nil {
 		return "", err
 	}
+	return s.Script(ctx, a, name)
+}
+
+// Script loads scripts/<name>.ts of app a (already read), a script its manifest lists.
+func (s *Store) Script(ctx context.Context, a *App, name string) (string, error) {
 	if !slices.Contains(a.Manifest.Scripts, name) {
-		return "", svcerr.NotFoundf("app %s has no script %q", slug, name).WithDetails("script", name)
+		return "", svcerr.NotFoundf("app %s has no script %q", a.Slug, name).WithDetails("script", name)
 	}
-	src, err := s.readFile(ctx, scope, slug, ScriptPath(name), MaxScriptBytes)
+	src, err := s.readFile(ctx, a.Scope(), a.Slug, ScriptPath(name), MaxScriptBytes)
 	if err != nil {
 		return "", err
 	}
