@@ -15,7 +15,10 @@ const globalFlagsHelp = `Global flags (before or after the command):
   --base-url URL      API address, host root or .../v1 (env ` + envBaseURL + `; default ` + client.DefaultBaseURL + `)
   --api-key KEY       API key (env ` + envAPIKey + `)
   --project ID        active project, sent as X-Svc-Project (env ` + envProject + `)
-  --not-interactive   never prompt (env ` + envNotInteractive + `=1)
+  --not-interactive, --ni
+                      never prompt (env ` + envNotInteractive + `=1): confirmations are skipped and the command
+                      proceeds as if confirmed, optional prompts stay empty, and required input that
+                      would be prompted for fails at once naming the flag to pass
   -h, --help          show help`
 
 // overviewHead starts the overview ("svc help"), before its list of commands.

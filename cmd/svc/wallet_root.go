@@ -169,7 +169,7 @@ refusal of the policy names its rule (exit 1).
   --native              send the native asset (ETH on the dev chain) instead of a token
   --chain C             the chain, CAIP-2 or numeric id (default: the wallet's)
   --wallet ID           the wallet (default: the account's first wallet)
-  --yes                 send without asking (required with --not-interactive)
+  --yes                 send without asking (or without a terminal; --not-interactive skips the question too)
   --no-wait             print the transaction as sent (queued) and do not follow it
   --interval D          poll interval while following (default 500ms)
   --idempotency-key K   Idempotency-Key of the send (default: random); reuse it to retry safely
@@ -228,7 +228,7 @@ disableContractCalls (a USDC transfer(to, amount) is a token transfer and passes
   --value WEI           the native value in wei, decimal or 0x hex (default 0)
   --data 0x...          call data
   --wallet ID           the wallet (default: the account's first wallet)
-  --yes                 send without asking (required with --not-interactive)
+  --yes                 send without asking (or without a terminal; --not-interactive skips the question too)
   --no-wait             print the transaction as sent (queued) and do not follow it
   --interval D          poll interval while following (default 500ms)
   --idempotency-key K   Idempotency-Key of the send (default: random); reuse it to retry safely
@@ -331,8 +331,8 @@ func (a *app) sendAndFollow(cmd string, f sendFollow, question string, sendIt fu
 	if f.interval <= 0 {
 		return a.usageError(cmd, "--interval must be positive")
 	}
-	if !f.yes && !a.interactive() {
-		return a.usageError(cmd, "no terminal to confirm on (or --not-interactive): add --yes to send without asking")
+	if code, ok := a.mayProceed(cmd, &f.yes, "send"); !ok {
+		return code
 	}
 	c, _, code, ok := a.authedClient()
 	if !ok {
