@@ -46,6 +46,12 @@ default ` + envPrivateKey + ` (seed 002's variable); it is never taken on the co
 // llmCredits shows the balance, as "svc credits balance", or with "add" buys credits.
 func (a *app) llmCredits(args []string) int {
 	a.llm = true
+	if len(args) == 0 || args[0] != "auto" {
+		if slices.ContainsFunc(args, isHelpFlag) {
+			fmt.Fprintln(a.stdout, llmCreditsHelp)
+			return exitOK
+		}
+	}
 	if len(args) > 0 && args[0] == "add" {
 		return a.llmCreditsAdd(args[1:])
 	}

@@ -57,12 +57,12 @@ func TestTerminalLoginMenu(t *testing.T) {
 	f := newFakeAPI(t)
 	env := testEnv(t, f)
 	s := testterm.Start(t, env, svcBinary(t), "login")
-	screen := s.WaitFor("Choice [1-3]: ", screenWait)
+	screen := s.WaitFor("Choice [1-3]:", screenWait)
 	for _, item := range []string{"1) Email one-time code", "2) API key", "3) Sign in with Ethereum"} {
 		require.Contains(t, screen, item)
 	}
 	s.Line("2")
-	s.WaitFor("API key (not shown): ", screenWait)
+	s.WaitFor("API key (not shown):", screenWait)
 	s.Line(goodKey)
 	screen = s.WaitFor("Credentials saved to", screenWait)
 	require.Contains(t, screen, "Logged in to "+f.srv.URL+"/v1 with key "+goodKey[:13]+"…")
@@ -84,7 +84,7 @@ func TestTerminalConfirmation(t *testing.T) {
 	args := []string{svcBinary(t), "wallets", "send", "wal_1", "--to", fakeTo, "--amount", "5", "--asset", "usdc", "--interval", "10ms"}
 
 	s := testterm.Start(t, env, args...)
-	screen := s.WaitFor("[y/N] ", screenWait)
+	screen := s.WaitFor("[y/N]", screenWait)
 	require.Contains(t, screen, "Send 5 USDC (5.00 USD) to "+fakeTo+"?")
 	s.Line("n")
 	s.WaitFor("Not sent.", screenWait)

@@ -14,7 +14,7 @@ func fakeVersions(t *testing.T, server, release string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
-		case "/health":
+		case "/health", "/v1/health":
 			reply(w, 200, map[string]any{"ok": true, "status": "ok", "apiVersion": "v1", "version": server, "checks": map[string]any{}})
 		case "/release":
 			w.Header().Set("Content-Type", "application/json")

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -239,7 +240,7 @@ disableContractCalls (a USDC transfer(to, amount) is a token transfer and passes
 func (a *app) walletSubmit(args []string) int {
 	const cmd = "wallet submit"
 	if len(args) == 0 || (args[0] != "tx" && args[0] != "json") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		if slices.ContainsFunc(args, isHelpFlag) { // help, also after global flags (svc wallet submit --ni --help)
 			fmt.Fprintln(a.stdout, walletSubmitHelp)
 			return exitOK
 		}

@@ -159,10 +159,11 @@ func (s *Session) Line(text string) {
 	s.Enter()
 }
 
-// Screen is what the pane shows now, trailing blank lines dropped.
+// Screen is what the pane shows now with the lines scrolled above it (its history), wrapped lines
+// joined and trailing blank lines dropped.
 func (s *Session) Screen() string {
 	s.t.Helper()
-	out, err := s.run("capture-pane", "-p", "-t", "t")
+	out, err := s.run("capture-pane", "-p", "-J", "-S", "-", "-t", "t")
 	if err != nil {
 		s.t.Fatalf("testterm: capture-pane: %v: %s", err, out)
 	}
@@ -170,7 +171,7 @@ func (s *Session) Screen() string {
 }
 
 // WaitFor polls the screen until it contains text and returns it; at the deadline it fails the test
-// showing the screen.
+// showing the screen. tmux drops the spaces that end a line, so text should not end with one.
 func (s *Session) WaitFor(text string, timeout time.Duration) string {
 	s.t.Helper()
 	deadline := time.Now().Add(timeout)
