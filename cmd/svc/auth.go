@@ -11,7 +11,7 @@ import (
 // authCommands are the commands that set up and show the CLI's credentials: login and whoami.
 func authCommands() []command {
 	return []command{
-		{name: "login", run: (*app).login, help: loginHelp, brief: "sign in: a menu on a terminal, --api-key KEY, login email ADDRESS or login siwe; --url prints the terminal URL"},
+		{name: "login", run: (*app).login, help: loginHelp, brief: "sign in: a menu on a terminal, --api-key KEY (--url: the terminal URL), login email ADDRESS; login siwe signs in with an Ethereum key"},
 		{name: "whoami", run: (*app).whoami, help: whoamiHelp,
 			brief: "show the base URL, the key prefix and, when allowed, the key's id and scopes"},
 	}
