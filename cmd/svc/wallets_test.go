@@ -244,7 +244,7 @@ func TestWalletsUsage(t *testing.T) {
 		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "native", "--data", "0x1"}, "--data must be hex call data"},
 		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "usdc", "--data", "0x00"}, "use --asset native"},
 		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "usdc", "--interval", "0s"}, "--interval must be positive"},
-		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "usdc"}, "add --yes to send without asking"},
+		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "usdc"}, "add --yes (or --not-interactive) to send without asking"},
 		{[]string{"wallets", "transactions"}, "wallets transactions takes exactly one wallet id"},
 		{[]string{"wallets", "transactions", "wal_1", "--limit", "201"}, "--limit must be between 1 and 200"},
 		{[]string{"wallets", "transaction", "wal_1"}, "wallets transaction takes a wallet id and a transaction id"},
