@@ -247,3 +247,35 @@ func TestLoginMenuAndFlags(t *testing.T) {
 	r = cli(t, env, "", "credits", "balance")
 	require.Equal(t, exitOK, r.code, r.stderr)
 }
+
+// TestLoginMenuChoices: on a terminal, choice 1 of the menu is the email sign-in; a choice out of the
+// menu is a usage error that saves nothing.
+func TestLoginMenuChoices(t *testing.T) {
+	t.Parallel()
+	f := newFakeEmailAuth(t)
+	for _, c := range []struct {
+		typed string
+		code  int
+		want  string
+	}{
+		{"1\nold@example.com\n123456\n", exitOK, "Logged in as old@example.com (account acct_mail)"},
+		{"4\n", exitUsage, `choose 1, 2 or 3 (got "4")`},
+	} {
+		env := testEnv(t, nil)
+		env["SVC_BASE_URL"] = f.srv.URL
+		master, tty := openPTY(t)
+		_, err := master.Write([]byte(c.typed))
+		require.NoError(t, err)
+		var out, errOut bytes.Buffer
+		code := run([]string{"login"}, tty, &out, &errOut, func(k string) string { return env[k] })
+		require.Equal(t, c.code, code, errOut.String())
+		require.Contains(t, errOut.String(), "Choice [1-3]: ")
+		require.Contains(t, out.String()+errOut.String(), c.want)
+		if c.code != exitOK {
+			noConfig(t, env)
+			continue
+		}
+		cfg, _ := readConfig(t, env)
+		require.Equal(t, emailSecret, cfg.APIKey)
+	}
+}
