@@ -44,11 +44,11 @@ out.token = await svc.chain.getBalance({ address: who, token: usdc });
 out.logs = await svc.chain.getLogs({ address: usdc, event: "event Transfer(address indexed from, address indexed to, uint256 value)",
   args: { to: who }, fromBlock: 0, toBlock: "latest" });
 out.calldata = await svc.chain.encodeFunctionData({ abi: erc20, functionName: "transfer", args: [who, "12345"] });
-const refused = async (p: Promise<any>) => { try { await p; return "no error"; } catch (e) { return String(e.message || e); } };
-out.badAddress = await refused(svc.chain.getBalance({ address: "0x12" }));
-out.noFrom = await refused(svc.chain.getLogs({ address: usdc, event: "event Transfer(address indexed from, address indexed to, uint256 value)" }));
-out.strict = await refused(svc.chain.readContract({ address: usdc, abi: erc20, functionName: "balanceOf", args: [who], gas: 1 }));
-out.strictMulti = await refused(svc.chain.multicall({ allowFailure: false, calls: [{ address: who, abi: erc20, functionName: "decimals", args: [] }] }));
+const refused = async (f: () => any) => { try { await f(); return "no error"; } catch (e) { return String(e.message || e); } };
+out.badAddress = await refused(() => svc.chain.getBalance({ address: "0x12" }));
+out.noFrom = await refused(() => svc.chain.getLogs({ address: usdc, event: "event Transfer(address indexed from, address indexed to, uint256 value)" }));
+out.strict = await refused(() => svc.chain.readContract({ address: usdc, abi: erc20, functionName: "balanceOf", args: [who], gas: 1 }));
+out.strictMulti = await refused(() => svc.chain.multicall({ allowFailure: false, calls: [{ address: who, abi: erc20, functionName: "decimals", args: [] }] }));
 return out;`
 
 // TestChainReadsOnDevChain: a script reads the dev USDC's balanceOf and totalSupply (readContract and
