@@ -141,7 +141,8 @@ func TestAppChatOwnerOnly(t *testing.T) {
 	other := newFrontOwner(t, env, "chat-rules-other")
 	created := createJSONApp(t, env, owner.key, "payer", map[string]string{"manifest.json": chatManifest, "index.html": "<p>x</p>"})
 	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
-	share := env.Do(t, apptest.Req{Method: http.MethodPatch, Path: "/v1/apps/payer", Key: owner.key, Body: map[string]any{"sharing": "public"}})
+	share := env.Do(t, apptest.Req{Method: http.MethodPatch, Path: "/v1/apps/payer", Key: owner.key, Body: map[string]any{"sharing": "public"},
+		Headers: map[string]string{"Idempotency-Key": "share1"}})
 	require.Equal(t, http.StatusOK, share.Status, "%s", share.Raw)
 	ownerCookie, otherCookie := viewerCookieOf(t, env, owner.id, "payer", owner.id), viewerCookieOf(t, env, owner.id, "payer", other.id)
 
