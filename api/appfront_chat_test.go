@@ -130,6 +130,21 @@ func TestAppChatAndConfirmInBrowser(t *testing.T) {
 	bal, err := ec.BalanceAt(ctx, recipient, nil)
 	require.NoError(t, err)
 	require.Equal(t, "1000000000000000", bal.String(), "the recipient received the confirmed payment")
+
+	// Exactly once: the same confirmation pressed twice is one transaction; another chain is refused.
+	cookie := viewerCookieOf(t, env, owner.id, "payer", owner.id)
+	wrong := frontCall(t, env, owner.id, "payer", cookie, "confirmTransaction", `{"tx": {"to": "`+recipient.Hex()+`", "value": "1", "chainId": 1}}`)
+	require.Equal(t, http.StatusBadRequest, wrong.Status, "%s", wrong.Raw)
+	require.Equal(t, "params.tx.chainId", wrong.Body["error"].(map[string]any)["param"])
+	prepared := frontCall(t, env, owner.id, "payer", cookie, "confirmTransaction", `{"tx": {"to": "`+recipient.Hex()+`", "value": "5"}}`)
+	require.Equal(t, http.StatusOK, prepared.Status, "%s", prepared.Raw)
+	token := prepared.Body["result"].(map[string]any)["token"].(string)
+	once := hostCall(t, env, owner.id, "payer", cookie, "transaction.confirm", `{"token": "`+token+`"}`)
+	require.Equal(t, http.StatusOK, once.Status, "%s", once.Raw)
+	twice := hostCall(t, env, owner.id, "payer", cookie, "transaction.confirm", `{"token": "`+token+`"}`)
+	require.Equal(t, once.Body["result"].(map[string]any)["transactionId"], twice.Body["result"].(map[string]any)["transactionId"])
+	txs = env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/wallets/" + walletID + "/transactions", Key: owner.key})
+	require.Len(t, txs.Body["transactions"], 2, "the second press sent nothing more")
 }
 
 // TestAppChatOwnerOnly: chat.prompt and confirmTransaction act for the owner: an anonymous viewer is

@@ -76,8 +76,11 @@ type frontTransactions struct {
 	chainID *big.Int
 }
 
-// Wallet answers the wallet that would send: {id, address, chain}.
-func (f frontTransactions) Wallet(ctx context.Context, a *appfront.App) (json.RawMessage, error) {
+// Prepare checks the send of tx and answers the wallet that would send it: {id, address, chain}.
+func (f frontTransactions) Prepare(ctx context.Context, a *appfront.App, tx appfront.Tx) (json.RawMessage, error) {
+	if _, err := f.request(tx); err != nil {
+		return nil, err
+	}
 	w, err := firstWallet(ctx, f.wallets, a.Scope)
 	if err != nil {
 		return nil, err
@@ -127,8 +130,8 @@ func (f frontTransactions) Send(ctx context.Context, a *appfront.App, txID strin
 
 // request is the wallet send of a prepared transaction: its value in the native asset, its data.
 func (f frontTransactions) request(tx appfront.Tx) (client.CreateTransactionRequest, error) {
-	if tx.ChainID != nil && f.chainID != nil && tx.ChainID != f.chainID.String() {
-		return client.CreateTransactionRequest{}, svcerr.Invalid("params.tx.chainId", "params.tx.chainId is %v; the platform's wallets are on chain %s", tx.ChainID, f.chainID)
+	if tx.ChainID != "" && f.chainID != nil && tx.ChainID != f.chainID.String() {
+		return client.CreateTransactionRequest{}, svcerr.Invalid("params.tx.chainId", "params.tx.chainId is %s; the platform's wallets are on chain %s", tx.ChainID, f.chainID)
 	}
 	value := new(big.Int)
 	if tx.Value != "" {

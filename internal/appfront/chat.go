@@ -29,8 +29,9 @@ type Agent interface {
 // Transactions sends a confirmed transaction from the owner's managed wallet through the wallets'
 // transaction path (policy, approvals, the workflow that signs and broadcasts), exactly once per id.
 type Transactions interface {
-	// Wallet answers {id, address} of the wallet that would send.
-	Wallet(ctx context.Context, app *App) (json.RawMessage, error)
+	// Prepare checks that tx can be sent (its chain, a value or data) and answers {id, address, chain}
+	// of the wallet that would send it; nothing is recorded.
+	Prepare(ctx context.Context, app *App, tx Tx) (json.RawMessage, error)
 	// Send records and starts the send with the transaction id txID and answers
 	// {status: confirmed|pending_approval|rejected|queued|broadcast|failed, transactionId, hash?}.
 	Send(ctx context.Context, app *App, txID string, tx Tx) (json.RawMessage, error)
@@ -41,7 +42,7 @@ type Tx struct {
 	To      string `json:"to"`
 	Data    string `json:"data,omitempty"`
 	Value   string `json:"value,omitempty"`
-	ChainID any    `json:"chainId,omitempty"`
+	ChainID string `json:"chainId,omitempty"`
 }
 
 // ownerOnly refuses viewers other than the signed-in owner, naming the method.
@@ -107,7 +108,7 @@ func confirmTransaction(ctx context.Context, s *Service, c call) (json.RawMessag
 	if s.Transactions == nil {
 		return nil, notAvailable(c.method, "managed wallets' transactions are not configured on this server")
 	}
-	w, err := s.Transactions.Wallet(ctx, c.app)
+	w, err := s.Transactions.Prepare(ctx, c.app, tx)
 	if err != nil {
 		return nil, err
 	}
