@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -129,4 +130,46 @@ return await svc.chain.encodeFunctionData({ abi: "function f()", functionName: "
 	require.Equal(t, schema.AppRunFailed, out.Status)
 	require.Contains(t, out.Error, `"read:chain"`)
 	require.Zero(t, f.row(t, id).HostCalls)
+}
+
+// movingBalance is a chain whose every eth_getBalance answers a larger balance than the last.
+type movingBalance struct {
+	mu    sync.Mutex
+	reads int64
+}
+
+func (m *movingBalance) BatchCallContext(_ context.Context, b []rpc.BatchElem) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range b {
+		m.reads++
+		*b[i].Result.(*hexutil.Big) = hexutil.Big(*big.NewInt(m.reads))
+	}
+	return nil
+}
+
+// TestRetriedRunReadsTheJournalledBalance: a run whose worker died after a chain read is retried and
+// answered that read from the journal, not a new one, so it returns what its first attempt saw.
+func TestRetriedRunReadsTheJournalledBalance(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, []string{"read:chain", "write:appdata"}, map[string]string{"bal": `
+const b = await svc.chain.getBalance({ address: "0x52908400098527886E0F7030069857D2E4169EE7" });
+await appKV.set("seen", b.balance);
+return b.balance;`})
+	chain := &movingBalance{}
+	f.runner.Host.Chain = chain
+	ctx := context.Background()
+	id := f.queue(t, "bal")
+	dying, cancel := context.WithCancel(ctx)
+	f.runner.AfterJournal = func(context.Context) { cancel() } // the worker dies right after the read
+	_, _ = f.runner.Run(dying, id)
+	require.EqualValues(t, 1, chain.reads)
+	require.Equal(t, schema.AppRunRunning, f.row(t, id).Status, "the first attempt died")
+
+	f.runner.AfterJournal = nil
+	out, err := f.runner.Run(ctx, id)
+	require.NoError(t, err)
+	require.Equal(t, schema.AppRunSucceeded, out.Status, out.Error)
+	require.JSONEq(t, `"1"`, string(f.row(t, id).Result), "the retry saw the first attempt's balance")
+	require.EqualValues(t, 1, chain.reads, "the retry read nothing")
 }
