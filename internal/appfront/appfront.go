@@ -95,6 +95,10 @@ type Service struct {
 	Payments Payments
 	Wallets  Wallets
 	Signer   *Signer
+	// Agent answers chat.prompt and the chat panel's job reads (nil: not available).
+	Agent Agent
+	// Transactions sends what the owner confirms (nil: confirmTransaction answers not available).
+	Transactions Transactions
 }
 
 // notAvailable is the refusal of a method this server cannot perform for the viewer.
