@@ -129,9 +129,14 @@ func fromNode(root *yaml.Node) (*Frontmatter, error) {
 	}
 	fm := &Frontmatter{Tags: []string{}, Version: 1, Visibility: VisibilityPrivate}
 	extra := map[string]any{}
+	seen := map[string]bool{}
 	m := root.Content[0]
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key, val := m.Content[i].Value, m.Content[i+1]
+		if seen[key] {
+			return nil, svcerr.Invalid(key, "%s appears twice in the frontmatter", key)
+		}
+		seen[key] = true
 		if err := fm.setField(key, val, extra); err != nil {
 			return nil, err
 		}

@@ -62,6 +62,7 @@ func TestParseRefusesEachRule(t *testing.T) {
 		{"frontmatter is YAML", []byte("---\nname: [a\n---\n"), "frontmatter", "not YAML"},
 		{"frontmatter a mapping", []byte("---\n- a\n---\n"), "frontmatter", "mapping"},
 		{"name required", skillMD("description: d"), "name", "required"},
+		{"a field once", skillMD("name: a", "name: b", "description: d"), "name", "appears twice"},
 		{"name a string", skillMD("name: [a]", "description: d"), "name", "string"},
 		{"name slug-friendly", skillMD("name: Has Spaces", "description: d"), "name", skills.NamePattern},
 		{"name not ending in -", skillMD("name: abc-", "description: d"), "name", "slug-friendly"},
