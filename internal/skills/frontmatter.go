@@ -68,11 +68,19 @@ type Document struct {
 	Body        string
 }
 
-// ValidateName checks a skill name against NamePattern; the error names param.
+// reservedNames are path segments of the skills routes (GET /v1/skills/public, POST /v1/skills/install),
+// which a skill's address cannot be.
+var reservedNames = map[string]bool{"public": true, "install": true}
+
+// ValidateName checks a skill name against NamePattern and the names the routes reserve; the error
+// names param.
 func ValidateName(param, name string) error {
 	if !namePattern.MatchString(name) {
 		return svcerr.Invalid(param, "%s %q is not slug-friendly: it matches %s (1 to 64 lowercase letters, digits and '-')",
 			param, name, NamePattern)
+	}
+	if reservedNames[name] {
+		return svcerr.Invalid(param, "%s %q is reserved by the skills routes (/v1/skills/public, /v1/skills/install)", param, name)
 	}
 	return nil
 }

@@ -66,6 +66,7 @@ func TestParseRefusesEachRule(t *testing.T) {
 		{"name a string", skillMD("name: [a]", "description: d"), "name", "string"},
 		{"name slug-friendly", skillMD("name: Has Spaces", "description: d"), "name", skills.NamePattern},
 		{"name not ending in -", skillMD("name: abc-", "description: d"), "name", "slug-friendly"},
+		{"name not a route's", skillMD("name: public", "description: d"), "name", "reserved"},
 		{"name at most 64", skillMD("name: "+strings.Repeat("a", 65), "description: d"), "name", "slug-friendly"},
 		{"description required", skillMD("name: a"), "description", "required"},
 		{"description not blank", skillMD("name: a", "description: '  '"), "description", "required"},
