@@ -221,6 +221,8 @@ var LimitOperations = []string{
 	// Issue 26's app frontends (client/appfront.go).
 	OpAppsOpen, OpAppsFrontCall, OpAppsFrontSession, OpAppsX402Fetch,
 	OpAppsFrontHost,
+	// Issue 27's skills (client/skills.go).
+	OpSkillsCreate, OpSkillsList, OpSkillsRead, OpSkillsResourcesRead, OpSkillsDelete, OpSkillsPublicList, OpSkillsInstall,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.
