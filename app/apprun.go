@@ -34,6 +34,9 @@ func appScriptActivities(d WorkerDeps) *activities.AppScripts {
 	if d.Temporal != nil {
 		deps.Agent = &agent.Service{DB: d.DB, Engine: d.Temporal}
 	}
+	if t := workerTokenInfo(d); t != nil {
+		deps.Tokens = t
+	}
 	r := &apprun.Runner{DB: d.DB, Engine: apprun.ScriptEngine{Engine: appscript.New(appscript.DefaultLimits())}, Host: deps}
 	if d.Fault == activities.FaultAppScriptStallAfterCall {
 		r.AfterJournal = activities.StallUntilDone

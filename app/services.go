@@ -127,6 +127,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		AutoTopUps:    watcher,
 		AppRuns:       runs,
 		AppFront:      appFrontService(d, appStore, runs, wallets),
+		Tokens:        tokenInfo(d),
 	}, nil
 }
 

@@ -30,6 +30,11 @@ type AgentStarter interface {
 	Prompt(ctx context.Context, r agent.PromptRequest, now time.Time) (*client.AgentJobRef, error)
 }
 
+// TokenReader reads public token info (tokeninfo.Service.Info): chain "" is the platform's chain.
+type TokenReader interface {
+	Info(ctx context.Context, address, chain string) (*client.TokenInfo, error)
+}
+
 // HostDeps are the platform services a Host calls; a nil one answers its methods "not available".
 type HostDeps struct {
 	Apps Apps
@@ -38,6 +43,8 @@ type HostDeps struct {
 	Dispatch agent.Dispatcher
 	Secrets  SecretValues
 	Agent    AgentStarter
+	// Tokens answers svc.tokens.info (public token info: price, pool, 24 h volume).
+	Tokens TokenReader
 	// AllowLoopback lets http.fetch reach loopback addresses (dev and tests only).
 	AllowLoopback bool
 }
@@ -80,10 +87,11 @@ var methods = map[string]method{
 	"tx.transfer":     unsigned("transfer"),
 	"tx.sign":         unsigned("signature"),
 	"agent.ask":       (*Host).askAgent,
+	"tokens.info":     (*Host).tokenInfo,
 }
 
 // Methods lists the Host's implemented methods; every other method of the engine's table answers "not
-// available yet" (chain reads, tokens.info, x402.fetch).
+// available yet" (chain reads, x402.fetch).
 func Methods() []string {
 	out := make([]string, 0, len(methods))
 	for m := range methods {
@@ -337,4 +345,27 @@ func (h *Host) askAgent(ctx context.Context, args []json.RawMessage) (json.RawMe
 		return nil, err
 	}
 	return json.Marshal(map[string]string{"jobId": ref.ID, "threadId": ref.ThreadID, "status": ref.Status})
+}
+
+// tokenInfo answers a token's public info (svc.tokens.info(address[, chain])): a launched token or one
+// of the trading list, with its pool, price at a stated block and 24 h volume.
+func (h *Host) tokenInfo(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+	if h.deps.Tokens == nil {
+		return nil, ErrNotAvailable
+	}
+	address, err := stringArg(args, 0, "address")
+	if err != nil {
+		return nil, err
+	}
+	var chain string
+	if len(args) > 1 && string(args[1]) != "null" {
+		if chain, err = stringArg(args, 1, "chain"); err != nil {
+			return nil, err
+		}
+	}
+	t, err := h.deps.Tokens.Info(ctx, address, chain)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(t)
 }
