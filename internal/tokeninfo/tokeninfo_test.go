@@ -47,7 +47,7 @@ func TestVolumeWindowAndListedLaunchedToken(t *testing.T) {
 	require.Equal(t, client.TokenSourceLaunch, found[0].Source)
 	require.Equal(t, 2, found[0].Volume24h.Swaps)
 
-	later, err := at(time.Now().Add(tokeninfo.VolumeWindow + time.Hour)).Info(ctx, listed.Token.Hex(), "eip155:1337")
+	later, err := at(time.Now().Add(tokeninfo.VolumeWindow+time.Hour)).Info(ctx, listed.Token.Hex(), "eip155:1337")
 	require.NoError(t, err)
 	require.Equal(t, 0, later.Volume24h.Swaps, "a day later the swaps are out of the window")
 	require.Equal(t, "0", later.Volume24h.Token)
