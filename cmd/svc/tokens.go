@@ -115,7 +115,8 @@ func (a *app) printTokenList(r client.TokenSearchResult) {
 			orDash(deref(t.PriceUSD)), orDash(deref(t.PriceWeth)), volumeTokens(t), volumeUSD(t))
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(a.stdout, "\n%d token(s) on %s, priced at block %d.\n", len(r.Tokens), r.Chain, r.Tokens[0].AsOfBlock)
+	fmt.Fprintf(a.stdout, "\n%d token(s) on %s, priced at block %d; volumes of the last 24 hours (cut to 2 decimals).\n",
+		len(r.Tokens), r.Chain, r.Tokens[0].AsOfBlock)
 }
 
 // printToken shows one token.
@@ -147,12 +148,24 @@ func (a *app) printToken(t client.TokenInfo) {
 	_ = tw.Flush()
 }
 
-// volumeTokens is a token's 24 h volume in tokens ("-" when not indexed).
+// volumeTokens is a token's 24 h volume in tokens, cut to 2 decimals for the table ("-" when not indexed).
 func volumeTokens(t client.TokenInfo) string {
 	if t.Volume24h == nil {
 		return "-"
 	}
-	return t.Volume24h.Token
+	return cutDecimals(t.Volume24h.Token, 2)
+}
+
+// cutDecimals drops the decimals of a decimal string beyond places (no rounding).
+func cutDecimals(s string, places int) string {
+	whole, frac, ok := strings.Cut(s, ".")
+	if !ok || len(frac) <= places {
+		return s
+	}
+	if frac = strings.TrimRight(frac[:places], "0"); frac == "" {
+		return whole
+	}
+	return whole + "." + frac
 }
 
 // volumeUSD is a token's 24 h volume in USD ("-" when unknown).

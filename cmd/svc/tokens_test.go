@@ -42,6 +42,8 @@ func TestTokensCommands(t *testing.T) {
 	require.Contains(t, r.stdout, l.Token.Hex())
 	require.Contains(t, r.stdout, "CLITOK")
 	require.Contains(t, r.stdout, "1 token(s) on eip155:1337, priced at block")
+	require.Regexp(t, `CLITOK\s+Cli Token\s+0x[0-9a-fA-F]{40}\s+launch\s+[0-9.]+\s+[0-9.]+\s+[0-9]+(\.[0-9]{1,2})?\s+[0-9.]+\n`, r.stdout,
+		"a row: symbol, name, address, source, prices, volume cut to 2 decimals, its USD")
 
 	r = svc("--json", "tokens", "search", "CLI", "--chain", "1337", "--limit", "5")
 	require.Equal(t, exitOK, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)

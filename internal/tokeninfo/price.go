@@ -13,10 +13,13 @@ import (
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
-// priceDecimals are the decimals of a price answered; usdDecimals those of a USD volume.
+// priceDecimals are the decimals of a price answered, at least (a smaller price keeps priceDigits
+// significant digits, up to maxPriceDecimals decimals); usdDecimals those of a USD volume.
 const (
-	priceDecimals = 18
-	usdDecimals   = 2
+	priceDecimals    = 18
+	priceDigits      = 8
+	maxPriceDecimals = 60
+	usdDecimals      = 2
 )
 
 // The launch contracts' bindings (a launch pool's reserves; any ERC-20's name).
@@ -83,9 +86,9 @@ func (p *pricer) info(ctx context.Context, c candidate) client.TokenInfo {
 		out.Name = p.name(ctx, c)
 	}
 	if weth != nil {
-		out.PriceWeth = ptr(decimal(weth, priceDecimals))
+		out.PriceWeth = ptr(price(weth))
 		if p.ethUSD != nil {
-			out.PriceUSD = ptr(decimal(new(big.Rat).Mul(weth, p.ethUSD), priceDecimals))
+			out.PriceUSD = ptr(price(new(big.Rat).Mul(weth, p.ethUSD)))
 		}
 	}
 	if c.volume != nil {
@@ -146,6 +149,19 @@ func (p *pricer) name(ctx context.Context, c candidate) string {
 // whole is an atomic amount of a token of decimals in whole tokens.
 func whole(amount *big.Int, decimals int) *big.Rat {
 	return new(big.Rat).SetFrac(amount, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil))
+}
+
+// price formats a price with priceDecimals decimals, or more for a small one so that it keeps
+// priceDigits significant digits (at most maxPriceDecimals).
+func price(r *big.Rat) string {
+	s := r.FloatString(maxPriceDecimals)
+	places := priceDecimals
+	if dot := strings.IndexByte(s, '.'); strings.TrimLeft(s[:dot], "0") == "" {
+		if lead := len(s[dot+1:]) - len(strings.TrimLeft(s[dot+1:], "0")); lead+priceDigits > places {
+			places = min(lead+priceDigits, maxPriceDecimals)
+		}
+	}
+	return decimal(r, places)
 }
 
 // decimal formats r with at most places decimals, trailing zeros dropped.
