@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -38,10 +39,11 @@ func helloFolder(t *testing.T) map[string]string {
 // is not declared) and spin never ends (stopped by the CPU cap).
 func limitsFolder() map[string]string {
 	return map[string]string{
-		"manifest.json":    `{"slug":"limits","title":"Limits","permissions":["read:appdata"],"scripts":["nokv","spin"]}`,
+		"manifest.json":    `{"slug":"limits","title":"Limits","permissions":["read:appdata"],"scripts":["nokv","spin","pure"]}`,
 		"index.html":       "<!doctype html><p>limits</p>",
 		"scripts/nokv.ts":  "appKV.set(\"k\", 1);\nreturn 1;\n",
 		"scripts/spin.ts":  "while (true) {}\nreturn 1;\n",
+		"scripts/pure.ts":  "const m = await Promise.resolve(41);\nreturn m + 1;\n",
 		"data/public.json": `{"n":1}`,
 	}
 }
@@ -90,6 +92,8 @@ func appScriptRunsEndToEnd(t *testing.T, record bool) {
 	require.Contains(t, result["note"], "no wallet", raw)
 	require.EqualValues(t, 3, run["hostCalls"], "balances, appKV.set, appKV.get: %s", raw)
 	require.NotEmpty(t, run["log"], raw)
+	require.Nil(t, run["inline"], "a run with platform calls runs in its workflow: %s", raw)
+	require.Equal(t, workflows.AppScriptWorkflowID(run["id"].(string)), run["workflowId"], raw)
 	runID := run["id"].(string)
 
 	stored := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/apps/hello/kv/lastBalance", Key: owner.secret})
@@ -116,6 +120,18 @@ func appScriptRunsEndToEnd(t *testing.T, record bool) {
 	require.Equal(t, http.StatusOK, status, raw)
 	require.Equal(t, "failed", spun["status"], raw)
 	require.Contains(t, spun["error"], "CPU cap reached", raw)
+	require.Nil(t, spun["inline"], "a run outlasting the inline budget continues in its workflow: %s", raw)
+	require.True(t, workflowClosed(env, workflows.AppScriptWorkflowID(spun["id"].(string))), raw)
+
+	status, pure, raw := runScript(t, env, owner.secret, "limits", "pure", "run-4")
+	require.Equal(t, http.StatusOK, status, raw)
+	require.Equal(t, "succeeded", pure["status"], raw)
+	require.EqualValues(t, 42, pure["result"], raw)
+	require.Equal(t, true, pure["inline"], "a run without platform calls is executed by its request: %s", raw)
+	require.Nil(t, pure["workflowId"], raw)
+	_, err := env.Temporal.DescribeWorkflowExecution(context.Background(), workflows.AppScriptWorkflowID(pure["id"].(string)), "")
+	require.Error(t, err, "an inline run starts no workflow")
+	require.Equal(t, true, refused["inline"], "a call refused by the engine before reaching the platform is no platform call: %s", raw)
 
 	other := newArtifactAccount(t, env)
 	for _, r := range []apptest.Req{

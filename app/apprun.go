@@ -13,12 +13,13 @@ import (
 )
 
 // appRunService starts and reads app script runs over the API's apps store (nil without Temporal:
-// the routes answer 503).
+// the routes answer 503). Runs that make no platform call execute inline, in the API process.
 func appRunService(d APIDeps, store *apps.Store) *apprun.Service {
 	if d.Temporal == nil {
 		return nil
 	}
-	return &apprun.Service{DB: d.DB, Engine: d.Temporal, Apps: apprun.AppsStore{Store: store}}
+	inline := &apprun.Inline{Engine: apprun.ScriptEngine{Engine: appscript.New(appscript.DefaultLimits())}}
+	return &apprun.Service{DB: d.DB, Engine: d.Temporal, Apps: apprun.AppsStore{Store: store}, Inline: inline}
 }
 
 // appScriptActivities run app scripts in the sandboxed engine with the Host's platform calls: the API

@@ -38,14 +38,18 @@ type AppScriptRun struct {
 	Status  string          `json:"status" doc:"queued, running, succeeded or failed."`
 	Args    json.RawMessage `json:"args"`
 	// Result is the script's return value (null until it succeeded).
-	Result     json.RawMessage `json:"result"`
-	Log        []string        `json:"log"`
-	Error      *string         `json:"error,omitempty"`
-	HostCalls  int             `json:"hostCalls"`
-	WorkflowID string          `json:"workflowId"`
-	CreatedAt  time.Time       `json:"createdAt"`
-	StartedAt  *time.Time      `json:"startedAt,omitempty"`
-	FinishedAt *time.Time      `json:"finishedAt,omitempty"`
+	Result    json.RawMessage `json:"result"`
+	Log       []string        `json:"log"`
+	Error     *string         `json:"error,omitempty"`
+	HostCalls int             `json:"hostCalls"`
+	// WorkflowID is the run's workflow, appscript/<id>; absent for a run executed inline.
+	WorkflowID string `json:"workflowId,omitempty" doc:"The run's workflow, appscript/<id>; absent when inline."`
+	// Inline marks a run that made no platform call and was executed and recorded by the request that
+	// started it, without a workflow (nothing outside its result to make exactly-once).
+	Inline     bool       `json:"inline,omitempty" doc:"True for a run executed in the API process without a workflow (it made no platform call)."`
+	CreatedAt  time.Time  `json:"createdAt"`
+	StartedAt  *time.Time `json:"startedAt,omitempty"`
+	FinishedAt *time.Time `json:"finishedAt,omitempty"`
 }
 
 // AppScriptRunEnvelope answers a run's start (200 once finished, 202 while queued or running) and GET.

@@ -82,41 +82,58 @@ func runContext(row *schema.AppScriptRun) json.RawMessage {
 
 // finish records the run's end in one transaction (unless it ended meanwhile) with its event.
 func (r *Runner) finish(ctx context.Context, row *schema.AppScriptRun, res Result) (workflows.AppScriptOutcome, error) {
-	status, result := schema.AppRunSucceeded, res.Value
-	var errMsg *string
-	if res.Error != "" {
-		status, result, errMsg = schema.AppRunFailed, nil, &res.Error
+	if err := settle(row, res); err != nil {
+		return workflows.AppScriptOutcome{}, err
 	}
-	if len(result) == 0 && status == schema.AppRunSucceeded {
-		result = json.RawMessage(`null`)
-	}
-	logText, err := json.Marshal(nonNil(res.Log))
-	if err != nil {
-		return workflows.AppScriptOutcome{}, fmt.Errorf("encode the log of run %s: %w", row.ID, err)
-	}
-	now := time.Now()
-	err = r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		q := tx.NewUpdate().Model((*schema.AppScriptRun)(nil)).Set("status = ?", status).Set("log = ?", string(logText)).
-			Set("error = ?", errMsg).Set("host_calls = ?", res.HostCalls).Set("finished_at = ?", now).
+	err := r.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		q := tx.NewUpdate().Model((*schema.AppScriptRun)(nil)).Set("status = ?", row.Status).Set("log = ?", row.Log).
+			Set("error = ?", row.Error).Set("host_calls = ?", row.HostCalls).Set("finished_at = ?", row.FinishedAt).
 			Where("id = ? AND status NOT IN ('succeeded', 'failed')", row.ID)
-		if result != nil {
-			q = q.Set("result = ?", string(result))
+		if row.Result != nil {
+			q = q.Set("result = ?", string(row.Result))
 		}
 		done, err := q.Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("record the end of run %s: %w", row.ID, err)
 		}
-		if n, _ := done.RowsAffected(); n == 0 || status != schema.AppRunFailed {
+		if n, _ := done.RowsAffected(); n == 0 {
 			return nil
 		}
-		return outbox.Emit(ctx, tx, outbox.Event{AccountID: row.AccountID, ProjectID: row.ProjectID, Type: outbox.AppScriptFailed,
-			Subject: row.ID, Data: map[string]any{"runId": row.ID, "app": row.AppSlug, "script": row.Script, "trigger": row.Trigger, "error": res.Error}})
+		return emitFailed(ctx, tx, row)
 	})
 	if err != nil {
 		return workflows.AppScriptOutcome{}, err
 	}
-	row.Status, row.Error = status, errMsg
 	return outcome(row), nil
+}
+
+// settle sets row's end from the script's result: status, result (null for a success without a value,
+// none for a failure), log, error, platform calls and finished_at.
+func settle(row *schema.AppScriptRun, res Result) error {
+	row.Status, row.Result, row.Error = schema.AppRunSucceeded, res.Value, nil
+	if res.Error != "" {
+		msg := res.Error
+		row.Status, row.Result, row.Error = schema.AppRunFailed, nil, &msg
+	}
+	if len(row.Result) == 0 && row.Status == schema.AppRunSucceeded {
+		row.Result = json.RawMessage(`null`)
+	}
+	logText, err := json.Marshal(nonNil(res.Log))
+	if err != nil {
+		return fmt.Errorf("encode the log of run %s: %w", row.ID, err)
+	}
+	now := time.Now()
+	row.Log, row.HostCalls, row.FinishedAt = string(logText), res.HostCalls, &now
+	return nil
+}
+
+// emitFailed emits app.script.failed for a run that failed, in tx.
+func emitFailed(ctx context.Context, tx bun.Tx, row *schema.AppScriptRun) error {
+	if row.Status != schema.AppRunFailed || row.Error == nil {
+		return nil
+	}
+	return outbox.Emit(ctx, tx, outbox.Event{AccountID: row.AccountID, ProjectID: row.ProjectID, Type: outbox.AppScriptFailed,
+		Subject: row.ID, Data: map[string]any{"runId": row.ID, "app": row.AppSlug, "script": row.Script, "trigger": row.Trigger, "error": *row.Error}})
 }
 
 func nonNil(log []string) []string {

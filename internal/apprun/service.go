@@ -40,6 +40,8 @@ type Service struct {
 	DB     *bun.DB
 	Engine WorkflowEngine
 	Apps   Apps
+	// Inline, when set, executes runs in this process while they make no platform call (see Inline).
+	Inline *Inline
 	// Wait bounds how long Start waits for a run to end (DefaultWait when zero).
 	Wait time.Duration
 }
@@ -63,52 +65,112 @@ type StartRequest struct {
 	Args      json.RawMessage
 }
 
-// Start records the run (queued) and starts workflow appscript/<id>, then waits up to the service's
-// wait for it to end: done reports whether the answered run has ended.
+// Start runs the request's script: inline when the service has an Inline engine and the script makes no
+// platform call (the run is recorded finished), otherwise by recording the run (queued) and starting
+// workflow appscript/<id>, then waiting up to the service's wait for it to end. done reports whether the
+// answered run has ended.
 func (s *Service) Start(ctx context.Context, r StartRequest) (run *client.AppScriptRun, done bool, err error) {
 	if s == nil || s.Engine == nil || s.Apps == nil {
 		return nil, false, ErrUnavailable
 	}
-	row, err := s.record(ctx, r)
+	app, row, err := s.prepare(ctx, r)
 	if err != nil {
 		return nil, false, err
 	}
-	if err := s.start(ctx, row); err != nil {
+	if s.Inline != nil {
+		if ran, err := s.runInline(ctx, app, row); err != nil || ran {
+			return s.answer(ctx, r, row.ID, err)
+		}
+	}
+	if row, err = insertRun(ctx, s.DB, r.Scope, row); err != nil {
 		return nil, false, err
 	}
-	s.wait(ctx, row.ID)
-	return s.Get(ctx, r.Scope, r.Slug, row.ID)
+	if !finished(row.Status) {
+		if err := s.start(ctx, row); err != nil {
+			return nil, false, err
+		}
+		s.wait(ctx, row.ID)
+	}
+	return s.answer(ctx, r, row.ID, nil)
 }
 
-// record validates the request and inserts its row (or finds the row of a retried request).
-func (s *Service) record(ctx context.Context, r StartRequest) (*schema.AppScriptRun, error) {
-	return s.recordIn(ctx, s.DB, r)
+// answer reads the run the request started, unless err.
+func (s *Service) answer(ctx context.Context, r StartRequest, runID string, err error) (*client.AppScriptRun, bool, error) {
+	if err != nil {
+		return nil, false, err
+	}
+	return s.Get(ctx, r.Scope, r.Slug, runID)
 }
 
-// recordIn is record in db (a scheduled fire records its run in the fire's transaction).
+// runInline tries the run in this process: ran reports that it finished there and was recorded. A run
+// already recorded (a retried request) is not tried again.
+func (s *Service) runInline(ctx context.Context, app *App, row *schema.AppScriptRun) (ran bool, err error) {
+	if exists, err := s.DB.NewSelect().Model((*schema.AppScriptRun)(nil)).Where("id = ?", row.ID).Exists(ctx); err != nil || exists {
+		return false, err
+	}
+	source, err := s.Apps.Script(ctx, app, row.Script)
+	if err != nil {
+		return false, nil //nolint:nilerr // the workflow reads it again and records why it cannot
+	}
+	started := time.Now()
+	res, ok := s.Inline.try(ctx, Script{Name: row.Script, Source: source}, Env{Permissions: app.Permissions, Args: row.Args, Ctx: runContext(row)})
+	if !ok {
+		return false, nil
+	}
+	row.StartedAt, row.Inline = &started, true
+	if err := settle(row, res); err != nil {
+		return false, err
+	}
+	return true, s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		done, err := tx.NewInsert().Model(row).On("CONFLICT (id) DO NOTHING").Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("record inline run %s of script %s: %w", row.ID, row.Script, err)
+		}
+		if n, _ := done.RowsAffected(); n == 0 {
+			return nil // a concurrent retry of the request recorded it first
+		}
+		return emitFailed(ctx, tx, row)
+	})
+}
+
+// recordIn validates the request and inserts its row queued in db (or finds the row of a retried
+// request); a scheduled fire records its run in the fire's transaction.
 func (s *Service) recordIn(ctx context.Context, db bun.IDB, r StartRequest) (*schema.AppScriptRun, error) {
-	if err := validateStart(r); err != nil {
+	_, row, err := s.prepare(ctx, r)
+	if err != nil {
 		return nil, err
+	}
+	return insertRun(ctx, db, r.Scope, row)
+}
+
+// prepare validates the request against its app and answers the app and the run's row, queued.
+func (s *Service) prepare(ctx context.Context, r StartRequest) (*App, *schema.AppScriptRun, error) {
+	if err := validateStart(r); err != nil {
+		return nil, nil, err
 	}
 	app, err := s.Apps.App(ctx, r.Scope, r.Slug)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !slices.Contains(app.Scripts, r.Script) {
-		return nil, &svcerr.Error{Code: svcerr.NotFound, Param: "name", Message: fmt.Sprintf("app %s has no script %q in its manifest", app.Slug, r.Script)}
+		return nil, nil, &svcerr.Error{Code: svcerr.NotFound, Param: "name", Message: fmt.Sprintf("app %s has no script %q in its manifest", app.Slug, r.Script)}
 	}
 	args := r.Args
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
 	}
-	row := &schema.AppScriptRun{ID: r.RunID, AccountID: r.Scope.AccountID, ProjectID: r.Scope.ProjectID, AppID: app.ID, AppSlug: app.Slug,
-		Script: r.Script, Trigger: r.Trigger, Viewer: r.Viewer, KeyID: r.KeyID, Status: schema.AppRunQueued, Args: args}
+	return app, &schema.AppScriptRun{ID: r.RunID, AccountID: r.Scope.AccountID, ProjectID: r.Scope.ProjectID, AppID: app.ID, AppSlug: app.Slug,
+		Script: r.Script, Trigger: r.Trigger, Viewer: r.Viewer, KeyID: r.KeyID, Status: schema.AppRunQueued, Args: args}, nil
+}
+
+// insertRun inserts row, or answers the row of the same id already recorded (a retried request).
+func insertRun(ctx context.Context, db bun.IDB, scope tenant.Scope, row *schema.AppScriptRun) (*schema.AppScriptRun, error) {
 	res, err := db.NewInsert().Model(row).On("CONFLICT (id) DO NOTHING").Returning("created_at").Exec(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("record run %s of script %s: %w", row.ID, r.Script, err)
+		return nil, fmt.Errorf("record run %s of script %s: %w", row.ID, row.Script, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return load(ctx, db, r.Scope, r.RunID)
+		return load(ctx, db, scope, row.ID)
 	}
 	return row, nil
 }
@@ -232,8 +294,11 @@ func (s *Service) List(ctx context.Context, scope tenant.Scope, slug string, pg 
 // ToWire is the API's view of a run.
 func ToWire(r *schema.AppScriptRun) client.AppScriptRun {
 	out := client.AppScriptRun{ID: r.ID, App: r.AppSlug, Script: r.Script, Trigger: r.Trigger, Status: r.Status, Args: r.Args,
-		Result: r.Result, Log: []string{}, Error: r.Error, HostCalls: r.HostCalls, WorkflowID: workflows.AppScriptWorkflowID(r.ID),
+		Result: r.Result, Log: []string{}, Error: r.Error, HostCalls: r.HostCalls, Inline: r.Inline,
 		CreatedAt: r.CreatedAt.UTC(), StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+	if !r.Inline {
+		out.WorkflowID = workflows.AppScriptWorkflowID(r.ID)
+	}
 	if len(out.Result) == 0 {
 		out.Result = json.RawMessage(`null`)
 	}
