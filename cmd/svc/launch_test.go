@@ -26,8 +26,9 @@ import (
 // TestLaunchAndFeesCommands follows "svc launch", "svc fees" and "svc fees claim-wallet" against the real
 // API and dev chain: --simulate deploys nothing; a launch with --yes (fee type wallet, a key held here)
 // is deployed and listed with its --image, --tweet and --website; after swaps through its pool "svc
-// fees" shows the token with fees to claim; claim-wallet signs the creator's collectFees here, it confirms and the creator's WETH rises; the
-// flags' mistakes are usage errors naming the flag (a local file as --image says it takes a URL).
+// fees" shows the token with fees to claim; claim-wallet signs the creator's collectFees here, it
+// confirms and the creator's WETH rises; the flags' mistakes are usage errors naming the flag (a local
+// file as --image says it takes a URL).
 func TestLaunchAndFeesCommands(t *testing.T) {
 	t.Parallel()
 	env := apptest.NewWith(t, apptest.Options{Chain: true, NoDatabases: true, FeeCacheTTL: -1})
