@@ -82,6 +82,9 @@ func (a *app) launch(args []string) int {
 	if req.TokenSymbol == "" {
 		req.TokenSymbol = symbolFrom(req.TokenName)
 	}
+	for _, v := range []*string{&req.Image, &req.Tweet, &req.Website} {
+		*v = strings.TrimSpace(*v)
+	}
 	if msg := checkLaunch(req, f); msg != "" {
 		return a.usageError(cmd, "%s", msg)
 	}
