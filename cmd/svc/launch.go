@@ -79,12 +79,7 @@ func (a *app) launch(args []string) int {
 	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
 	}
-	if req.TokenSymbol == "" {
-		req.TokenSymbol = symbolFrom(req.TokenName)
-	}
-	for _, v := range []*string{&req.Image, &req.Tweet, &req.Website} {
-		*v = strings.TrimSpace(*v)
-	}
+	fillLaunch(&req)
 	if msg := checkLaunch(req, f); msg != "" {
 		return a.usageError(cmd, "%s", msg)
 	}
@@ -114,6 +109,16 @@ func (a *app) launch(args []string) int {
 		return apiFailure(a, sent)
 	}
 	return a.followLaunch(c, sent.Body.Launch, f)
+}
+
+// fillLaunch makes the symbol from the name when --symbol is left out and trims the metadata URLs.
+func fillLaunch(req *client.TokenLaunchRequest) {
+	if req.TokenSymbol == "" {
+		req.TokenSymbol = symbolFrom(req.TokenName)
+	}
+	for _, v := range []*string{&req.Image, &req.Tweet, &req.Website} {
+		*v = strings.TrimSpace(*v)
+	}
 }
 
 // checkLaunch returns what is wrong with the flags of a launch, naming the flag, or "".
