@@ -45,6 +45,8 @@ type TokenInfo struct {
 	Creator      *string    `json:"creator,omitempty" doc:"A launched token's creator (its first fee recipient)."`
 	FeeRecipient *string    `json:"feeRecipient,omitempty" doc:"A launched token's creator beneficiary now (who receives the creator's fees)."`
 	LaunchedAt   *time.Time `json:"launchedAt,omitempty"`
+	// LaunchMetadata are the image, tweet and website URLs its platform launch was given, if any.
+	LaunchMetadata
 	// PriceWeth and PriceUSD are the pool's mid price at AsOfBlock, in WETH and in USD per whole token
 	// (decimal strings); nil when no pool prices the token (or, for USD, ether has no USD price).
 	PriceWeth *string `json:"priceWeth" doc:"WETH per whole token at the pool's mid price at asOfBlock (null: no pool prices it)."`

@@ -29,6 +29,9 @@ type poolRow struct {
 	Symbol             string    `bun:"symbol"`
 	LaunchedAt         time.Time `bun:"launched_at"`
 	LaunchID           *string   `bun:"launch_id"`
+	Image              *string   `bun:"image_url"`
+	Tweet              *string   `bun:"tweet_url"`
+	Website            *string   `bun:"website_url"`
 }
 
 // match selects launched tokens: a condition on fee_pools (aliased p) and, for a search by prefix, the
@@ -64,7 +67,8 @@ func (s *Service) launched(ctx context.Context, limit int, m match) ([]candidate
 	var rows []poolRow
 	sel := s.db.NewSelect().TableExpr("fee_pools AS p").
 		Column("p.pool_id", "p.token", "p.pool", "p.token0", "p.creator", "p.creator_beneficiary", "p.name", "p.symbol", "p.launched_at").
-		ColumnExpr("(SELECT l.id FROM token_launches AS l WHERE lower(l.token_address) = p.token ORDER BY l.created_at LIMIT 1) AS launch_id").
+		ColumnExpr("l.id AS launch_id, l.image_url, l.tweet_url, l.website_url").
+		Join("LEFT JOIN LATERAL (SELECT id, image_url, tweet_url, website_url FROM token_launches WHERE lower(token_address) = p.token ORDER BY created_at LIMIT 1) AS l ON true").
 		Where("p.manager = ?", lower(s.opts.Manager)).Where(m.where, m.args...)
 	if m.prefix != "" {
 		sel = sel.OrderExpr("lower(p.symbol) = ? DESC, lower(p.symbol) LIKE ? DESC", m.prefix, likeEscape(m.prefix)+"%")
@@ -87,6 +91,7 @@ func (s *Service) launchedCandidate(r poolRow) candidate {
 		Source: client.TokenSourceLaunch, ChainID: s.opts.ChainID, Chain: s.opts.Network, LaunchID: r.LaunchID,
 		PoolID: ptr(r.PoolID), PoolAddress: ptr(common.HexToAddress(r.Pool).Hex()), Creator: ptr(common.HexToAddress(r.Creator).Hex()),
 		FeeRecipient: ptr(common.HexToAddress(r.CreatorBeneficiary).Hex()), LaunchedAt: &at,
+		LaunchMetadata: client.LaunchMetadata{Image: deref(r.Image), Tweet: deref(r.Tweet), Website: deref(r.Website)},
 	}}
 	if t, ok := s.opts.Trading.Lookup(c.info.Address); ok && !t.Native {
 		c.listed = t
@@ -172,3 +177,11 @@ func atomic(s string) *big.Int {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// deref is *p, or "" for nil.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
