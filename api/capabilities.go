@@ -39,6 +39,7 @@ import (
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/siwe"
+	"github.com/svcplatform/svc/internal/skills"
 	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/wallet"
@@ -157,6 +158,8 @@ type Deps struct {
 	AppRuns *apprun.Service
 	// AppFront answers apps' frontends: host pages, frames and the viewer API (issue 26); nil answers 503.
 	AppFront *appfront.Service
+	// Skills keeps skills (issue 27); nil answers their routes 503.
+	Skills *skills.Store
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -214,6 +217,7 @@ func routeTable(d Deps) [][]Route {
 		(&clubAPI{club: d.Club, engine: clubEngine(d.Temporal), ledger: d.Ledger, db: d.DB}).routes(),
 		(&appRunsAPI{runs: d.AppRuns}).routes(),
 		(&appFrontAPI{front: d.AppFront}).routes(),
+		(&skillsAPI{skills: d.Skills}).routes(),
 	}
 }
 

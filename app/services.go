@@ -38,6 +38,7 @@ import (
 	"github.com/svcplatform/svc/internal/project"
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/secretbox"
+	"github.com/svcplatform/svc/internal/skills"
 	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/wallet"
 	"github.com/svcplatform/svc/internal/webhook"
@@ -127,6 +128,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		AutoTopUps:    watcher,
 		AppRuns:       runs,
 		AppFront:      appFrontService(d, appStore, runs, wallets),
+		Skills:        skills.NewStore(d.DB, files, blob.WithPrefix(blobs, FilePrefix), purges, d.Logger),
 	}, nil
 }
 

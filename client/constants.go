@@ -220,6 +220,8 @@ var LimitOperations = []string{
 	OpAppsScriptsRun, OpAppsRunsList, OpAppsRunsRead,
 	// Issue 26's app frontends (client/appfront.go).
 	OpAppsOpen, OpAppsFrontCall, OpAppsFrontSession, OpAppsX402Fetch,
+	// Issue 27's skills (client/skills.go).
+	OpSkillsCreate, OpSkillsList, OpSkillsRead, OpSkillsResourcesRead, OpSkillsDelete, OpSkillsPublicList, OpSkillsInstall,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

@@ -10,12 +10,19 @@ import (
 )
 
 // skillsHelp is the help of "svc skills".
-const skillsHelp = `Usage: svc skills <install-shelf> [flags]
+const skillsHelp = `Usage: svc skills <create|list|get|delete|public|install|install-shelf> [flags]
 
-The shared skill shelf of the vault (seed 001): category skills documenting private generation
-services (image, speech, ...) with the generation-service endpoint contract.
+Skills (seed 002): a SKILL.md (YAML frontmatter, then markdown) with optional references/*.md and
+resource files, stored under /skills/<name>/ in the files capability. The agent sees every skill's name
+and description and loads one when it decides to. See README.md "Skills" for the rules.
 
-  skills install-shelf   copy the bundled skills into <vault>/Skills/ when absent
+  skills create         create or replace a skill from a SKILL.md or a folder (zipped and uploaded)
+  skills list           list the account's skills
+  skills get            show a skill: frontmatter, body and files
+  skills delete         delete a skill with its files
+  skills public         list the approved public skills of every account
+  skills install        install a copy of another account's approved public skill
+  skills install-shelf  copy the bundled generation skills into <vault>/Skills/ when absent (seed 001)
 
 Run "svc skills <command> --help" for details.`
 
@@ -23,6 +30,14 @@ Run "svc skills <command> --help" for details.`
 func skillsCommands() []command {
 	return []command{
 		{name: "skills", help: skillsHelp},
+		{name: "skills create", args: "PATH", run: (*app).skillsCreate, help: skillsCreateHelp,
+			brief: "create or replace a skill from a SKILL.md or a folder"},
+		{name: "skills list", run: (*app).skillsList, help: skillsListHelp, brief: "list the account's skills"},
+		{name: "skills get", args: "NAME", run: (*app).skillsGet, help: skillsGetHelp, brief: "show a skill: frontmatter, body and files"},
+		{name: "skills delete", args: "NAME", run: (*app).skillsDelete, help: skillsDeleteHelp, brief: "delete a skill with its files"},
+		{name: "skills public", run: (*app).skillsPublic, help: skillsPublicHelp, brief: "list the approved public skills of every account"},
+		{name: "skills install", args: "OWNER NAME", run: (*app).skillsInstall, help: skillsInstallHelp,
+			brief: "install a copy of another account's approved public skill"},
 		{name: "skills install-shelf", run: (*app).skillsInstallShelf, help: skillsInstallShelfHelp,
 			brief: "copy the bundled generation skills into the vault's Skills/ folder (keeps existing files)"},
 	}

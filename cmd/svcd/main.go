@@ -45,6 +45,9 @@ Usage:
                                  prints {"partnerId","accountId","name","partnerKey","createdAt"}: the key is shown once
   svcd partners list [--account ACCOUNT_ID]
   svcd partners revoke PARTNER_ID
+  svcd skills review             list the public skills pending review, one JSON line each
+  svcd skills review --owner ACCOUNT_ID --name NAME --approve|--refuse [--reason TEXT]
+                                 approve (the public directory lists it) or refuse a public skill
   svcd dev-db [--database NAME]  find or start the dev PostgreSQL, create NAME (default svc); print its URL
   svcd collector --vault DIR --machine-id ID [--listen 127.0.0.1:8790] [--token T] [--host H]
                  [--runtime R]... [--agent RUNTIME/AGENT_ID[=CLASS,CLASS]]... [--card-interval 1m]
@@ -109,6 +112,8 @@ func dispatch(ctx context.Context, cfg app.Config, args []string, stdout, stderr
 		return accounts(ctx, cfg, args[1:], stdout, stderr)
 	case "partners":
 		return partners(ctx, cfg, args[1:], stdout, stderr)
+	case "skills":
+		return skillsAdmin(ctx, cfg, args[1:], stdout, stderr)
 	case "dev-db":
 		return devDB(ctx, cfg, args[1:], stdout, stderr)
 	case "collector":

@@ -58,10 +58,15 @@ func ValidateName(name string) error {
 // a file's name is its path relative to the app's folder, so it may hold '/' between its segments.
 const AppsPurposePrefix = "/apps/"
 
+// SkillsPurposePrefix starts the purpose of a skill's files ("/skills/<name>/", see internal/skills):
+// as under AppsPurposePrefix, a file's name is its path relative to the skill's folder.
+const SkillsPurposePrefix = "/skills/"
+
 // ValidateNameFor checks a file's name for its purpose: a name (ValidateName) for every purpose but an
-// app's, whose names are relative paths of segments that each pass ValidateName.
+// app's or a skill's, whose names are relative paths of segments that each pass ValidateName.
 func ValidateNameFor(purpose, name string) error {
-	if !strings.HasPrefix(purpose, AppsPurposePrefix) || !strings.Contains(name, "/") {
+	folder := strings.HasPrefix(purpose, AppsPurposePrefix) || strings.HasPrefix(purpose, SkillsPurposePrefix)
+	if !folder || !strings.Contains(name, "/") {
 		return ValidateName(name)
 	}
 	if len(name) > MaxNameLen {
