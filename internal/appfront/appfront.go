@@ -94,7 +94,9 @@ type Service struct {
 	Runs     Runs
 	Payments Payments
 	Wallets  Wallets
-	Signer   *Signer
+	// Skills installs public skills for the app's owner (nil: installSkill answers not available).
+	Skills Skills
+	Signer *Signer
 }
 
 // notAvailable is the refusal of a method this server cannot perform for the viewer.

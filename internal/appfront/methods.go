@@ -46,7 +46,7 @@ var Methods = map[string]Method{
 	"secrets.requestSetup": {Where: OnServer, Permission: "read:secrets", Params: map[string]string{"key": "string"}},
 	"chat.prompt":          {Where: OnServer, Permission: "invoke:agent", Params: map[string]string{"prompt": "string"}},
 	"confirmTransaction":   {Where: OnServer, Permission: "prepare:transaction", Params: map[string]string{"tx": "object"}},
-	"installSkill":         {Where: OnServer, Params: map[string]string{"slug": "string"}},
+	"installSkill":         {Where: OnServer, Params: map[string]string{"name": "string", "owner": "string"}},
 	"auth.requireSignIn":   {Where: OnHost, Params: map[string]string{}},
 	"setContext":           {Where: OnHost, Params: map[string]string{"context": "object"}},
 	"openExternal":         {Where: OnHost, Params: map[string]string{"url": "string"}},
@@ -127,7 +127,7 @@ var handlers = map[string]handler{
 	"secrets.requestSetup": secretsSetup,
 	"chat.prompt":          unavailable("agent prompts from app frontends come with the chat surface; use askChat or a script's askAgent"),
 	"confirmTransaction":   unavailable("transaction approvals from app frontends come with the approvals surface; nothing was signed"),
-	"installSkill":         unavailable("skills do not exist on this platform yet"),
+	"installSkill":         installSkillMethod,
 }
 
 func unavailable(why string) handler {
