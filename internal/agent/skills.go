@@ -76,10 +76,13 @@ func loadSkill(ctx context.Context, r *Runner, jc jobCaller, args map[string]any
 	return renderSkill(loaded), nil
 }
 
-// skillNames is the hint of an unknown skill's refusal: the names there are.
+// skillNames is the hint of an unknown skill's refusal: the names there are ("" when they cannot be read).
 func (r *Runner) skillNames(ctx context.Context, jc jobCaller) string {
 	list, err := r.Skills.List(ctx, jc.job.AccountID)
-	if err != nil || len(list) == 0 {
+	if err != nil {
+		return ""
+	}
+	if len(list) == 0 {
 		return " (it has none)"
 	}
 	names := make([]string, 0, len(list))
