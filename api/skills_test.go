@@ -251,3 +251,34 @@ func containsSkill(list []skills.Skill, owner, name string) bool {
 	}
 	return false
 }
+
+// TestSkillsLoadInlineBudget: Load answers the body, text references and resources inline, lists a
+// binary resource without text, and leaves out what passes the 200 KB budget (Truncated).
+func TestSkillsLoadInlineBudget(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	owner := newArtifactAccount(t, env)
+	big := strings.Repeat("b", skills.MaxInlineBytes-10)
+	resp := postSkillZip(t, env, owner.secret, "b1", map[string]string{"SKILL.md": skillText("loader", "private", "Load me"),
+		"references/a.md": "# A", "blob.bin": "\x00\x01\x02", "big.txt": big, "small.txt": "0123456789abcdef"})
+	require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
+
+	store := skills.NewStore(env.DB, file.NewStore(env.DB, file.Options{}), blob.WithPrefix(env.Blobs, app.FilePrefix), nil, nil)
+	loaded, err := store.Load(context.Background(), owner.accountID, "loader")
+	require.NoError(t, err)
+	require.Equal(t, "Load me\n", loaded.Body)
+	require.Equal(t, []skills.Inline{{Path: "references/a.md", Bytes: 3, Text: "# A"}}, loaded.References)
+	require.Equal(t, []skills.Inline{
+		{Path: "big.txt", Bytes: int64(len(big)), Text: big},
+		{Path: "blob.bin", Bytes: 3, Omitted: skills.OmittedBinary},
+		{Path: "small.txt", Bytes: 16, Omitted: skills.OmittedBudget},
+	}, loaded.Resources)
+	require.True(t, loaded.Truncated)
+
+	list, err := store.List(context.Background(), owner.accountID)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	require.Equal(t, "🧪", list[0].Emoji)
+	_, err = store.Load(context.Background(), newArtifactAccount(t, env).accountID, "loader")
+	require.Error(t, err, "another account's skill is not found")
+}

@@ -31,6 +31,7 @@ const (
 	envProject        = "SVC_PROJECT"
 	envCreditToken    = "SVC_CREDIT_TOKEN"
 	envNotInteractive = "SVC_NOT_INTERACTIVE"
+	envLLMKey         = "SVC_LLM_KEY"
 )
 
 // requestTimeout bounds every HTTP request the CLI makes.
@@ -67,7 +68,8 @@ func (g *globals) register(fs *flag.FlagSet, except ...string) {
 		fs.StringVar(&g.project, "project", g.project, "active project (X-Svc-Project)")
 	}
 	if !skip["not-interactive"] {
-		fs.BoolVar(&g.notInteractive, "not-interactive", g.notInteractive, "never prompt")
+		fs.BoolVar(&g.notInteractive, "not-interactive", g.notInteractive, "never prompt: skip confirmations, fail fast on required input")
+		fs.BoolVar(&g.notInteractive, "ni", g.notInteractive, "alias of --not-interactive")
 	}
 }
 
@@ -79,6 +81,7 @@ type app struct {
 	stderr io.Writer
 	getenv func(string) string
 	g      globals
+	llm    bool // an llm command: the LLM gateway's key (SVC_LLM_KEY, config llmKey) comes before the API key
 }
 
 // run executes the CLI with args (without the program name) and returns the exit code.
@@ -162,12 +165,14 @@ type settings struct {
 	baseURL   string
 	apiKey    string
 	keySource string // where apiKey came from: flag, environment or the config file path
+	llmKey    string // the LLM gateway's key: SVC_LLM_KEY, else the config file's llmKey; "" when neither
+	llmSource string // where llmKey came from
 	project   string
 	cfgPath   string
 }
 
 // settings resolves base URL, API key and project: flags, then environment, then config file, then
-// defaults. A missing config file is fine; an unreadable one is an error.
+// defaults. In an llm command the LLM gateway's key, when set, comes right after --api-key. A missing config file is fine; an unreadable one is an error.
 func (a *app) settings() (settings, error) {
 	s := settings{}
 	path, pathErr := configPath(a.getenv)
@@ -183,8 +188,16 @@ func (a *app) settings() (settings, error) {
 	s.baseURL = client.NormalizeBaseURL(first(a.g.baseURL, a.getenv(envBaseURL), cfg.BaseURL))
 	s.project = first(a.g.project, a.getenv(envProject), cfg.Project)
 	switch {
+	case a.getenv(envLLMKey) != "":
+		s.llmKey, s.llmSource = strings.TrimSpace(a.getenv(envLLMKey)), envLLMKey+" environment variable"
+	case cfg.LLMKey != "":
+		s.llmKey, s.llmSource = cfg.LLMKey, path
+	}
+	switch {
 	case a.g.apiKey != "":
 		s.apiKey, s.keySource = a.g.apiKey, "--api-key flag"
+	case a.llm && s.llmKey != "":
+		s.apiKey, s.keySource = s.llmKey, "the LLM key of "+s.llmSource
 	case a.getenv(envAPIKey) != "":
 		s.apiKey, s.keySource = a.getenv(envAPIKey), envAPIKey+" environment variable"
 	case cfg.APIKey != "":
@@ -226,16 +239,41 @@ func (a *app) authedClient() (*client.Client, settings, int, bool) {
 	return a.newClient(s), s, 0, true
 }
 
-// interactive reports whether the CLI may prompt.
+// interactive reports whether the CLI may prompt: stdin is a terminal and no --not-interactive asks
+// otherwise.
 func (a *app) interactive() bool {
+	return !a.notInteractive() && isTerminal(a.stdin)
+}
+
+// notInteractive reports whether --not-interactive (--ni) or SVC_NOT_INTERACTIVE=1 asks never to prompt.
+func (a *app) notInteractive() bool {
 	if a.g.notInteractive {
-		return false
+		return true
 	}
 	switch strings.ToLower(strings.TrimSpace(a.getenv(envNotInteractive))) {
 	case "1", "true", "yes", "on":
-		return false
+		return true
 	}
-	return isTerminal(a.stdin)
+	return false
+}
+
+// mayProceed decides, before anything is sent, how a command that confirms an action goes on. --yes
+// proceeds without asking. --not-interactive (seed 002) skips the confirmation too and proceeds as if it
+// were confirmed: *yes becomes true and a line on stderr says so. Without a terminal to ask on, it is a
+// usage error naming both flags. Otherwise the command asks later (ok true, *yes false). action is the
+// verb of the error, e.g. "send".
+func (a *app) mayProceed(cmd string, yes *bool, action string) (code int, ok bool) {
+	switch {
+	case *yes:
+		return 0, true
+	case a.notInteractive():
+		*yes = true
+		fmt.Fprintf(a.stderr, "--not-interactive: the confirmation is skipped, going on to %s.\n", action)
+		return 0, true
+	case !isTerminal(a.stdin):
+		return a.usageError(cmd, "no terminal to confirm on: add --yes (or --not-interactive) to %s without asking", action), false
+	}
+	return 0, true
 }
 
 // localError reports a failure found before or without an API answer, in the API's error format, and

@@ -16,6 +16,9 @@ type config struct {
 	BaseURL string `json:"baseUrl,omitempty"`
 	// APIKey is the stored secret.
 	APIKey string `json:"apiKey,omitempty"`
+	// LLMKey is the key of the LLM gateway (svc login --llm-key; SVC_LLM_KEY overrides it), used by the
+	// llm commands instead of APIKey when set.
+	LLMKey string `json:"llmKey,omitempty"`
 	// Project is the default X-Svc-Project.
 	Project string `json:"project,omitempty"`
 	// Vault is the synced vault directory of "svc transfers" (set by hand; SVC_VAULT and --syncPath

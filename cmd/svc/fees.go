@@ -180,7 +180,7 @@ is never printed. Asks first unless --yes.
   --token ADDR       a launched token's address; repeat it for several
   --private-key HEX  the beneficiary's key (env ` + envPrivateKey + `, which is safer: flags show in ps)
   --rpc-url URL      the chain's JSON-RPC (env ` + envChainRPCURL + `; default ` + defaultChainRPC + `)
-  -y, --yes          send without asking (required with --not-interactive)
+  -y, --yes          send without asking (or without a terminal; --not-interactive skips the question too)
 
 ` + globalFlagsHelp
 
@@ -231,8 +231,8 @@ func (a *app) feesClaimWallet(args []string) int {
 	if err != nil {
 		return a.usageError(cmd, "--private-key is not a secp256k1 key in hex (64 hex digits)")
 	}
-	if !yes && !a.interactive() {
-		return a.usageError(cmd, "no terminal to confirm on (or --not-interactive): add --yes to send without asking")
+	if code, ok := a.mayProceed(cmd, &yes, "send"); !ok {
+		return code
 	}
 	s, err := a.settings()
 	if err != nil {

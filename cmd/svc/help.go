@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,7 +16,10 @@ const globalFlagsHelp = `Global flags (before or after the command):
   --base-url URL      API address, host root or .../v1 (env ` + envBaseURL + `; default ` + client.DefaultBaseURL + `)
   --api-key KEY       API key (env ` + envAPIKey + `)
   --project ID        active project, sent as X-Svc-Project (env ` + envProject + `)
-  --not-interactive   never prompt (env ` + envNotInteractive + `=1)
+  --not-interactive, --ni
+                      never prompt (env ` + envNotInteractive + `=1): confirmations are skipped and the command
+                      proceeds as if confirmed, optional prompts stay empty, and required input that
+                      would be prompted for fails at once naming the flag to pass
   -h, --help          show help`
 
 // overviewHead starts the overview ("svc help"), before its list of commands.
@@ -58,6 +62,14 @@ Shows help for a command, e.g. "svc help runs create".`
 
 // help prints the usage of a command: "svc help", "svc help keys", "svc help keys create".
 func (a *app) help(args []string) int {
+	if slices.ContainsFunc(args, func(arg string) bool { return strings.HasPrefix(arg, "-") }) {
+		// Global flags (--json, --ni, ...) are accepted here as on every command.
+		pos, code, ok := a.parse("help", a.commandFlags("help", nil), args)
+		if !ok {
+			return code
+		}
+		args = pos
+	}
 	name := strings.Join(args, " ")
 	if _, ok := helpText(name); !ok {
 		names := []string{""}
@@ -84,7 +96,7 @@ func helpText(name string) (string, bool) {
 
 // subcommandHelp is the help of the forms a command takes by its first argument, where the command
 // runs itself and so is no group of the table ("svc login siwe").
-var subcommandHelp = map[string]string{"login siwe": loginSIWEHelp, feesClaimCommand: feesClaimWalletHelp, feesClaimName: feesClaimHelp}
+var subcommandHelp = map[string]string{"login siwe": loginSIWEHelp, "login email": loginEmailHelp + "\n\n" + globalFlagsHelp, feesClaimCommand: feesClaimWalletHelp, feesClaimName: feesClaimHelp}
 
 // printUsage writes the help text of a command, or the overview when there is no such command.
 func (a *app) printUsage(w io.Writer, cmd string) {

@@ -31,7 +31,7 @@ pool, poolId, initializer and transaction hashes. The creator's 57 % of the swap
   --fee VALUE       who receives the creator's fees: an address, or a handle of --fee-type (required)
   --fee-type T      x (default), farcaster, ens or wallet (an address)
   --wallet ID       the deploying wallet (default: the account's first wallet)
-  -y, --yes         launch without asking (required with --not-interactive)
+  -y, --yes         launch without asking (or without a terminal; --not-interactive skips the question too)
   --simulate        check the flags and print what would be launched; deploys nothing
   --interval D      poll interval while following (default 500ms)
   --timeout D       stop following after D (default 5m); the launch goes on
@@ -79,8 +79,8 @@ func (a *app) launch(args []string) int {
 	if f.simulate {
 		return a.showPlannedLaunch(req, "Simulated (nothing deployed)")
 	}
-	if !f.yes && !a.interactive() {
-		return a.usageError(cmd, "no terminal to confirm on (or --not-interactive): add --yes to launch without asking")
+	if code, ok := a.mayProceed(cmd, &f.yes, "launch"); !ok {
+		return code
 	}
 	c, _, code, ok := a.authedClient()
 	if !ok {

@@ -34,7 +34,7 @@ func TestLaunchAndFeesCommands(t *testing.T) {
 	creator := crypto.PubkeyToAddress(creatorKey.PublicKey)
 	keyHex := common.Bytes2Hex(crypto.FromECDSA(creatorKey))
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
-		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1", "SVC_CHAIN_RPC_URL": env.Chain.RPCURL()}
+		"SVC_API_KEY": env.FirstKey(t), "SVC_CHAIN_RPC_URL": env.Chain.RPCURL()} // no terminal: confirmations need --yes
 	svc := func(args ...string) result {
 		t.Helper()
 		return cli(t, vars, "", args...)

@@ -15,7 +15,8 @@ const llmHelp = `Usage: svc llm credits [add USD | auto ...]
   llm credits auto   enable, disable or show the credits' auto top-up from launch fees
 
 Point any OpenAI client at <host>/llm/v1 with an API key that has service access managed-agents
-(create one with "svc keys create --llm"). Run "svc llm credits <command> --help" for details.`
+(create one with "svc keys create --llm"). The llm commands use the LLM gateway's key when one is set
+(` + envLLMKey + `, else the llmKey stored by "svc login --llm-key"), else the API key; --api-key overrides both. Run "svc llm credits <command> --help" for details.`
 
 // llmCommands are the LLM gateway's commands, "svc llm ...".
 func llmCommands() []command {
@@ -44,6 +45,13 @@ default ` + envPrivateKey + ` (seed 002's variable); it is never taken on the co
 
 // llmCredits shows the balance, as "svc credits balance", or with "add" buys credits.
 func (a *app) llmCredits(args []string) int {
+	a.llm = true
+	if len(args) == 0 || args[0] != "auto" {
+		if slices.ContainsFunc(args, isHelpFlag) {
+			fmt.Fprintln(a.stdout, llmCreditsHelp)
+			return exitOK
+		}
+	}
 	if len(args) > 0 && args[0] == "add" {
 		return a.llmCreditsAdd(args[1:])
 	}

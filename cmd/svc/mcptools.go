@@ -57,7 +57,7 @@ func mcpToolsCommands() []command {
 // mcpTools serves the MCP tools on stdin and stdout until the client closes the connection.
 func (a *app) mcpTools(args []string) int {
 	const cmd = "mcp-tools"
-	fs := a.commandFlags(cmd, nil, "json", "not-interactive")
+	fs := a.commandFlags(cmd, nil, "json") // --not-interactive is accepted; the server never prompts
 	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
 	}

@@ -39,3 +39,14 @@ func hideInput(in any) func() {
 		_ = on.Run()
 	}
 }
+
+// promptLine asks for one line on the terminal, the typed characters visible.
+func (a *app) promptLine(prompt string) (string, error) {
+	fmt.Fprint(a.stderr, prompt)
+	line, err := bufio.NewReader(a.stdin).ReadString('\n')
+	if err != nil && line == "" {
+		fmt.Fprintln(a.stderr)
+		return "", fmt.Errorf("read from the terminal: %w", err)
+	}
+	return strings.TrimSpace(line), nil
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/app/apptest"
+	"github.com/svcplatform/svc/internal/skills"
 )
 
 // TestSkillsCommandsAgainstTheServer: svc skills create (a SKILL.md and a folder), list, get, public,
@@ -64,6 +66,25 @@ func TestSkillsCommandsAgainstTheServer(t *testing.T) {
 	require.Contains(t, stderr, "not_found")
 	code, _, _ = svc("skills", "install", "weather")
 	require.NotEqual(t, 0, code, "install takes OWNER and NAME")
+
+	// Once approved, the directory lists it and another account installs a copy.
+	var owner string
+	require.NoError(t, env.DB.NewRaw("SELECT account_id FROM skills WHERE name = 'weather'").Scan(context.Background(), &owner))
+	_, err := skills.NewStore(env.DB, nil, nil, nil, nil).Review(context.Background(), owner, "weather", true, "")
+	require.NoError(t, err)
+	code, out, stderr = svc("skills", "public")
+	require.Equal(t, 0, code, stderr)
+	require.Regexp(t, `(?m)^`+owner+`\s+weather\s+2\s+🌦️\s+Weather lookups`, out)
+	code, _, stderr = svc("skills", "install", owner, "weather")
+	require.NotEqual(t, 0, code, "one's own skill")
+	require.Contains(t, stderr, "owner")
+	other := loggedIn(t, env, env.FirstKey(t))
+	code, out, stderr = other("skills", "install", owner, "weather")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, out, "Installed skill weather (version 2) from "+owner+", 2 files.")
+	code, out, stderr = other("skills", "get", "weather")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, out, "Installed from: weather of "+owner)
 
 	bad := filepath.Join(dir, "bad.md")
 	require.NoError(t, os.WriteFile(bad, []byte("---\nname: Bad Name\ndescription: d\n---\n"), 0o600))

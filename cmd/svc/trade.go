@@ -65,7 +65,7 @@ wallet policy's verdict. Nothing moves; the quote can be ordered for 30 seconds.
 ` + tradeSwapFlagsHelp + `
 ` + globalFlagsHelp
 
-const tradeOrderFlagsHelp = `  --yes                 place the order without asking (required without a terminal)
+const tradeOrderFlagsHelp = `  --yes                 place the order without asking (or --not-interactive; one is required without a terminal)
   --no-wait             print the order as placed and do not follow it
   --interval D          poll interval while following (default 500ms)
   --timeout D           stop following after D (default 2m); the order goes on
@@ -211,8 +211,8 @@ func (a *app) tradeOrder(side string, args []string) int {
 	if msg := f.check(); msg != "" {
 		return a.usageError(cmd, "%s", msg)
 	}
-	if !f.yes && !a.interactive() {
-		return a.usageError(cmd, "no terminal to confirm on (or --not-interactive): add --yes to place the order without asking")
+	if code, ok := a.mayProceed(cmd, &f.yes, "place the order"); !ok {
+		return code
 	}
 	c, _, code, ok := a.authedClient()
 	if !ok {

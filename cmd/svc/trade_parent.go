@@ -26,7 +26,7 @@ func tradeParentCommands() []command {
 
 const tradeParentFlagsHelp = `  --side S              buy or sell (required)
 ` + tradeSwapFlagsHelp + `  --slices N            how many child orders, 1 to 100 (required)
-  --yes                 place the order without asking (required without a terminal)
+  --yes                 place the order without asking (or --not-interactive; one is required without a terminal)
   --idempotency-key K   Idempotency-Key of the order (default: random); reuse it to retry safely
 
 The order is printed as placed; follow it with "svc trade orders ID" (slices placed, filled, average
@@ -128,8 +128,8 @@ func (a *app) tradeParent(cmd, typ string, args []string) int {
 	if msg := f.checkParent(typ); msg != "" {
 		return a.usageError(cmd, "%s", msg)
 	}
-	if !f.yes && !a.interactive() {
-		return a.usageError(cmd, "no terminal to confirm on (or --not-interactive): add --yes to place the order without asking")
+	if code, ok := a.mayProceed(cmd, &f.yes, "place the order"); !ok {
+		return code
 	}
 	c, _, code, ok := a.authedClient()
 	if !ok {

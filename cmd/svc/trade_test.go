@@ -23,8 +23,8 @@ func tradeEnv(t *testing.T) (map[string]string, string, *client.Client) {
 		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "first-key"}})
 	require.Equal(t, http.StatusCreated, first.Status, "%s", first.Raw)
 	key := first.Body["apiKey"].(map[string]any)["secret"].(string)
-	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL, "SVC_API_KEY": key,
-		"SVC_NOT_INTERACTIVE": "1"}
+	// No terminal (cli's stdin is not one): nothing prompts, and confirmations need --yes.
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL, "SVC_API_KEY": key}
 	r := cli(t, vars, "", "--json", "wallets", "create", "--name", "trader")
 	require.Equal(t, exitOK, r.code, "%s %s", r.stdout, r.stderr)
 	var w client.WalletEnvelope

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -169,7 +170,7 @@ refusal of the policy names its rule (exit 1).
   --native              send the native asset (ETH on the dev chain) instead of a token
   --chain C             the chain, CAIP-2 or numeric id (default: the wallet's)
   --wallet ID           the wallet (default: the account's first wallet)
-  --yes                 send without asking (required with --not-interactive)
+  --yes                 send without asking (or without a terminal; --not-interactive skips the question too)
   --no-wait             print the transaction as sent (queued) and do not follow it
   --interval D          poll interval while following (default 500ms)
   --idempotency-key K   Idempotency-Key of the send (default: random); reuse it to retry safely
@@ -228,7 +229,7 @@ disableContractCalls (a USDC transfer(to, amount) is a token transfer and passes
   --value WEI           the native value in wei, decimal or 0x hex (default 0)
   --data 0x...          call data
   --wallet ID           the wallet (default: the account's first wallet)
-  --yes                 send without asking (required with --not-interactive)
+  --yes                 send without asking (or without a terminal; --not-interactive skips the question too)
   --no-wait             print the transaction as sent (queued) and do not follow it
   --interval D          poll interval while following (default 500ms)
   --idempotency-key K   Idempotency-Key of the send (default: random); reuse it to retry safely
@@ -239,7 +240,7 @@ disableContractCalls (a USDC transfer(to, amount) is a token transfer and passes
 func (a *app) walletSubmit(args []string) int {
 	const cmd = "wallet submit"
 	if len(args) == 0 || (args[0] != "tx" && args[0] != "json") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		if slices.ContainsFunc(args, isHelpFlag) { // help, also after global flags (svc wallet submit --ni --help)
 			fmt.Fprintln(a.stdout, walletSubmitHelp)
 			return exitOK
 		}
@@ -331,8 +332,8 @@ func (a *app) sendAndFollow(cmd string, f sendFollow, question string, sendIt fu
 	if f.interval <= 0 {
 		return a.usageError(cmd, "--interval must be positive")
 	}
-	if !f.yes && !a.interactive() {
-		return a.usageError(cmd, "no terminal to confirm on (or --not-interactive): add --yes to send without asking")
+	if code, ok := a.mayProceed(cmd, &f.yes, "send"); !ok {
+		return code
 	}
 	c, _, code, ok := a.authedClient()
 	if !ok {

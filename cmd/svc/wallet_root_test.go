@@ -26,7 +26,7 @@ func TestWalletRootCommands(t *testing.T) {
 	friend := common.HexToAddress("0x52908400098527886E0F7030069857D2E4169EE7")
 	env := apptest.NewWith(t, apptest.Options{Chain: true, NoDatabases: true, WalletNames: handles.Names{"friend.eth": friend}})
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
-		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
+		"SVC_API_KEY": env.FirstKey(t)} // no terminal: confirmations need --yes
 	svc := func(args ...string) result {
 		t.Helper()
 		return cli(t, vars, "", args...)

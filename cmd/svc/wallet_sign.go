@@ -26,8 +26,8 @@ what is signed: the digest, the message (personal_sign, EIP-191) or the typed da
 version, chainId, verifyingContract) and primary type (eth_signTypedData_v4, EIP-712), what it lets
 move (a token permit counts as a spend of its value against the wallet's limits), and the policy's
 verdict. A refused signature exits 1 naming the rule. Otherwise it asks on the terminal unless --yes
-is given; without a terminal (or with --not-interactive) --yes is required (exit 2 before anything is
-signed). Then it prints the signature (0x r||s||v, v 27 or 28); --json prints the answer's JSON (and
+is given or --not-interactive skips the question (seed 002: as if confirmed); without a terminal
+either one is required (exit 2 before anything is signed). Then it prints the signature (0x r||s||v, v 27 or 28); --json prints the answer's JSON (and
 what is signed on stderr).
 
   --message TEXT        personal_sign: the message (0x-prefixed hex signs those bytes)
@@ -44,7 +44,7 @@ const walletSignHelp = `Usage: svc wallet sign --type personal_sign|eth_signType
 
 Seed 002's signing command (POST /wallet/sign, scope wallets:sign): signs with the account's first
 wallet, or --wallet. It shows what is signed and the policy's verdict first, like "svc wallets sign",
-and asks unless --yes (required without a terminal or with --not-interactive). eth_signTransaction
+and asks unless --yes (without a terminal, --yes or --not-interactive is required; --not-interactive proceeds as if confirmed). eth_signTransaction
 also prints the signed transaction and its hash; "svc wallet submit tx" sends it.
 
   --type T              personal_sign (with --message), eth_signTypedData_v4 (with --typed-data) or
@@ -178,8 +178,8 @@ func (a *app) signWith(cmd, walletID string, f signFlags) int {
 	if msg != "" {
 		return a.usageError(cmd, "%s", msg)
 	}
-	if !f.yes && !a.interactive() {
-		return a.usageError(cmd, "no terminal to confirm on (or --not-interactive): add --yes to sign without asking")
+	if code, ok := a.mayProceed(cmd, &f.yes, "sign"); !ok {
+		return code
 	}
 	c, _, code, ok := a.authedClient()
 	if !ok {

@@ -96,7 +96,7 @@ func TestWalletSignCommands(t *testing.T) {
 	t.Parallel()
 	env := apptest.NewWith(t, apptest.Options{Chain: true, NoDatabases: true})
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
-		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
+		"SVC_API_KEY": env.FirstKey(t)} // no terminal: confirmations need --yes
 	svc := func(stdin string, args ...string) result {
 		t.Helper()
 		return cli(t, vars, stdin, args...)

@@ -476,8 +476,8 @@ Sends from a wallet (scope wallets:transact). First it quotes the send, which mo
 prints the quote: the amount, its USD value, the fee estimate and the policy's verdict (allowed, needs
 approval, or refused, with the rule and why). A refused send exits 1 naming the rule, and nothing is
 sent. Otherwise it asks on the terminal, e.g. "Send 5 USDC (5.00 USD) to 0x...? [y/N]", unless --yes
-is given; without a terminal (or with --not-interactive) --yes is required (exit 2 before anything is
-sent). Then it sends the quote and follows the transaction, printing each status change (queued,
+is given or --not-interactive skips the question (seed 002: as if confirmed); without a terminal
+either one is required (exit 2 before anything is sent). Then it sends the quote and follows the transaction, printing each status change (queued,
 broadcast, confirmed) on stderr, and prints the final transaction: id, status, hash and nonce. A failed
 transaction exits 1 with its error. A send whose verdict is "needs approval" is sent too and the
 server decides: for now it refuses it (403 naming the rule, exit 1); a transaction that waits for an
@@ -521,8 +521,8 @@ func (a *app) walletsSend(args []string) int {
 	if msg := sendFlagsCheck(req, interval); msg != "" {
 		return a.usageError(cmd, "%s", msg)
 	}
-	if !yes && !a.interactive() {
-		return a.usageError(cmd, "no terminal to confirm on (or --not-interactive): add --yes to send without asking")
+	if code, ok := a.mayProceed(cmd, &yes, "send"); !ok {
+		return code
 	}
 	c, _, code, ok := a.authedClient()
 	if !ok {

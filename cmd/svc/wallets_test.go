@@ -27,7 +27,7 @@ func TestWalletsCommands(t *testing.T) {
 	t.Parallel()
 	env := apptest.NewWith(t, apptest.Options{Chain: true, NoDatabases: true})
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
-		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
+		"SVC_API_KEY": env.FirstKey(t)} // no terminal: nothing prompts, and confirmations need --yes
 	svc := func(args ...string) result {
 		t.Helper()
 		return cli(t, vars, "", args...)
@@ -244,7 +244,7 @@ func TestWalletsUsage(t *testing.T) {
 		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "native", "--data", "0x1"}, "--data must be hex call data"},
 		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "usdc", "--data", "0x00"}, "use --asset native"},
 		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "usdc", "--interval", "0s"}, "--interval must be positive"},
-		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "usdc"}, "add --yes to send without asking"},
+		{[]string{"wallets", "send", "wal_1", "--to", a0, "--amount", "1", "--asset", "usdc"}, "add --yes (or --not-interactive) to send without asking"},
 		{[]string{"wallets", "transactions"}, "wallets transactions takes exactly one wallet id"},
 		{[]string{"wallets", "transactions", "wal_1", "--limit", "201"}, "--limit must be between 1 and 200"},
 		{[]string{"wallets", "transaction", "wal_1"}, "wallets transaction takes a wallet id and a transaction id"},
@@ -321,7 +321,7 @@ func TestWalletsSend(t *testing.T) {
 	t.Parallel()
 	env := apptest.NewWith(t, apptest.Options{Chain: true, NoDatabases: true})
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "SVC_BASE_URL": env.URL,
-		"SVC_API_KEY": env.FirstKey(t), "SVC_NOT_INTERACTIVE": "1"}
+		"SVC_API_KEY": env.FirstKey(t)} // no terminal: nothing prompts, and confirmations need --yes
 	svc := func(args ...string) result {
 		t.Helper()
 		return cli(t, vars, "", args...)
@@ -351,20 +351,18 @@ func TestWalletsSend(t *testing.T) {
 	require.Eventually(t, func() bool { return usdc(from.ID) == "1000" }, 30*time.Second, 50*time.Millisecond)
 	send := []string{"wallets", "send", from.ID, "--to", to.Address, "--asset", "usdc", "--interval", "50ms"}
 
-	// Without --yes and without a terminal: exit 2 naming --yes, before anything is sent (also with
-	// --not-interactive alone).
+	// Without --yes and without a terminal: exit 2 naming --yes and --not-interactive, before anything
+	// is sent.
 	r := svc(append(send, "--amount", "5")...)
 	require.Equal(t, exitUsage, r.code, r.stderr)
-	require.Contains(t, r.stderr, "--yes")
+	require.Contains(t, r.stderr, "add --yes (or --not-interactive)")
 	require.Empty(t, r.stdout)
-	quiet := map[string]string{}
-	for k, v := range vars {
-		quiet[k] = v
-	}
-	delete(quiet, "SVC_NOT_INTERACTIVE")
-	r = cli(t, quiet, "", append(send, "--amount", "5", "--not-interactive")...)
-	require.Equal(t, exitUsage, r.code, r.stderr)
-	require.Contains(t, r.stderr, "add --yes")
+	// --not-interactive skips the confirmation (seed 002): the command goes on to the quote, which here
+	// is refused, so nothing is sent.
+	r = svc(append(send, "--amount", "600", "--not-interactive")...)
+	require.Equal(t, exitAPI, r.code, r.stderr)
+	require.Contains(t, r.stderr, "--not-interactive: the confirmation is skipped")
+	require.Contains(t, r.stderr, "policy_refused: perTransactionLimitUsd")
 
 	// Over the per-transaction limit: the quote shows the refusal; exit 1 naming the rule; nothing sent.
 	r = svc(append(send, "--amount", "600", "--yes")...)

@@ -28,7 +28,7 @@ func TestSkillsReviewCommand(t *testing.T) {
 	key := k.Body["apiKey"].(map[string]any)["secret"].(string)
 	for i, md := range []string{"---\nname: shared\ndescription: d\nvisibility: public\n---\nbody\n", "---\nname: mine\ndescription: d\n---\nbody\n"} {
 		resp := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/skills", Key: key, Body: md,
-			Headers: map[string]string{"Idempotency-Key": "s"+strconv.Itoa(i), "Content-Type": "text/markdown"}})
+			Headers: map[string]string{"Idempotency-Key": "s" + strconv.Itoa(i), "Content-Type": "text/markdown"}})
 		require.Equal(t, http.StatusCreated, resp.Status, "%s", resp.Raw)
 	}
 

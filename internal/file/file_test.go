@@ -469,3 +469,15 @@ func TestParseSize(t *testing.T) {
 		require.Error(t, err, bad)
 	}
 }
+
+// TestValidateNameForFolders: under an app's or a skill's purpose a name may be a path of valid
+// segments; under any other purpose it is a plain name.
+func TestValidateNameForFolders(t *testing.T) {
+	t.Parallel()
+	for _, purpose := range []string{file.AppsPurposePrefix + "notes/", file.SkillsPurposePrefix + "weather/"} {
+		require.NoError(t, file.ValidateNameFor(purpose, "references/api.md"), purpose)
+		require.Error(t, file.ValidateNameFor(purpose, "a/../b"), purpose)
+		require.Error(t, file.ValidateNameFor(purpose, "a//b"), purpose)
+	}
+	require.Error(t, file.ValidateNameFor("/other/", "references/api.md"))
+}

@@ -68,11 +68,19 @@ type Document struct {
 	Body        string
 }
 
-// ValidateName checks a skill name against NamePattern; the error names param.
+// reservedNames are path segments of the skills routes (GET /v1/skills/public, POST /v1/skills/install),
+// which a skill's address cannot be.
+var reservedNames = map[string]bool{"public": true, "install": true}
+
+// ValidateName checks a skill name against NamePattern and the names the routes reserve; the error
+// names param.
 func ValidateName(param, name string) error {
 	if !namePattern.MatchString(name) {
 		return svcerr.Invalid(param, "%s %q is not slug-friendly: it matches %s (1 to 64 lowercase letters, digits and '-')",
 			param, name, NamePattern)
+	}
+	if reservedNames[name] {
+		return svcerr.Invalid(param, "%s %q is reserved by the skills routes (/v1/skills/public, /v1/skills/install)", param, name)
 	}
 	return nil
 }
@@ -129,9 +137,14 @@ func fromNode(root *yaml.Node) (*Frontmatter, error) {
 	}
 	fm := &Frontmatter{Tags: []string{}, Version: 1, Visibility: VisibilityPrivate}
 	extra := map[string]any{}
+	seen := map[string]bool{}
 	m := root.Content[0]
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key, val := m.Content[i].Value, m.Content[i+1]
+		if seen[key] {
+			return nil, svcerr.Invalid(key, "%s appears twice in the frontmatter", key)
+		}
+		seen[key] = true
 		if err := fm.setField(key, val, extra); err != nil {
 			return nil, err
 		}
