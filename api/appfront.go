@@ -168,6 +168,26 @@ func (af *appFrontAPI) call(ctx context.Context, in *appFrontCallInput) (*Out[cl
 	return reply(client.AppFrontResult{OK: true, Result: res})
 }
 
+type appFrontHostInput struct {
+	Owner  string `path:"owner" maxLength:"64" doc:"The app owner's account id."`
+	Slug   string `path:"slug" maxLength:"64" doc:"The app's slug."`
+	Cookie string `cookie:"svc_app" doc:"The viewer cookie (absent: an anonymous viewer)."`
+	Body   client.AppFrontHostCall
+}
+
+// host performs one of the host page's own actions as the cookie's viewer.
+func (af *appFrontAPI) host(ctx context.Context, in *appFrontHostInput) (*Out[client.AppFrontResult], error) {
+	app, v, err := af.resolve(ctx, in.Owner, in.Slug, in.Cookie)
+	if err != nil {
+		return nil, err
+	}
+	res, err := af.front.HostCall(ctx, app, v, in.Body.Method, in.Body.Params)
+	if err != nil {
+		return nil, err
+	}
+	return reply(client.AppFrontResult{OK: true, Result: res})
+}
+
 type appFrontSessionInput struct {
 	Owner string `path:"owner" maxLength:"64" doc:"The app owner's account id."`
 	Slug  string `path:"slug" maxLength:"64" doc:"The app's slug."`
@@ -272,6 +292,10 @@ func (af *appFrontAPI) routes() []Route {
 			Summary: "The viewer API: one call of the app's frontend SDK, forwarded by its host page, as the viewer of the svc_app cookie (anonymous without one): " +
 				"the method must be on the allowlist, the manifest must declare its permission, and the app's sharing and appKV rules apply"},
 			af.call),
+		handle(Route{Op: client.OpAppsFrontHost, Method: http.MethodPost, Path: "/apps/{owner}/{slug}/api/host", Tag: tag, Auth: authNone,
+			Summary: "The host page's own actions, never the app frame's: chat.job reads an agent job its chat panel started; transaction.confirm " +
+				"sends, from the owner's managed wallet through the wallet's policy and approvals, the transaction the owner confirmed (once per confirmation)"},
+			af.host),
 		handle(Route{Op: client.OpAppsFrontSession, Method: http.MethodPost, Path: "/apps/{owner}/{slug}/api/session", Tag: tag, Auth: authKey,
 			Session: true, SessionOnly: true,
 			Summary: "Sign a viewer in to an app's pages with a web session (SIWE): sets the svc_app viewer cookie"},

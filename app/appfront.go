@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 
 	"github.com/uptrace/bun"
 
+	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/appfront"
 	"github.com/svcplatform/svc/internal/apppay"
 	"github.com/svcplatform/svc/internal/apprun"
@@ -39,7 +41,29 @@ func appFrontService(d APIDeps, store *apps.Store, runs *apprun.Service, wallets
 	if wallets != nil {
 		s.Wallets = frontWallets{wallets: wallets}
 	}
+	if d.Temporal != nil {
+		s.Agent = frontAgent{agent: agentService(d), apps: store}
+	}
+	s.Transactions = frontTransactionsOf(d, store, wallets)
 	return s
+}
+
+// frontTransactionsOf sends what app owners confirm from their managed wallets: nil (confirmTransaction
+// answers not available) without wallets, Temporal or a chain.
+func frontTransactionsOf(d APIDeps, store *apps.Store, wallets *wallet.Store) appfront.Transactions {
+	if wallets == nil || d.Temporal == nil {
+		return nil
+	}
+	chain := walletChain(d)
+	if chain == nil {
+		return nil
+	}
+	t := frontTransactions{wallets: wallets, chain: chain, starts: walletStarts(wallets, d), apps: store, keys: apikey.NewStore(d.DB),
+		prices: wallet.Prices{NativeCents: int64(math.Round(d.NativeUSDPrice * 100))}}
+	if d.X402 != nil {
+		t.chainID = d.X402.ChainID
+	}
+	return t
 }
 
 // frontApps adapts apps.Store to appfront.Apps.

@@ -23,7 +23,7 @@ func appRunService(d APIDeps, store *apps.Store) *apprun.Service {
 }
 
 // appScriptActivities run app scripts in the sandboxed engine with the Host's platform calls: the API
-// engine as the run's key (AgentDispatch), the account's environment variables, agent jobs.
+// engine as the run's key (AgentDispatch), the account's environment variables, agent jobs, chain reads.
 func appScriptActivities(d WorkerDeps) *activities.AppScripts {
 	deps := apprun.HostDeps{Dispatch: d.AgentDispatch, AllowLoopback: d.AllowLoopback}
 	if a := workerApps(d); a != nil {
@@ -34,6 +34,9 @@ func appScriptActivities(d WorkerDeps) *activities.AppScripts {
 	}
 	if d.Temporal != nil {
 		deps.Agent = &agent.Service{DB: d.DB, Engine: d.Temporal}
+	}
+	if d.Chain != nil {
+		deps.Chain = d.Chain.Client().Client() // svc.chain reads, on the worker's chain connection
 	}
 	r := &apprun.Runner{DB: d.DB, Engine: apprun.ScriptEngine{Engine: appscript.New(appscript.DefaultLimits())}, Host: deps}
 	if d.Fault == activities.FaultAppScriptStallAfterCall {

@@ -15,6 +15,8 @@ const (
 	OpAppsFrontCall    = "apps.front.call"
 	OpAppsFrontSession = "apps.front.session"
 	OpAppsX402Fetch    = "apps.x402.fetch"
+	// OpAppsFrontHost is the host page's own actions (its chat panel's job reads, a transaction's Confirm).
+	OpAppsFrontHost = "apps.front.host"
 )
 
 // AppX402FetchRequest is the body of POST /v1/apps/{slug}/x402/fetch (the owner's x402.fetch).
@@ -40,6 +42,13 @@ type AppOpenLink struct {
 type AppFrontCall struct {
 	Method string          `json:"method" maxLength:"64" doc:"A server method of the frontend SDK's allowlist (ctx, wallet, appKV.get, appKV.set, appKV.list, appKV.delete, scripts.run, x402.fetch, secrets.status, …)."`
 	Params json.RawMessage `json:"params,omitempty" doc:"The method's params, an object (its fields are checked per method)."`
+}
+
+// AppFrontHostCall is one of the host page's own actions, never one the app's frame sends: chat.job
+// (the chat panel reads its agent job) or transaction.confirm (the owner pressed Confirm).
+type AppFrontHostCall struct {
+	Method string          `json:"method" maxLength:"64" doc:"chat.job or transaction.confirm."`
+	Params json.RawMessage `json:"params,omitempty" doc:"chat.job: {jobId}; transaction.confirm: {token}, the confirmation token confirmTransaction answered."`
 }
 
 // AppFrontResult answers a frontend call.

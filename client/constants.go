@@ -220,6 +220,7 @@ var LimitOperations = []string{
 	OpAppsScriptsRun, OpAppsRunsList, OpAppsRunsRead,
 	// Issue 26's app frontends (client/appfront.go).
 	OpAppsOpen, OpAppsFrontCall, OpAppsFrontSession, OpAppsX402Fetch,
+	OpAppsFrontHost,
 	// Issue 27's skills (client/skills.go).
 	OpSkillsCreate, OpSkillsList, OpSkillsRead, OpSkillsResourcesRead, OpSkillsDelete, OpSkillsPublicList, OpSkillsInstall,
 }

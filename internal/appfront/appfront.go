@@ -94,9 +94,13 @@ type Service struct {
 	Runs     Runs
 	Payments Payments
 	Wallets  Wallets
+	Signer   *Signer
+	// Agent answers chat.prompt and the chat panel's job reads (nil: not available).
+	Agent Agent
+	// Transactions sends what the owner confirms (nil: confirmTransaction answers not available).
+	Transactions Transactions
 	// Skills installs public skills for the app's owner (nil: installSkill answers not available).
 	Skills Skills
-	Signer *Signer
 }
 
 // notAvailable is the refusal of a method this server cannot perform for the viewer.

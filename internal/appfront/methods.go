@@ -45,7 +45,7 @@ var Methods = map[string]Method{
 	"secrets.status":       {Where: OnServer, Permission: "read:secrets", Params: map[string]string{}},
 	"secrets.requestSetup": {Where: OnServer, Permission: "read:secrets", Params: map[string]string{"key": "string"}},
 	"chat.prompt":          {Where: OnServer, Permission: "invoke:agent", Params: map[string]string{"prompt": "string"}},
-	"confirmTransaction":   {Where: OnServer, Permission: "prepare:transaction", Params: map[string]string{"tx": "object"}},
+	"confirmTransaction":   {Where: OnServer, Permission: "prepare:transaction", Params: map[string]string{"tx": "object", "description": "string"}},
 	"installSkill":         {Where: OnServer, Params: map[string]string{"name": "string", "owner": "string"}},
 	"auth.requireSignIn":   {Where: OnHost, Params: map[string]string{}},
 	"setContext":           {Where: OnHost, Params: map[string]string{"context": "object"}},
@@ -78,10 +78,8 @@ func (s *Service) Call(ctx context.Context, app *App, v Viewer, method string, p
 		return nil, (&svcerr.Error{Code: svcerr.InvalidRequest, Param: "method",
 			Message: fmt.Sprintf("%q is not a method of the viewer API (allowed: %s)", method, strings.Join(serverMethods(), ", "))}).WithDetails("method", method)
 	}
-	if m.Permission != "" && !slices.Contains(app.Permissions, m.Permission) {
-		return nil, (&svcerr.Error{Code: svcerr.Forbidden, Param: "permission",
-			Message: fmt.Sprintf("%s needs the permission %s, which app %s's manifest does not declare", method, m.Permission, app.Slug)}).
-			WithDetails("permission", m.Permission)
+	if err := permitted(app, method, m); err != nil {
+		return nil, err
 	}
 	if len(params) > MaxParamsBytes {
 		return nil, svcerr.Invalid("params", "params has at most %d bytes", MaxParamsBytes)
@@ -91,6 +89,16 @@ func (s *Service) Call(ctx context.Context, app *App, v Viewer, method string, p
 		return nil, notAvailable(method, "not implemented on this server")
 	}
 	return h(ctx, s, call{app: app, viewer: v, method: method, params: params})
+}
+
+// permitted refuses a method whose permission the app's manifest does not declare, naming it.
+func permitted(app *App, method string, m Method) error {
+	if m.Permission != "" && !slices.Contains(app.Permissions, m.Permission) {
+		return (&svcerr.Error{Code: svcerr.Forbidden, Param: "permission",
+			Message: fmt.Sprintf("%s needs the permission %s, which app %s's manifest does not declare", method, m.Permission, app.Slug)}).
+			WithDetails("permission", m.Permission)
+	}
+	return nil
 }
 
 func serverMethods() []string {
@@ -125,19 +133,9 @@ var handlers = map[string]handler{
 	"x402.fetch":           x402Method,
 	"secrets.status":       secretsStatus,
 	"secrets.requestSetup": secretsSetup,
-	"chat.prompt":          unavailable("agent prompts from app frontends come with the chat surface; use askChat or a script's askAgent"),
-	"confirmTransaction":   unavailable("transaction approvals from app frontends come with the approvals surface; nothing was signed"),
+	"chat.prompt":          chatPrompt,
+	"confirmTransaction":   confirmTransaction,
 	"installSkill":         installSkillMethod,
-}
-
-func unavailable(why string) handler {
-	return func(_ context.Context, _ *Service, c call) (json.RawMessage, error) {
-		var raw map[string]json.RawMessage
-		if err := decode(c.params, &raw); err != nil {
-			return nil, err
-		}
-		return nil, notAvailable(c.method, why)
-	}
 }
 
 // decode strictly decodes params into out ({} when absent): unknown fields and wrong types are

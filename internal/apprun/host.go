@@ -38,6 +38,8 @@ type HostDeps struct {
 	Dispatch agent.Dispatcher
 	Secrets  SecretValues
 	Agent    AgentStarter
+	// Chain is the platform chain's JSON-RPC client, for svc.chain reads (nil: they answer not available).
+	Chain ChainRPC
 	// AllowLoopback lets http.fetch reach loopback addresses (dev and tests only).
 	AllowLoopback bool
 }
@@ -80,10 +82,16 @@ var methods = map[string]method{
 	"tx.transfer":     unsigned("transfer"),
 	"tx.sign":         unsigned("signature"),
 	"agent.ask":       (*Host).askAgent,
+
+	"chain.getBalance":         (*Host).chainGetBalance,
+	"chain.readContract":       (*Host).chainReadContract,
+	"chain.multicall":          (*Host).chainMulticall,
+	"chain.getLogs":            (*Host).chainGetLogs,
+	"chain.encodeFunctionData": (*Host).chainEncodeFunctionData,
 }
 
 // Methods lists the Host's implemented methods; every other method of the engine's table answers "not
-// available yet" (chain reads, tokens.info, x402.fetch).
+// available yet" (tokens.info, x402.fetch).
 func Methods() []string {
 	out := make([]string, 0, len(methods))
 	for m := range methods {

@@ -1,7 +1,9 @@
 // The host page of an app: it loads the app in a sandboxed iframe and answers the SDK's messages. It
 // forwards only allowlisted methods with well-shaped params (the server checks them again, with the
 // viewer's cookie, against the app's sharing and the manifest's permissions) and performs the host
-// methods (setContext, copy, openExternal, navigate, sign-in) itself.
+// methods (setContext, copy, openExternal, navigate, sign-in) itself. Its chat panel, outside the frame,
+// is where the person talks to the agent (prefillChat, askChat, chat.prompt) and confirms or rejects
+// the transactions the app prepares (confirmTransaction): the app can neither see nor press its buttons.
 (function () {
   'use strict';
   var cfg = JSON.parse(document.body.dataset.config);
@@ -67,6 +69,103 @@
     return api('api/call', { method: 'POST', body: JSON.stringify({ method: method, params: params }) }).then(function (b) { return b.result; });
   }
 
+  // hostCall performs one of the page's own actions (never one the frame asked for by name).
+  function hostCall(method, params) {
+    return api('api/host', { method: 'POST', body: JSON.stringify({ method: method, params: params }) }).then(function (b) { return b.result; });
+  }
+
+  var chat = document.getElementById('svc-chat');
+  var chatLog = document.getElementById('svc-chat-log');
+  var chatInput = document.getElementById('svc-chat-input');
+  var confirmBox = document.getElementById('svc-confirm');
+  var pendingConfirm = null;
+
+  function openChat() { chat.hidden = false; }
+
+  function say(who, text) {
+    var p = document.createElement('p');
+    p.className = who;
+    p.textContent = text;
+    chatLog.appendChild(p);
+    chatLog.scrollTop = chatLog.scrollHeight;
+    return p;
+  }
+
+  var jobDone = { succeeded: true, failed: true, cancelled: true, awaiting_confirmation: true };
+
+  // follow polls the agent job until it ends and writes its answer into line.
+  function follow(jobId, line) {
+    hostCall('chat.job', { jobId: jobId }).then(function (job) {
+      if (!jobDone[job.status]) { setTimeout(function () { follow(jobId, line); }, 1000); return; }
+      line.className = job.status === 'succeeded' ? 'agent' : 'error';
+      line.textContent = job.answer || job.error || ('the agent job is ' + job.status);
+    }, function (err) { line.className = 'error'; line.textContent = (err && err.message) || 'the agent job could not be read'; });
+  }
+
+  // sendPrompt asks the agent (chat.prompt, checked by the server) and shows its answer when it comes.
+  function sendPrompt(prompt) {
+    openChat();
+    say('you', prompt);
+    var line = say('agent', '…');
+    return forward('chat.prompt', { prompt: prompt }).then(function (job) {
+      line.dataset.job = job.jobId;
+      follow(job.jobId, line);
+      return job;
+    }, function (err) { line.className = 'error'; line.textContent = (err && err.message) || 'the prompt was refused'; throw err; });
+  }
+
+  document.getElementById('svc-chat-close').addEventListener('click', function () { chat.hidden = true; });
+  document.getElementById('svc-chat-send').addEventListener('click', function () {
+    var text = chatInput.value.trim();
+    if (!text) return;
+    chatInput.value = '';
+    sendPrompt(text).catch(function () {});
+  });
+
+  function showConfirm(c) {
+    document.getElementById('svc-confirm-description').textContent = c.description || '';
+    document.getElementById('svc-confirm-from').textContent = (c.wallet && c.wallet.address) || '';
+    document.getElementById('svc-confirm-to').textContent = c.tx.to;
+    document.getElementById('svc-confirm-value').textContent = c.tx.value || '0';
+    var data = c.tx.data || '0x';
+    document.getElementById('svc-confirm-data').textContent = data.length > 74 ? data.slice(0, 74) + '… (' + ((data.length - 2) / 2) + ' bytes)' : data;
+    openChat();
+    confirmBox.hidden = false;
+  }
+
+  // confirmTransaction has the server check the transaction, shows it with Confirm and Reject, and
+  // answers once the person decides: Confirm has the server send it, Reject sends nothing.
+  function confirmTransaction(params) {
+    if (pendingConfirm) return Promise.reject(fail('conflict', 'another transaction is waiting for confirmation'));
+    return forward('confirmTransaction', params).then(function (c) {
+      showConfirm(c);
+      return new Promise(function (resolve, reject) { pendingConfirm = { c: c, resolve: resolve, reject: reject }; });
+    });
+  }
+
+  function decide(confirmed) {
+    var p = pendingConfirm;
+    if (!p) return;
+    pendingConfirm = null;
+    confirmBox.hidden = true;
+    if (!confirmed) {
+      say('you', 'Rejected the transaction to ' + p.c.tx.to + '.');
+      p.resolve({ status: 'rejected' });
+      return;
+    }
+    var line = say('agent', 'Sending the transaction to ' + p.c.tx.to + '…');
+    hostCall('transaction.confirm', { token: p.c.token }).then(function (r) {
+      line.textContent = 'Transaction ' + r.transactionId + ': ' + r.status + (r.hash ? ' (' + r.hash + ')' : '');
+      p.resolve(r);
+    }, function (err) {
+      line.className = 'error';
+      line.textContent = (err && err.message) || 'the transaction was not sent';
+      p.reject(err && err.code ? err : fail('internal', String(err)));
+    });
+  }
+  document.getElementById('svc-confirm-yes').addEventListener('click', function () { decide(true); });
+  document.getElementById('svc-confirm-no').addEventListener('click', function () { decide(false); });
+
   function loadCtx() {
     return forward('ctx', {}).then(function (c) { viewerCtx = c; return c; });
   }
@@ -125,8 +224,16 @@
     'openExternal': openExternal,
     'navigate': navigate,
     'auth.requireSignIn': signIn,
-    'prefillChat': function () { throw fail('unavailable', 'this host page has no chat to hand off to'); },
-    'askChat': function () { throw fail('unavailable', 'this host page has no chat to hand off to'); }
+    'prefillChat': function (p) {
+      openChat();
+      chatInput.value = String(p.prompt || '');
+      chatInput.focus();
+      return { opened: true };
+    },
+    'askChat': function (p) {
+      if (!p.prompt || !String(p.prompt).trim()) throw fail('invalid_request', 'params.prompt is required', { param: 'params.prompt' });
+      return sendPrompt(String(p.prompt)).then(function (job) { return { opened: true, jobId: job.jobId }; });
+    }
   };
 
   function perform(msg) {
@@ -134,6 +241,7 @@
     if (cfg.methods[method].where === 'host') {
       return new Promise(function (resolve) { resolve(hostMethods[method](params)); });
     }
+    if (method === 'confirmTransaction') return confirmTransaction(params);
     return forward(method, params);
   }
 

@@ -111,7 +111,13 @@
       ask: function (prompt) { return call('askChat', { prompt: prompt }); },
       prompt: function (prompt) { return call('chat.prompt', { prompt: prompt }); }
     },
-    confirmTransaction: function (tx) { return call('confirmTransaction', { tx: tx }); },
+    // confirmTransaction({tx: {to, data?, value?, chainId?}, description?}) (or the bare tx) resolves
+    // {status: confirmed|pending_approval|rejected|queued|broadcast|failed, transactionId, hash?} once the
+    // owner has pressed Confirm or Reject on the host page's chat panel ({status: 'rejected'}).
+    confirmTransaction: function (req) {
+      if (req && typeof req.tx === 'object') return call('confirmTransaction', defined({ tx: req.tx, description: req.description }));
+      return call('confirmTransaction', { tx: req });
+    },
     x402: {
       fetch: function (url, opts) {
         opts = opts || {};
