@@ -2,16 +2,24 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
+	"html"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/appfront"
 	"github.com/svcplatform/svc/internal/apps"
+	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/file"
+	"github.com/svcplatform/svc/internal/ids"
 	"github.com/svcplatform/svc/internal/skills"
 	"github.com/svcplatform/svc/internal/tenant"
+	"github.com/svcplatform/svc/internal/testbrowser"
 )
 
 // publishSkill stores a public skill of owner with one resource and, when approve, approves it.
@@ -98,4 +106,52 @@ func TestAppFrontInstallSkill(t *testing.T) {
 		require.Equal(t, rule, frontError(t, denied)["details"].(map[string]any)["rule"])
 	}
 	require.Equal(t, http.StatusNotFound, getRaw(t, env, viewer.key, "/v1/skills/weather").Status, "nothing was installed for the viewer")
+}
+
+// skillPage is an app page that installs skills through the SDK both ways and reports the answers.
+const skillPage = `<!doctype html><html><body><script>
+function settle(p) {
+  return p.then(function (v) { return { ok: true, value: v }; },
+    function (e) { return { ok: false, status: e.status, param: e.param }; });
+}
+svc.on('ready', async function () {
+  var r = {};
+  r.positional = await settle(svc.installSkill('weather', 'PUBLISHER'));
+  r.object = await settle(svc.installSkill({ name: 'weather' }));
+  r.badType = await settle(svc.installSkill({ name: 5 }));
+  await svc.setContext({ results: r });
+});
+</script></body></html>`
+
+// TestAppFrontInstallSkillInBrowser: in headless Chromium, the owner's page calls
+// svc.installSkill(name, owner) and svc.installSkill({name}); both install, and a param of the wrong
+// type is refused by the host page naming it.
+func TestAppFrontInstallSkillInBrowser(t *testing.T) {
+	bin := testbrowser.Require(t, "the installSkill browser test opens an app")
+	env := apptest.New(t)
+	owner := newFrontOwner(t, env, "skill-browser-owner")
+	publisher := newFrontOwner(t, env, "skill-browser-publisher")
+	publishSkill(t, env, publisher, "weather", true)
+	store := apps.NewStore(env.DB, file.NewStore(env.DB, file.Options{}), blob.WithPrefix(env.Blobs, app.FilePrefix), nil, nil)
+	_, err := store.Create(context.Background(), apps.NewApp{ID: ids.New(apps.IDPrefix), Scope: tenant.Scope{AccountID: owner.id},
+		Files: map[string][]byte{"manifest.json": []byte(`{"slug": "skillapp", "title": "Skills"}`),
+			"index.html": []byte(strings.Replace(skillPage, "PUBLISHER", publisher.id, 1))}})
+	require.NoError(t, err)
+
+	link := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/apps/skillapp/open", Key: owner.key})
+	require.Equal(t, http.StatusOK, link.Status, "%s", link.Raw)
+	dom := testbrowser.DumpDOM(t, bin, link.Body["url"].(string), browserBudget)
+	m := contextPre.FindStringSubmatch(dom)
+	require.NotNil(t, m, "the app reported to its host page; the host page's DOM:\n%s", dom)
+	var out struct {
+		Results map[string]map[string]any `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(html.UnescapeString(m[1])), &out), m[1])
+	installed := map[string]any{"name": "weather", "installed": true}
+	require.Equal(t, map[string]any{"ok": true, "value": installed}, out.Results["positional"])
+	require.Equal(t, map[string]any{"ok": true, "value": installed}, out.Results["object"])
+	require.Equal(t, false, out.Results["badType"]["ok"])
+	require.Equal(t, "params.name", out.Results["badType"]["param"])
+	copied := getRaw(t, env, owner.key, "/v1/skills/weather")
+	require.Equal(t, http.StatusOK, copied.Status, "%s", copied.Raw)
 }
