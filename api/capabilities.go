@@ -40,6 +40,7 @@ import (
 	"github.com/svcplatform/svc/internal/run"
 	"github.com/svcplatform/svc/internal/siwe"
 	"github.com/svcplatform/svc/internal/skills"
+	"github.com/svcplatform/svc/internal/tokeninfo"
 	"github.com/svcplatform/svc/internal/topup"
 	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/internal/wallet"
@@ -160,6 +161,8 @@ type Deps struct {
 	AppFront *appfront.Service
 	// Skills keeps skills (issue 27); nil answers their routes 503.
 	Skills *skills.Store
+	// Tokens answers the public token searches and reads (issue 27); nil answers them 503.
+	Tokens *tokeninfo.Service
 }
 
 // archiveKey is the database archives' public key that /health publishes ("" without transfers).
@@ -218,6 +221,7 @@ func routeTable(d Deps) [][]Route {
 		(&appRunsAPI{runs: d.AppRuns}).routes(),
 		(&appFrontAPI{front: d.AppFront}).routes(),
 		(&skillsAPI{skills: d.Skills}).routes(),
+		(&tokensAPI{tokens: d.Tokens}).routes(),
 	}
 }
 

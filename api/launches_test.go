@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,8 +82,10 @@ func checkLaunchedToken(t *testing.T, rpc *ethclient.Client, l client.TokenLaunc
 // TestTokenLaunches: POST /token-launches/deploy launches a token from the caller's managed wallet on the
 // dev chain, its gas sponsored, with a wallet fee recipient, an X handle the resolver knows, and a
 // partner key (the account's first wallet deploys); the token has its name, symbol and supply and the
-// creator 57 % of the fee shares; GET /token-launches lists seed 002's launch records newest first;
-// bad input names its field; the daily deploys and sponsored transactions are 429 naming their limit; a
+// creator 57 % of the fee shares; a launch's image, tweet and website are kept and shown by its record and
+// the public list (left out, the list shows none of their fields); GET /token-launches lists seed 002's
+// launch records newest first; bad input names its field (a file path, a data: URI, a URL too long, not
+// http(s) or with a password); the daily deploys and sponsored transactions are 429 naming their limit; a
 // policy that disables contract calls refuses, naming its rule, and records nothing; a key without
 // managed-wallets is 403; another account cannot read the launch.
 func TestTokenLaunches(t *testing.T) {
@@ -118,14 +121,22 @@ func TestTokenLaunches(t *testing.T) {
 		{client.TokenLaunchRequest{TokenName: "Coin", TokenSymbol: "AB", FeeRecipient: client.FeeRecipient{Type: "wallet", Value: "0x12"}}, "feeRecipient.value"},
 		{client.TokenLaunchRequest{TokenName: "Coin", TokenSymbol: "AB", FeeRecipient: client.FeeRecipient{Type: "x", Value: "nobody"}}, "feeRecipient.value"},
 		{client.TokenLaunchRequest{TokenName: "Coin", TokenSymbol: "AB", FeeRecipient: client.FeeRecipient{Type: "ens", Value: "nobody.eth"}}, "feeRecipient.value"},
+		{metaLaunch(creator, client.LaunchMetadata{Image: "/home/me/logo.png"}), "image"},
+		{metaLaunch(creator, client.LaunchMetadata{Image: "data:image/png;base64,iVBORw0KGgo="}), "image"},
+		{metaLaunch(creator, client.LaunchMetadata{Image: "https://" + strings.Repeat("a", 2048) + ".png"}), "image"},
+		{metaLaunch(creator, client.LaunchMetadata{Tweet: "javascript:alert(1)"}), "tweet"},
+		{metaLaunch(creator, client.LaunchMetadata{Tweet: "x.com/alice/status/1"}), "tweet"},
+		{metaLaunch(creator, client.LaunchMetadata{Website: "ftp://example.com/"}), "website"},
+		{metaLaunch(creator, client.LaunchMetadata{Website: "https://me:secret@example.com/"}), "website"},
 	} {
 		r := c.DeployToken(ctx, tc.r)
 		require.Equal(t, http.StatusBadRequest, r.StatusCode, "%+v: %s", tc.r, r.Raw)
 		require.Equal(t, tc.param, r.Error.Param, "%s", r.Raw)
 	}
 
-	first := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "First Coin", TokenSymbol: "FIRST",
-		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: creator.Hex()}})
+	meta := client.LaunchMetadata{Image: "https://example.com/first.png", Tweet: "https://x.com/first/status/1",
+		Website: "http://first.example"}
+	first := c.DeployToken(ctx, metaLaunch(creator, meta))
 	require.True(t, first.OK, "%v", first.Error)
 	require.Equal(t, http.StatusAccepted, first.StatusCode)
 	require.Equal(t, client.LaunchDeploying, first.Body.Launch.Status)
@@ -134,6 +145,8 @@ func TestTokenLaunches(t *testing.T) {
 	l1 := waitLaunch(t, c, first.Body.Launch.ID)
 	checkLaunchedToken(t, rpc, l1, "First Coin", "FIRST", creator)
 	require.NotEmpty(t, l1.SponsorTxHash, "the wallet held only the seed: the platform paid the gas")
+	require.Equal(t, meta, first.Body.Launch.LaunchMetadata, "the deploy answers the metadata")
+	require.Equal(t, meta, l1.LaunchMetadata, "the launch record keeps the metadata")
 
 	fund(w.Address, 0.01)
 	second := c.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "Alice Coin", TokenSymbol: "ALC",
@@ -176,7 +189,13 @@ func TestTokenLaunches(t *testing.T) {
 	for k := range fields["launches"][0] {
 		keys = append(keys, k)
 	}
-	require.ElementsMatch(t, []string{"activityId", "status", "tokenName", "tokenSymbol", "chain", "tokenAddress", "deployer", "feeRecipient", "timestamp"}, keys)
+	require.ElementsMatch(t, []string{"activityId", "status", "tokenName", "tokenSymbol", "chain", "tokenAddress", "deployer", "feeRecipient", "timestamp"}, keys,
+		"a launch without metadata has none of its fields")
+	require.Equal(t, l1.ID, list.Body.Launches[2].ActivityID)
+	require.Equal(t, meta, list.Body.Launches[2].LaunchMetadata, "the public record shows the metadata")
+	require.Equal(t, meta.Image, fields["launches"][2]["image"])
+	require.Equal(t, meta.Tweet, fields["launches"][2]["tweet"])
+	require.Equal(t, meta.Website, fields["launches"][2]["website"])
 
 	require.Equal(t, http.StatusNotFound, co.TokenLaunch(ctx, l1.ID).StatusCode, "another account's launch is 404")
 
@@ -236,6 +255,12 @@ func TestTokenLaunches(t *testing.T) {
 	cn := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(narrow.Body["apiKey"].(map[string]any)["secret"].(string)))
 	denied := cn.DeployToken(ctx, client.TokenLaunchRequest{TokenName: "No", TokenSymbol: "NO", FeeRecipient: client.FeeRecipient{Type: "wallet", Value: creator.Hex()}})
 	require.Equal(t, http.StatusForbidden, denied.StatusCode, "a key without managed-wallets: %s", denied.Raw)
+}
+
+// metaLaunch is a launch of "First Coin" with fees to creator and metadata m.
+func metaLaunch(creator common.Address, m client.LaunchMetadata) client.TokenLaunchRequest {
+	return client.TokenLaunchRequest{TokenName: "First Coin", TokenSymbol: "FIRST",
+		FeeRecipient: client.FeeRecipient{Type: "wallet", Value: creator.Hex()}, LaunchMetadata: m}
 }
 
 // TestRecordLaunchHistory re-records workflows/testdata/launch_deployed.json (SVC_RECORD_HISTORIES=1):

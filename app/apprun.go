@@ -38,6 +38,9 @@ func appScriptActivities(d WorkerDeps) *activities.AppScripts {
 	if d.Chain != nil {
 		deps.Chain = d.Chain.Client().Client() // svc.chain reads, on the worker's chain connection
 	}
+	if t := workerTokenInfo(d); t != nil {
+		deps.Tokens = t
+	}
 	r := &apprun.Runner{DB: d.DB, Engine: apprun.ScriptEngine{Engine: appscript.New(appscript.DefaultLimits())}, Host: deps}
 	if d.Fault == activities.FaultAppScriptStallAfterCall {
 		r.AfterJournal = activities.StallUntilDone

@@ -129,6 +129,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		AppRuns:       runs,
 		AppFront:      appFrontService(d, appStore, runs, wallets),
 		Skills:        skills.NewStore(d.DB, files, blob.WithPrefix(blobs, FilePrefix), purges, d.Logger),
+		Tokens:        tokenInfo(d),
 	}, nil
 }
 

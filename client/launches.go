@@ -32,6 +32,15 @@ type TokenLaunchRequest struct {
 	TokenSymbol  string       `json:"tokenSymbol" minLength:"1" maxLength:"10" doc:"The token's symbol: 1 to 10 letters or digits."`
 	FeeRecipient FeeRecipient `json:"feeRecipient" doc:"Who receives the creator's 57 % of the swap fees."`
 	WalletID     string       `json:"walletId,omitempty" maxLength:"200" doc:"The deploying wallet (wal_…); left out, the account's first wallet (the oldest)."`
+	LaunchMetadata
+}
+
+// LaunchMetadata is a launch's optional metadata: http(s) URLs that indexers and websites show with the
+// token. The platform stores them with the launch and answers them in its record; they never go on chain.
+type LaunchMetadata struct {
+	Image   string `json:"image,omitempty" maxLength:"2048" doc:"A URL (http or https, at most 2048 characters) of the token's image; an uploaded file or a data: URI is not accepted."`
+	Tweet   string `json:"tweet,omitempty" maxLength:"2048" doc:"A URL (http or https, at most 2048 characters) of the launch's tweet or post."`
+	Website string `json:"website,omitempty" maxLength:"2048" doc:"A URL (http or https, at most 2048 characters) of the token's website."`
 }
 
 // LaunchAddress is an address as the launch record shows it.
@@ -62,6 +71,7 @@ type TokenLaunch struct {
 	Error           *RunError `json:"error,omitempty"`
 	CreatedAt       int64     `json:"timestamp" doc:"Milliseconds since the epoch."`
 	DeployedAt      *int64    `json:"deployedAt,omitempty" doc:"Milliseconds since the epoch."`
+	LaunchMetadata
 }
 
 // TokenLaunchEnvelope answers POST /token-launches/deploy and GET /v1/token-launches/{launchId}.
@@ -81,6 +91,7 @@ type LaunchRecord struct {
 	Deployer     LaunchAddress `json:"deployer"`
 	FeeRecipient LaunchAddress `json:"feeRecipient"`
 	Timestamp    int64         `json:"timestamp" doc:"Milliseconds since the epoch."`
+	LaunchMetadata
 }
 
 // LaunchList answers GET /token-launches: the 50 newest launches, newest first.

@@ -45,6 +45,11 @@ type TokenLaunch struct {
 	CreatedAt           time.Time  `bun:"created_at,nullzero,default:now()"`
 	UpdatedAt           time.Time  `bun:"updated_at,nullzero,default:now()"`
 	DeployedAt          *time.Time `bun:"deployed_at"`
+	// ImageURL, TweetURL and WebsiteURL are the launch's optional metadata (migration 0056): http(s)
+	// URLs shown by indexers and websites, never sent on chain.
+	ImageURL   *string `bun:"image_url"`
+	TweetURL   *string `bun:"tweet_url"`
+	WebsiteURL *string `bun:"website_url"`
 }
 
 // GasSponsorship is the platform's top-up of a wallet with the gas of one of its transactions

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 	"unicode"
@@ -19,6 +20,7 @@ func launchCommands() []command {
 
 // launchHelp is the help of "svc launch".
 const launchHelp = `Usage: svc launch --name N [--symbol S] --fee VALUE [--fee-type x|farcaster|ens|wallet]
+                  [--image URL] [--tweet URL] [--website URL]
                   [--wallet ID] [-y|--yes] [--simulate] [--interval D] [--timeout D]
 
 Launches a token from the account's wallet (scope wallets:transact, POST /token-launches/deploy):
@@ -30,13 +32,17 @@ pool, poolId, initializer and transaction hashes. The creator's 57 % of the swap
   --symbol S        its symbol, 1 to 10 letters or digits (default: made from the name)
   --fee VALUE       who receives the creator's fees: an address, or a handle of --fee-type (required)
   --fee-type T      x (default), farcaster, ens or wallet (an address)
+  --image URL       a URL (http or https) of the token's image; a local file is not uploaded
+  --tweet URL       a URL (http or https) of the launch's tweet or post
+  --website URL     a URL (http or https) of the token's website
   --wallet ID       the deploying wallet (default: the account's first wallet)
   -y, --yes         launch without asking (or without a terminal; --not-interactive skips the question too)
   --simulate        check the flags and print what would be launched; deploys nothing
   --interval D      poll interval while following (default 500ms)
   --timeout D       stop following after D (default 5m); the launch goes on
 
---image, --tweet and --website (seed 002) are not accepted: this platform stores no token metadata.
+--image, --tweet and --website (each at most 2048 characters) are stored with the launch and shown in its
+record (GET /token-launches, GET /v1/token-launches/{id}) for indexers and websites; they never go on chain.
 
 ` + globalFlagsHelp
 
@@ -62,6 +68,9 @@ func (a *app) launch(args []string) int {
 	fs.StringVar(&req.FeeRecipient.Value, "fee", "", "the fee recipient")
 	fs.StringVar(&req.FeeRecipient.Type, "fee-type", "x", "the fee recipient's type")
 	fs.StringVar(&req.WalletID, "wallet", "", "the wallet id")
+	fs.StringVar(&req.Image, "image", "", "a URL of the token's image")
+	fs.StringVar(&req.Tweet, "tweet", "", "a URL of the launch's tweet")
+	fs.StringVar(&req.Website, "website", "", "a URL of the token's website")
 	fs.BoolVar(&f.yes, "yes", false, "launch without asking")
 	fs.BoolVar(&f.yes, "y", false, "launch without asking")
 	fs.BoolVar(&f.simulate, "simulate", false, "print without deploying")
@@ -70,9 +79,7 @@ func (a *app) launch(args []string) int {
 	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
 	}
-	if req.TokenSymbol == "" {
-		req.TokenSymbol = symbolFrom(req.TokenName)
-	}
+	fillLaunch(&req)
 	if msg := checkLaunch(req, f); msg != "" {
 		return a.usageError(cmd, "%s", msg)
 	}
@@ -104,6 +111,16 @@ func (a *app) launch(args []string) int {
 	return a.followLaunch(c, sent.Body.Launch, f)
 }
 
+// fillLaunch makes the symbol from the name when --symbol is left out and trims the metadata URLs.
+func fillLaunch(req *client.TokenLaunchRequest) {
+	if req.TokenSymbol == "" {
+		req.TokenSymbol = symbolFrom(req.TokenName)
+	}
+	for _, v := range []*string{&req.Image, &req.Tweet, &req.Website} {
+		*v = strings.TrimSpace(*v)
+	}
+}
+
 // checkLaunch returns what is wrong with the flags of a launch, naming the flag, or "".
 func checkLaunch(req client.TokenLaunchRequest, f launchFlags) string {
 	name := strings.TrimSpace(req.TokenName)
@@ -123,7 +140,41 @@ func checkLaunch(req client.TokenLaunchRequest, f launchFlags) string {
 	case f.interval <= 0 || f.timeout <= 0:
 		return "--interval and --timeout must be positive"
 	}
+	return checkMetadataFlags(req.LaunchMetadata)
+}
+
+// maxMetadataURL is the longest --image, --tweet or --website the API accepts.
+const maxMetadataURL = 2048
+
+// checkMetadataFlags returns what is wrong with --image, --tweet or --website, naming the flag, or "".
+func checkMetadataFlags(m client.LaunchMetadata) string {
+	if m.Image != "" && !isWebURL(m.Image) && !strings.Contains(m.Image, "://") && !strings.HasPrefix(m.Image, "data:") {
+		return fmt.Sprintf("--image takes a URL of the image (http:// or https://), not the local file %q: upload it and pass its URL", clipped(m.Image))
+	}
+	for _, f := range []struct{ flag, value string }{{"--image", m.Image}, {"--tweet", m.Tweet}, {"--website", m.Website}} {
+		switch {
+		case f.value == "":
+		case len([]rune(f.value)) > maxMetadataURL:
+			return fmt.Sprintf("%s is at most %d characters", f.flag, maxMetadataURL)
+		case !isWebURL(f.value):
+			return fmt.Sprintf("%s must be a URL (http:// or https://), not %q", f.flag, clipped(f.value))
+		}
+	}
 	return ""
+}
+
+// clipped shortens s to at most 80 characters for a message.
+func clipped(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}
+
+// isWebURL reports whether s is an absolute http or https URL with a host.
+func isWebURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != "" && !strings.ContainsAny(s, " \t\n")
 }
 
 // contains reports whether list holds s.
@@ -174,6 +225,20 @@ func symbolFrom(name string) string {
 func (a *app) describeLaunch(req client.TokenLaunchRequest) {
 	fmt.Fprintf(a.stderr, "Token:   %s (%s)\nFees to: %s %s (57 %% of swap fees)\nWallet:  %s\n", req.TokenName, req.TokenSymbol,
 		req.FeeRecipient.Type, req.FeeRecipient.Value, first(req.WalletID, "the account's first wallet"))
+	for _, r := range metadataRows(req.LaunchMetadata) {
+		fmt.Fprintf(a.stderr, "%-8s %s\n", r[0]+":", r[1])
+	}
+}
+
+// metadataRows are a launch's image, tweet and website that are set, as label and value.
+func metadataRows(m client.LaunchMetadata) [][2]string {
+	var rows [][2]string
+	for _, r := range [][2]string{{"Image", m.Image}, {"Tweet", m.Tweet}, {"Website", m.Website}} {
+		if r[1] != "" {
+			rows = append(rows, r)
+		}
+	}
+	return rows
 }
 
 // showPlannedLaunch prints a launch that was not sent.
@@ -186,6 +251,9 @@ func (a *app) showPlannedLaunch(req client.TokenLaunchRequest, status string) in
 	tw := a.table()
 	fmt.Fprintf(tw, "  Name:\t%s\n  Symbol:\t%s\n  Fee recipient:\t%s %s\n  Wallet:\t%s\n", req.TokenName, req.TokenSymbol,
 		req.FeeRecipient.Type, req.FeeRecipient.Value, first(req.WalletID, "the account's first wallet"))
+	for _, r := range metadataRows(req.LaunchMetadata) {
+		fmt.Fprintf(tw, "  %s:\t%s\n", r[0], r[1])
+	}
 	_ = tw.Flush()
 	return exitOK
 }
@@ -242,6 +310,7 @@ func (a *app) printLaunch(l client.TokenLaunch) {
 		{"Initializer", l.Initializer}, {"Fee recipient", l.FeeRecipient.Type + " " + l.FeeRecipient.Value + " → " + l.FeeAddress},
 		{"Deployer", l.Deployer.WalletAddress + " (" + l.WalletID + ")"}, {"Transaction", l.TransactionHash},
 		{"Gas sponsor tx", l.SponsorTxHash}}
+	rows = append(rows, metadataRows(l.LaunchMetadata)...)
 	for _, r := range rows {
 		if r[1] != "" {
 			fmt.Fprintf(tw, "%s:\t%s\n", r[0], r[1])

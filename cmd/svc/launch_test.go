@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"math/big"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum"
@@ -22,9 +25,10 @@ import (
 
 // TestLaunchAndFeesCommands follows "svc launch", "svc fees" and "svc fees claim-wallet" against the real
 // API and dev chain: --simulate deploys nothing; a launch with --yes (fee type wallet, a key held here)
-// is deployed and listed; after swaps through its pool "svc fees" shows the token with fees to claim;
-// claim-wallet signs the creator's collectFees here, it confirms and the creator's WETH rises; the
-// flags' mistakes are usage errors naming the flag.
+// is deployed and listed with its --image, --tweet and --website; after swaps through its pool "svc
+// fees" shows the token with fees to claim; claim-wallet signs the creator's collectFees here, it
+// confirms and the creator's WETH rises; the flags' mistakes are usage errors naming the flag (a local
+// file as --image says it takes a URL).
 func TestLaunchAndFeesCommands(t *testing.T) {
 	t.Parallel()
 	env := apptest.NewWith(t, apptest.Options{Chain: true, NoDatabases: true, FeeCacheTTL: -1})
@@ -51,13 +55,17 @@ func TestLaunchAndFeesCommands(t *testing.T) {
 	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
 	sdk := client.New(client.WithBaseURL(env.URL))
 
-	out = ok(svc("launch", "--name", "Cli Coin", "--fee-type", "wallet", "--fee", creator.Hex(), "--simulate"))
+	out = ok(svc("launch", "--name", "Cli Coin", "--fee-type", "wallet", "--fee", creator.Hex(), "--image", "https://example.com/cc.png", "--simulate"))
 	require.Contains(t, out, "Simulated (nothing deployed)")
 	require.Regexp(t, `Symbol:\s+CC\n`, out, "the symbol is made from the name")
+	require.Regexp(t, `Image:\s+https://example.com/cc.png\n`, out)
+	require.NotContains(t, out, "Website:", "a flag left out is not shown")
 	list := sdk.TokenLaunches(context.Background())
 	require.True(t, list.OK, "%+v", list.Error)
 	require.Empty(t, list.Body.Launches, "--simulate deploys nothing")
 
+	logo := filepath.Join(t.TempDir(), "logo.png")
+	require.NoError(t, os.WriteFile(logo, []byte("\x89PNG"), 0o600))
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -68,6 +76,11 @@ func TestLaunchAndFeesCommands(t *testing.T) {
 		{[]string{"launch", "--name", "X", "--fee-type", "wallet", "--fee", "0x12", "--yes"}, "--fee must be an address"},
 		{[]string{"launch", "--name", "X", "--yes"}, "--fee is required"},
 		{[]string{"launch", "--name", "X", "--fee", "alice"}, "add --yes"},
+		{[]string{"launch", "--name", "X", "--fee", "alice", "--image", logo, "--yes"}, "--image takes a URL of the image"},
+		{[]string{"launch", "--name", "X", "--fee", "alice", "--image", "data:image/png;base64,iVBORw0KGgo=", "--yes"}, "--image must be a URL"},
+		{[]string{"launch", "--name", "X", "--fee", "alice", "--tweet", "x.com/cli/status/1", "--yes"}, "--tweet must be a URL"},
+		{[]string{"launch", "--name", "X", "--fee", "alice", "--website", "ftp://example.com", "--yes"}, "--website must be a URL"},
+		{[]string{"launch", "--name", "X", "--fee", "alice", "--website", "https://example.com/" + strings.Repeat("a", 2048), "--yes"}, "--website is at most 2048"},
 		{[]string{"fees", "--days", "91"}, "--days must be 1 to 90"},
 		{[]string{"fees", "--token", "0x12"}, "--token must be an address"},
 		{[]string{"fees", "claim-wallet", "--yes", "--private-key", keyHex}, "--all or --token"},
@@ -80,8 +93,9 @@ func TestLaunchAndFeesCommands(t *testing.T) {
 		require.NotContains(t, r.stderr, keyHex, "the key is never printed")
 	}
 
+	meta := client.LaunchMetadata{Image: "https://example.com/cli.png", Tweet: "https://x.com/cli/status/7", Website: "https://cli.example"}
 	r := svc("--json", "launch", "--name", "Cli Coin", "--symbol", "CLI", "--fee-type", "wallet", "--fee", creator.Hex(), "--yes",
-		"--interval", "50ms")
+		"--interval", "50ms", "--image", meta.Image, "--tweet", meta.Tweet, "--website", meta.Website)
 	ok(r)
 	var launched client.TokenLaunchEnvelope
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &launched), r.stdout)
@@ -96,6 +110,8 @@ func TestLaunchAndFeesCommands(t *testing.T) {
 	require.True(t, list.OK, "%+v", list.Error)
 	require.Len(t, list.Body.Launches, 1)
 	require.Equal(t, l.ID, list.Body.Launches[0].ActivityID)
+	require.Equal(t, meta, l.LaunchMetadata, "the launch keeps --image, --tweet and --website")
+	require.Equal(t, meta, list.Body.Launches[0].LaunchMetadata, "the public list shows them")
 
 	token := common.HexToAddress(l.TokenAddress)
 	pooled := feetest.Launched{Token: token, Pool: common.HexToAddress(l.PoolAddress), PoolID: common.HexToHash(l.PoolID), Creator: creator,
@@ -127,13 +143,16 @@ func TestLaunchAndFeesCommands(t *testing.T) {
 	require.NotContains(t, out+r.stderr, keyHex, "the key is never printed")
 	require.Equal(t, 1, wethOf(t, ch, creator).Cmp(before), "the creator's WETH rose")
 
-	out = ok(svc("launch", "--name", "Second Coin", "-y", "--fee-type", "wallet", "--fee", creator.Hex(), "--interval", "50ms"))
+	out = ok(svc("launch", "--name", "Second Coin", "-y", "--fee-type", "wallet", "--fee", creator.Hex(), "--interval", "50ms",
+		"--website", "https://second.example/"))
 	require.Regexp(t, `(?m)^Status:\s+deployed$`, out)
 	require.Regexp(t, `(?m)^Token:\s+Second Coin \(SC\)$`, out)
 	require.Regexp(t, `(?m)^Token address:\s+0x[0-9a-fA-F]{40}$`, out)
 	require.Regexp(t, `(?m)^Pool id:\s+0x[0-9a-f]{64}$`, out)
 	require.Regexp(t, `(?m)^Initializer:\s+`+devchain.FeesManagerAddress.Hex()+`$`, out)
 	require.Regexp(t, `(?m)^Transaction:\s+0x[0-9a-f]{64}$`, out)
+	require.Regexp(t, `(?m)^Website:\s+https://second.example/$`, out)
+	require.NotContains(t, out, "Image:", "a flag left out is not shown")
 }
 
 // wethOf reads the WETH balance of who.
@@ -163,7 +182,10 @@ func TestLaunchAndFeesHelp(t *testing.T) {
 	}
 	r = cli(t, vars, "", "launch", "--help")
 	require.Equal(t, exitOK, r.code, r.stderr)
-	require.Contains(t, r.stdout, "--image, --tweet and --website")
+	for _, opt := range []string{"--image URL", "--tweet URL", "--website URL"} {
+		require.Regexp(t, `(?m)^  `+opt+`\s+a URL \(http or https\)`, r.stdout, opt)
+	}
+	require.Contains(t, r.stdout, "they never go on chain")
 	for _, args := range [][]string{{"help", "fees", "claim"}, {"fees", "claim", "--help"}} {
 		r := cli(t, vars, "", args...)
 		require.Equal(t, exitOK, r.code, "%v: %s", args, r.stderr)

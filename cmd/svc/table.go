@@ -24,7 +24,7 @@ func commands() []command {
 		gatewayCommands(), artifactsCommands(), filesCommands(), dbCommands(), walletsCommands(), walletSignCommands(), approvalsCommands(), webhooksCommands(), webhooksListenCommands(),
 		webhooksDeliveriesCommands(), helpCommands(), walletRootCommands(), launchCommands(), feesCommands(), transfersCommands(), tradeCommands(),
 		handoffCommands(), skillsCommands(), mcpToolsCommands(), mcpCommands(), llmCommands(), agentCommands(), envCommands(), clubCommands(),
-		appsCommands(), appRunsCommands(), appFrontCommands(), updateCommands())
+		appsCommands(), appRunsCommands(), appFrontCommands(), updateCommands(), tokensCommands())
 }
 
 // findCommand returns the entry named name.

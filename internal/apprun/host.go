@@ -30,6 +30,11 @@ type AgentStarter interface {
 	Prompt(ctx context.Context, r agent.PromptRequest, now time.Time) (*client.AgentJobRef, error)
 }
 
+// TokenReader reads public token info (tokeninfo.Service.Info): chain "" is the platform's chain.
+type TokenReader interface {
+	Info(ctx context.Context, address, chain string) (*client.TokenInfo, error)
+}
+
 // HostDeps are the platform services a Host calls; a nil one answers its methods "not available".
 type HostDeps struct {
 	Apps Apps
@@ -40,6 +45,8 @@ type HostDeps struct {
 	Agent    AgentStarter
 	// Chain is the platform chain's JSON-RPC client, for svc.chain reads (nil: they answer not available).
 	Chain ChainRPC
+	// Tokens answers svc.tokens.info (public token info: price, pool, 24 h volume).
+	Tokens TokenReader
 	// AllowLoopback lets http.fetch reach loopback addresses (dev and tests only).
 	AllowLoopback bool
 }
@@ -88,10 +95,11 @@ var methods = map[string]method{
 	"chain.multicall":          (*Host).chainMulticall,
 	"chain.getLogs":            (*Host).chainGetLogs,
 	"chain.encodeFunctionData": (*Host).chainEncodeFunctionData,
+	"tokens.info":              (*Host).tokenInfo,
 }
 
 // Methods lists the Host's implemented methods; every other method of the engine's table answers "not
-// available yet" (tokens.info, x402.fetch).
+// available yet" (x402.fetch, which the engine refuses first).
 func Methods() []string {
 	out := make([]string, 0, len(methods))
 	for m := range methods {
@@ -345,4 +353,27 @@ func (h *Host) askAgent(ctx context.Context, args []json.RawMessage) (json.RawMe
 		return nil, err
 	}
 	return json.Marshal(map[string]string{"jobId": ref.ID, "threadId": ref.ThreadID, "status": ref.Status})
+}
+
+// tokenInfo answers a token's public info (svc.tokens.info(address[, chain])): a launched token or one
+// of the trading list, with its pool, price at a stated block and 24 h volume.
+func (h *Host) tokenInfo(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+	if h.deps.Tokens == nil {
+		return nil, ErrNotAvailable
+	}
+	address, err := stringArg(args, 0, "address")
+	if err != nil {
+		return nil, err
+	}
+	var chain string
+	if len(args) > 1 && string(args[1]) != "null" {
+		if chain, err = stringArg(args, 1, "chain"); err != nil {
+			return nil, err
+		}
+	}
+	t, err := h.deps.Tokens.Info(ctx, address, chain)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(t)
 }

@@ -1,5 +1,5 @@
 // Package feeindex follows the token-launch FeesManager and its launch pools on the chain into
-// PostgreSQL (migration 0031): pools discovered from Launch events, and the Launch, Collect, Release,
+// PostgreSQL (migrations 0031 and 0053): pools discovered from Launch events, and the Launch, Collect, Release,
 // UpdateBeneficiary and pools' Swap events, each stored once. A step reads one block range with
 // eth_getLogs (at most MaxRange blocks, up to head − Confirmations) and records its events together with
 // the cursor in one transaction, so a restart resumes with no gap and no double, and two indexers racing
@@ -165,7 +165,9 @@ type eventRow struct {
 	Beneficiary, OldBeneficiary *string
 	Amount0, Amount1            string
 	Shares                      *string
-	At                          time.Time
+	// SwapAmount0 and SwapAmount1 are a Swap's traded amounts of token0 and token1 (nil on other kinds).
+	SwapAmount0, SwapAmount1 *string
+	At                       time.Time
 }
 
 // read fetches the range's manager logs, then the logs of every pool known or launched in it.
@@ -292,7 +294,8 @@ func (ix *Indexer) managerLog(ctx context.Context, log *types.Log, b *batch, tim
 	return nil
 }
 
-// swapLog adds a pool's Swap event to b, its fee on the side of its input token; other logs are skipped.
+// swapLog adds a pool's Swap event to b, its fee on the side of its input token and its traded amounts
+// (amountIn on the input side, amountOut on the other); other logs are skipped.
 func (ix *Indexer) swapLog(ctx context.Context, log *types.Log, pools map[common.Address]string, b *batch, times map[uint64]time.Time) error {
 	ev, err := poolABI.UnpackSwapEvent(log)
 	if err != nil {
@@ -306,10 +309,11 @@ func (ix *Indexer) swapLog(ctx context.Context, log *types.Log, pools map[common
 	if err != nil {
 		return err
 	}
+	in, out := ptr(ev.AmountIn.String()), ptr(ev.AmountOut.String())
 	if ev.TokenIn == token0 {
-		row.Amount0 = ev.Fee.String()
+		row.Amount0, row.SwapAmount0, row.SwapAmount1 = ev.Fee.String(), in, out
 	} else {
-		row.Amount1 = ev.Fee.String()
+		row.Amount1, row.SwapAmount0, row.SwapAmount1 = ev.Fee.String(), out, in
 	}
 	b.events = append(b.events, row)
 	return nil

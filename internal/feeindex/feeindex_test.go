@@ -56,6 +56,18 @@ func swapFees(t *testing.T, db *bun.DB, l feetest.Launched) [2]string {
 	return [2]string{out.A0, out.A1}
 }
 
+// swapAmounts sums the indexed swaps' traded amounts of the pool as (token0, token1).
+func swapAmounts(t *testing.T, db *bun.DB, l feetest.Launched) [2]string {
+	t.Helper()
+	var out struct {
+		A0 string `bun:"a0"`
+		A1 string `bun:"a1"`
+	}
+	require.NoError(t, db.NewRaw("SELECT sum(swap_amount0)::text AS a0, sum(swap_amount1)::text AS a1 FROM fee_events WHERE kind = 'swap' AND pool_id = ?",
+		common.Hash(l.PoolID).Hex()).Scan(context.Background(), &out))
+	return [2]string{out.A0, out.A1}
+}
+
 // TestRestartResumesExactlyOnce: an indexer stopped part way and a new one started from its cursor index
 // every event exactly once, with the pool, its name and symbol, and the swap fees to the wei.
 func TestRestartResumesExactlyOnce(t *testing.T) {
@@ -65,7 +77,7 @@ func TestRestartResumesExactlyOnce(t *testing.T) {
 	keys := e.Keys(2)
 	creatorKey, traderKey := keys[0], keys[1]
 	l := e.Launch(creatorKey, crypto.PubkeyToAddress(creatorKey.PublicKey), "Fee Token", "FEE")
-	fees := e.Trade(traderKey, l)
+	fees, traded := e.TradeVolume(traderKey, l)
 	e.Collect(creatorKey, l)
 
 	ctx := context.Background()
@@ -82,6 +94,7 @@ func TestRestartResumesExactlyOnce(t *testing.T) {
 	require.NoError(t, second.CatchUp(ctx))
 	require.Equal(t, map[string]int{"launch": 1, "swap": 2, "collect": 1, "release": 1}, kinds(t, db))
 	require.Equal(t, [2]string{fees[0].String(), fees[1].String()}, swapFees(t, db, l))
+	require.Equal(t, [2]string{traded[0].String(), traded[1].String()}, swapAmounts(t, db, l), "each swap's traded amounts")
 	var pool struct {
 		Name   string `bun:"name"`
 		Symbol string `bun:"symbol"`

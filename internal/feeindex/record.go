@@ -81,9 +81,11 @@ func addBeneficiary(ctx context.Context, tx bun.Tx, poolID, b string) error {
 // beneficiary when the creator beneficiary gave its shares away.
 func insertEvent(ctx context.Context, tx bun.Tx, e eventRow) error {
 	res, err := tx.ExecContext(ctx, `INSERT INTO fee_events (block_number, block_hash, tx_hash, log_index, kind, pool_id, beneficiary,
-		old_beneficiary, amount0, amount1, shares, block_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, ?::numeric, ?::numeric, ?)
+		old_beneficiary, amount0, amount1, shares, swap_amount0, swap_amount1, block_time)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, ?::numeric, ?::numeric, ?::numeric, ?::numeric, ?)
 		ON CONFLICT DO NOTHING`,
-		e.Block, e.BlockHash, e.TxHash, e.LogIndex, e.Kind, e.PoolID, e.Beneficiary, e.OldBeneficiary, e.Amount0, e.Amount1, e.Shares, e.At)
+		e.Block, e.BlockHash, e.TxHash, e.LogIndex, e.Kind, e.PoolID, e.Beneficiary, e.OldBeneficiary, e.Amount0, e.Amount1, e.Shares,
+		e.SwapAmount0, e.SwapAmount1, e.At)
 	if err != nil {
 		return fmt.Errorf("record %s event %s#%d: %w", e.Kind, e.TxHash, e.LogIndex, err)
 	}

@@ -75,14 +75,19 @@ type Request struct {
 }
 
 // Deploy records launch r.ID (a replay answers the launch recorded) and its wallet transaction, and
-// starts its workflow launch/<id>. It refuses, naming the field, a bad name, symbol or fee recipient;
-// with 429 an account over its daily deploys or a wallet over its sponsored transactions; with the
-// wallet's policy's 403 a send the policy refuses (nothing is then recorded).
+// starts its workflow launch/<id>; its image, tweet and website are stored with it, off chain. It refuses,
+// naming the field, a bad name, symbol, fee recipient, image, tweet or website; with 429 an account over
+// its daily deploys or a wallet over its sponsored transactions; with the wallet's policy's 403 a send
+// the policy refuses (nothing is then recorded).
 func (s *Service) Deploy(ctx context.Context, r Request, now time.Time) (*schema.TokenLaunch, error) {
 	if l, err := s.get(ctx, s.DB, r.ID); err == nil {
 		return l, s.send(ctx, r, l, now)
 	}
 	name, symbol, err := checkToken(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := checkMetadata(r.Body.LaunchMetadata)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +107,7 @@ func (s *Service) Deploy(ctx context.Context, r Request, now time.Time) (*schema
 		FeeRecipientType: r.Body.FeeRecipient.Type, FeeRecipientValue: strings.TrimSpace(r.Body.FeeRecipient.Value),
 		FeeRecipientAddress: creator.Hex(), DeployerAddress: wallet.Address(w).Hex(), WalletID: w.ID,
 		TransactionID: TransactionID(r.ID), Salt: Salt(r.ID).Hex(), VaultAddress: s.Config.Vault.Hex()}
+	meta.apply(l)
 	if err := s.record(ctx, l, now); err != nil {
 		return nil, err
 	}

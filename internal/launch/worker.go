@@ -208,7 +208,7 @@ func ToWire(l *schema.TokenLaunch) client.TokenLaunch {
 		Deployer: client.LaunchAddress{WalletAddress: l.DeployerAddress}, WalletID: l.WalletID, TransactionID: l.TransactionID,
 		TokenAddress: derefOr(l.TokenAddress, ""), PoolAddress: derefOr(l.PoolAddress, ""), PoolID: derefOr(l.PoolID, ""),
 		Initializer: derefOr(l.Initializer, ""), TransactionHash: derefOr(l.TxHash, ""), SponsorTxHash: derefOr(l.SponsorTxHash, ""),
-		WorkflowID: workflows.LaunchWorkflowID(l.ID), CreatedAt: l.CreatedAt.UnixMilli()}
+		WorkflowID: workflows.LaunchWorkflowID(l.ID), CreatedAt: l.CreatedAt.UnixMilli(), LaunchMetadata: metadataOf(l)}
 	if l.ErrorCode != nil {
 		out.Error = &client.RunError{Code: *l.ErrorCode, Message: derefOr(l.ErrorMessage, "")}
 	}
@@ -223,5 +223,5 @@ func ToWire(l *schema.TokenLaunch) client.TokenLaunch {
 func RecordOf(l *schema.TokenLaunch) client.LaunchRecord {
 	return client.LaunchRecord{ActivityID: l.ID, Status: l.Status, TokenName: l.TokenName, TokenSymbol: l.TokenSymbol, Chain: l.Chain,
 		TokenAddress: derefOr(l.TokenAddress, ""), Deployer: client.LaunchAddress{WalletAddress: l.DeployerAddress},
-		FeeRecipient: client.LaunchAddress{WalletAddress: l.FeeRecipientAddress}, Timestamp: l.CreatedAt.UnixMilli()}
+		FeeRecipient: client.LaunchAddress{WalletAddress: l.FeeRecipientAddress}, Timestamp: l.CreatedAt.UnixMilli(), LaunchMetadata: metadataOf(l)}
 }

@@ -126,6 +126,12 @@ func (v *Venue) impact(ctx context.Context, block *big.Int, t *Trade) (int, erro
 	return max(0, int((1-ratio)*10_000+0.5)), nil
 }
 
+// Reserves reads the reserves of the router's pair of a and b at block, a's first (the token reads of
+// internal/tokeninfo price with it).
+func (v *Venue) Reserves(ctx context.Context, block *big.Int, a, b common.Address) (*big.Int, *big.Int, error) {
+	return v.reserves(ctx, block, a, b)
+}
+
 // reserves reads the reserves of the pair of a and b at block, a's first.
 func (v *Venue) reserves(ctx context.Context, block *big.Int, a, b common.Address) (*big.Int, *big.Int, error) {
 	pair, err := v.PairFor(ctx, a, b)

@@ -183,20 +183,29 @@ func (e *Env) Pending(l Launched, who common.Address) [2]*big.Int {
 // ways. It returns the fees taken as (token0, token1).
 func (e *Env) Trade(key *ecdsa.PrivateKey, l Launched) [2]*big.Int {
 	e.T.Helper()
+	fees, _ := e.TradeVolume(key, l)
+	return fees
+}
+
+// TradeVolume is Trade also returning what the two swaps traded of token0 and token1 (each swap's
+// amountIn on its input side, amountOut on the other), as the Swap events say.
+func (e *Env) TradeVolume(key *ecdsa.PrivateKey, l Launched) (fees, traded [2]*big.Int) {
+	e.T.Helper()
 	weth := devchain.WETHAddress
 	who := crypto.PubkeyToAddress(key.PublicKey)
 	e.Send(key, weth, wethABI.PackDeposit(), new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether)))
 	e.Send(key, weth, wethABI.PackApprove(l.Pool, evm.MaxUint256), nil)
 	e.Send(key, l.Token, tokenABI.PackApprove(l.Pool, evm.MaxUint256), nil)
-	fees := [2]*big.Int{new(big.Int), new(big.Int)}
-	e.swap(key, l, weth, big.NewInt(1_234_567_890_123_456_789), fees)
+	fees = [2]*big.Int{new(big.Int), new(big.Int)}
+	traded = [2]*big.Int{new(big.Int), new(big.Int)}
+	e.swap(key, l, weth, big.NewInt(1_234_567_890_123_456_789), fees, traded)
 	held := Call(e, tokenABI.Instance(e.Client, l.Token), tokenABI.PackBalanceOf(who), tokenABI.UnpackBalanceOf)
-	e.swap(key, l, l.Token, new(big.Int).Div(held, big.NewInt(2)), fees)
-	return fees
+	e.swap(key, l, l.Token, new(big.Int).Div(held, big.NewInt(2)), fees, traded)
+	return fees, traded
 }
 
-// swap swaps amountIn of tokenIn and adds its fee to fees.
-func (e *Env) swap(key *ecdsa.PrivateKey, l Launched, tokenIn common.Address, amountIn *big.Int, fees [2]*big.Int) {
+// swap swaps amountIn of tokenIn and adds its fee to fees and its amounts to traded.
+func (e *Env) swap(key *ecdsa.PrivateKey, l Launched, tokenIn common.Address, amountIn *big.Int, fees, traded [2]*big.Int) {
 	receipt := e.Send(key, l.Pool, poolABI.PackSwapExactIn(tokenIn, amountIn, big.NewInt(1), crypto.PubkeyToAddress(key.PublicKey)), nil)
 	for _, log := range receipt.Logs {
 		if ev, err := poolABI.UnpackSwapEvent(log); err == nil {
@@ -205,6 +214,8 @@ func (e *Env) swap(key *ecdsa.PrivateKey, l Launched, tokenIn common.Address, am
 				side = 0
 			}
 			fees[side].Add(fees[side], ev.Fee)
+			traded[side].Add(traded[side], ev.AmountIn)
+			traded[1-side].Add(traded[1-side], ev.AmountOut)
 		}
 	}
 }
