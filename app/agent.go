@@ -16,8 +16,11 @@ import (
 	"github.com/svcplatform/svc/activities"
 	"github.com/svcplatform/svc/internal/agent"
 	"github.com/svcplatform/svc/internal/agentenv"
+	"github.com/svcplatform/svc/internal/blob"
+	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/ledger"
 	"github.com/svcplatform/svc/internal/llm"
+	"github.com/svcplatform/svc/internal/skills"
 )
 
 // LateDispatcher is an agent.Dispatcher bound once the process's API server exists (the worker is built
@@ -64,6 +67,9 @@ func agentActivities(d WorkerDeps) *activities.AgentJobs {
 	if d.Temporal != nil {
 		r.Approvals = d.Temporal
 	}
+	if st := workerSkills(d); st != nil {
+		r.Skills = st
+	}
 	if d.AgentDispatch != nil {
 		r.Dispatch = d.AgentDispatch
 	}
@@ -71,6 +77,15 @@ func agentActivities(d WorkerDeps) *activities.AgentJobs {
 		r.AfterTool = activities.StallUntilDone
 	}
 	return &activities.AgentJobs{Runner: r, Fault: d.Fault}
+}
+
+// workerSkills is the worker's skills store for agent jobs, read-only here (nil without a database or
+// blob store: jobs see no skills).
+func workerSkills(d WorkerDeps) *skills.Store {
+	if d.DB == nil || d.Blobs == nil {
+		return nil
+	}
+	return skills.NewStore(d.DB, file.NewStore(d.DB, d.Files), blob.WithPrefix(d.Blobs, FilePrefix), nil, nil)
 }
 
 // agentService records prompts and starts their jobs (503 without Temporal).

@@ -34,7 +34,7 @@ func appFrontService(d APIDeps, store *apps.Store, runs *apprun.Service, wallets
 		return nil
 	}
 	s := &appfront.Service{Apps: frontApps{store: store, db: d.DB}, Signer: appfront.NewSigner(d.Box.Derive("app-viewer"), nil),
-		Payments: appFrontPayments(d, wallets)}
+		Payments: appFrontPayments(d, wallets), Skills: frontSkillsOf(d)}
 	if runs != nil {
 		s.Runs = frontRuns{runs: runs, apps: store}
 	}

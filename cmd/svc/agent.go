@@ -12,7 +12,7 @@ import (
 
 // agentHelp is the help of "svc agent".
 const agentHelp = `Usage: svc agent [--thread ID | -c] TEXT...
-       svc agent <status|cancel|profile> ...
+       svc agent <status|cancel|skills|profile> ...
 
 Asks the platform's agent (POST /v1/agent/jobs; scope runs:write, service managed-agents) and follows the
 job (workflow agentjob/<id>): each step is printed as it happens, and a send, signature, order, launch or
@@ -27,6 +27,7 @@ A prompt "/handoff-task NAME TEXT" delegates the task through the handoff planne
 
   agent status JOB_ID   show a job: status, steps, answer, credits
   agent cancel JOB_ID   cancel a job
+  agent skills          the skills the agent sees (name, version, visibility, review, description)
   agent profile         what the agent acts with: credits, threads, today's limit
 
 ` + globalFlagsHelp
@@ -53,11 +54,11 @@ message limit (100 prompts per UTC day, 1,000 for Club).
 // agentCommands are the commands of agent jobs, "svc agent ...".
 func agentCommands() []command {
 	return []command{
-		{name: "agent", args: "[TEXT...]", run: (*app).agent, help: agentHelp, brief: "ask the platform's agent and follow its steps (status, cancel, profile)"},
+		{name: "agent", args: "[TEXT...]", run: (*app).agent, help: agentHelp, brief: "ask the platform's agent and follow its steps (status, cancel, skills, profile)"},
 	}
 }
 
-// agentSubcommands are "svc agent status|cancel|profile": "agent" itself runs, so they are not groups'
+// agentSubcommands are "svc agent status|cancel|skills|profile": "agent" itself runs, so they are not groups'
 // commands of the table; "svc agent <sub> --help" prints their help.
 func agentSubcommand(name string) (run func(a *app, args []string) int, help string, ok bool) {
 	switch name {
@@ -67,6 +68,8 @@ func agentSubcommand(name string) (run func(a *app, args []string) int, help str
 		return (*app).agentCancel, agentCancelHelp, true
 	case "profile":
 		return (*app).agentProfile, agentProfileHelp, true
+	case "skills":
+		return (*app).agentSkills, agentSkillsHelp, true
 	}
 	return nil, "", false
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // pendingRows are rows of seed 002's table that other branches build; removed when merged.
-var pendingRows = map[string]bool{"agent skills": true}
+var pendingRows = map[string]bool{}
 
 // knownGaps are options of the table this CLI deliberately lacks, each with the reason its help gives
 // (none today: launch's --image, --tweet and --website are built).

@@ -57,6 +57,8 @@ type Runner struct {
 	// Env and MCP are the account's environment variables and MCP servers; nil means none.
 	Env EnvValues
 	MCP MCPServers
+	// Skills are the account's skills, listed in the system prompt and loaded by load_skill; nil means none.
+	Skills Skills
 	// ModelID is the model the jobs ask for ("" lets the gateway use its base model).
 	ModelID string
 	// Approvals starts the workflows of the approvals linked to confirmations (their 24-hour expiry);
@@ -255,9 +257,9 @@ const systemPrompt = `You are the svc platform's agent. You act for the user wit
 	`remember something. Answer briefly.`
 
 // context is the model's context: the system prompt with the memory files always loaded (and the names
-// of the others), then the thread's messages from PostgreSQL.
+// of the others) and the account's skills (name and description), then the thread's messages from PostgreSQL.
 func (r *Runner) context(ctx context.Context, jc jobCaller) ([]llm.Message, error) {
-	sys := systemPrompt + r.memory(ctx, jc)
+	sys := systemPrompt + r.memory(ctx, jc) + r.skillsPrompt(ctx, jc)
 	msgs := []llm.Message{llm.TextMessage("system", sys)}
 	var rows []schema.AgentMessage
 	if err := r.DB.NewSelect().Model(&rows).Where("thread_id = ?", jc.job.ThreadID).Order("seq").Scan(ctx); err != nil {
@@ -346,13 +348,17 @@ func (r *Runner) memory(ctx context.Context, jc jobCaller) string {
 	return b.String()
 }
 
-// tools are the tools the job's key may use, and its MCP servers' tools.
+// tools are the tools the job's key may use (load_skill with them when the worker has skills), and its
+// MCP servers' tools.
 func (r *Runner) tools(ctx context.Context, jc jobCaller) (toolSet, error) {
 	ts := toolSet{}
 	for _, t := range Tools() {
 		if t.Method == "" || r.Dispatch != nil && r.Dispatch.Allows(ctx, jc.caller, t.Method, t.Path) {
 			ts[t.Name] = t
 		}
+	}
+	if t := loadSkillTool(); r.Skills != nil && r.Dispatch != nil && r.Dispatch.Allows(ctx, jc.caller, t.Method, t.Path) {
+		ts[t.Name] = t
 	}
 	if r.MCP != nil {
 		mcpTools, err := r.MCP.Tools(ctx, jc.job.AccountID)
@@ -483,6 +489,7 @@ func (r *Runner) Tool(ctx context.Context, c workflows.AgentToolCall) error {
 	step := &schema.AgentStep{ID: id, JobID: c.JobID, N: c.N, Kind: schema.StepTool, ToolName: &name, ToolCallID: &tc.ID, Args: raw}
 	var result string
 	var failed, untrusted bool
+	limit := MaxResult
 	if c.Decision != "" {
 		// Decided through the approvals routes, the confirmation step learns its decision here.
 		status := map[string]string{client.AgentApprove: schema.StepApproved, client.AgentReject: schema.StepRejected}[c.Decision]
@@ -509,6 +516,9 @@ func (r *Runner) Tool(ctx context.Context, c workflows.AgentToolCall) error {
 			result, failed = "This call needs the user's confirmation, which it does not have: it was not executed.", true
 		default:
 			untrusted = t.Untrusted
+			if t.MaxResult > 0 {
+				limit = t.MaxResult
+			}
 			result, failed, err = r.run(ctx, jc, t, args, fmt.Sprintf("agentjob/%s/tool/%d", c.JobID, c.N))
 			if err != nil {
 				return err
@@ -521,8 +531,8 @@ func (r *Runner) Tool(ctx context.Context, c workflows.AgentToolCall) error {
 			}
 		}
 	}
-	if len(result) > MaxResult {
-		result = truncate(result, MaxResult) + "\n[truncated]"
+	if len(result) > limit {
+		result = truncate(result, limit) + "\n[truncated]"
 	}
 	step.Status = schema.StepSucceeded
 	if failed {
@@ -585,6 +595,9 @@ func (r *Runner) run(ctx context.Context, jc jobCaller, t Tool, args map[string]
 			return "", false, errNoDispatcher
 		}
 		out, err := t.Local(ctx, r, jc, args)
+		if re := (retryable{}); errors.As(err, &re) {
+			return "", false, fmt.Errorf("%s: %s", t.Name, scrub(err.Error()))
+		}
 		if err != nil {
 			return scrub(err.Error()), true, nil
 		}

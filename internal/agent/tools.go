@@ -31,9 +31,11 @@ type Tool struct {
 	// Env marks tools that reach outside the platform (http_fetch, MCP tools): only their arguments
 	// have ${NAME} replaced by environment values. The platform's own routes get the text as written,
 	// since they store what they are sent (runs and their histories, files, audit paths).
-	Env   bool
-	Build func(args map[string]any) (Call, error)
-	Local func(ctx context.Context, r *Runner, as jobCaller, args map[string]any) (string, error)
+	Env bool
+	// MaxResult bounds the tool's result given to the model, in bytes (0: MaxResult).
+	MaxResult int
+	Build     func(args map[string]any) (Call, error)
+	Local     func(ctx context.Context, r *Runner, as jobCaller, args map[string]any) (string, error)
 }
 
 // MemoryPurpose is the purpose of the account's memory files: the files capability is flat (a name is

@@ -99,6 +99,8 @@ type Service struct {
 	Agent Agent
 	// Transactions sends what the owner confirms (nil: confirmTransaction answers not available).
 	Transactions Transactions
+	// Skills installs public skills for the app's owner (nil: installSkill answers not available).
+	Skills Skills
 }
 
 // notAvailable is the refusal of a method this server cannot perform for the viewer.

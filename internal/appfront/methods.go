@@ -46,7 +46,7 @@ var Methods = map[string]Method{
 	"secrets.requestSetup": {Where: OnServer, Permission: "read:secrets", Params: map[string]string{"key": "string"}},
 	"chat.prompt":          {Where: OnServer, Permission: "invoke:agent", Params: map[string]string{"prompt": "string"}},
 	"confirmTransaction":   {Where: OnServer, Permission: "prepare:transaction", Params: map[string]string{"tx": "object", "description": "string"}},
-	"installSkill":         {Where: OnServer, Params: map[string]string{"slug": "string"}},
+	"installSkill":         {Where: OnServer, Params: map[string]string{"name": "string", "owner": "string"}},
 	"auth.requireSignIn":   {Where: OnHost, Params: map[string]string{}},
 	"setContext":           {Where: OnHost, Params: map[string]string{"context": "object"}},
 	"openExternal":         {Where: OnHost, Params: map[string]string{"url": "string"}},
@@ -135,17 +135,7 @@ var handlers = map[string]handler{
 	"secrets.requestSetup": secretsSetup,
 	"chat.prompt":          chatPrompt,
 	"confirmTransaction":   confirmTransaction,
-	"installSkill":         unavailable("skills do not exist on this platform yet"),
-}
-
-func unavailable(why string) handler {
-	return func(_ context.Context, _ *Service, c call) (json.RawMessage, error) {
-		var raw map[string]json.RawMessage
-		if err := decode(c.params, &raw); err != nil {
-			return nil, err
-		}
-		return nil, notAvailable(c.method, why)
-	}
+	"installSkill":         installSkillMethod,
 }
 
 // decode strictly decodes params into out ({} when absent): unknown fields and wrong types are

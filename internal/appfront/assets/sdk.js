@@ -126,7 +126,10 @@
         return call('x402.fetch', defined({ url: url, method: opts.method, body: body, headers: opts.headers, maxPaymentUsd: opts.maxPaymentUsd }));
       }
     },
-    installSkill: function (slug) { return call('installSkill', { slug: slug }); },
+    installSkill: function (name, owner) {
+      var p = name !== null && typeof name === 'object' ? name : { name: name, owner: owner };
+      return call('installSkill', defined({ name: p.name, owner: p.owner == null ? undefined : p.owner }));
+    },
     openExternal: function (url) { return call('openExternal', { url: url }); },
     copy: function (text) { return call('copy', { text: text }); },
     navigate: function (path) { return call('navigate', { path: path }); },
