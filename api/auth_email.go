@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/danielgtaylor/huma/v2"
+
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/apikey"
 	"github.com/svcplatform/svc/internal/emailauth"
@@ -59,13 +61,34 @@ func (a *emailAuthAPI) verify(ctx context.Context, in *emailVerifyInput) (*Out[c
 		APIKey: apikey.ToWire(signed.Key, signed.Secret)})
 }
 
+// documentPublicErrors declares error answers of a public route beyond those every route has (the
+// error envelope, as the 400's), each with its description; a 429 also declares Retry-After.
+func documentPublicErrors(answers map[string]string) func(op *huma.Operation) {
+	return func(op *huma.Operation) {
+		base := op.Responses["400"]
+		if base == nil {
+			return
+		}
+		for status, desc := range answers {
+			resp := &huma.Response{Description: desc, Content: base.Content}
+			if status == "429" {
+				resp.Headers = map[string]*huma.Header{"Retry-After": {Description: "Seconds until another code may be sent.",
+					Schema: &huma.Schema{Type: "integer", Minimum: ptr(0.0)}}}
+			}
+			op.Responses[status] = resp
+		}
+	}
+}
+
 // routes are the sign-in-by-email routes at the host root, beside /auth/siwe/….
 func (a *emailAuthAPI) routes() []Route {
 	const tag = "Sign-in by email"
 	return []Route{
 		handle(Route{Op: client.OpAuthEmailStart, Method: http.MethodPost, Path: "/auth/email/start", Tag: tag, Auth: authNone,
-			Summary: "Send a 6-digit one-time sign-in code to an address (10 minutes, 5 attempts; one code a minute per address)"}, a.start),
+			Summary:  "Send a 6-digit one-time sign-in code to an address (10 minutes, 5 attempts; one code a minute per address)",
+			document: documentPublicErrors(map[string]string{"429": "Another code was sent to this address less than a minute ago (Retry-After, details.resendAfter); nothing was sent."})}, a.start),
 		handle(Route{Op: client.OpAuthEmailVerify, Method: http.MethodPost, Path: "/auth/email/verify", Tag: tag, Auth: authNone,
-			Summary: "Check a one-time code: the account (created on the first sign-in, terms accepted) and a new API key with seed 002's key flags"}, a.verify),
+			Summary:  "Check a one-time code: the account (created on the first sign-in, terms accepted) and a new API key with seed 002's key flags",
+			document: documentPublicErrors(map[string]string{"401": "The code is wrong (details.attemptsLeft), used, locked after five wrong answers, or expired (param code); or no code was sent to the address (param email)."})}, a.verify),
 	}
 }

@@ -28,13 +28,20 @@ type movableClock struct{ offset atomic.Int64 }
 func (c *movableClock) now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
 func (c *movableClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 
-// emailEnv is a platform mailing its codes to a real SMTP server the test runs, on a clock it moves.
+// emailEnv is a platform mailing its codes to a real SMTP server the test runs, on a clock it moves,
+// its API logging at debug level into logs (which must never hold a code or a secret).
 func emailEnv(t *testing.T) (*apptest.Env, *smtptest.Server, *movableClock) {
+	env, mail, clock, _ := emailEnvLogged(t)
+	return env, mail, clock
+}
+
+func emailEnvLogged(t *testing.T) (*apptest.Env, *smtptest.Server, *movableClock, *apptest.Buffer) {
 	t.Helper()
 	mail := smtptest.Start(t)
 	clock := &movableClock{}
-	env := apptest.NewWith(t, apptest.Options{SMTPURL: mail.URL(), EmailNow: clock.now, NoDatabases: true})
-	return env, mail, clock
+	logs := &apptest.Buffer{}
+	env := apptest.NewWith(t, apptest.Options{SMTPURL: mail.URL(), EmailNow: clock.now, NoDatabases: true, Log: logs})
+	return env, mail, clock, logs
 }
 
 // startEmail asks for a code and answers it as the SMTP server received it.
@@ -62,7 +69,7 @@ func verifyEmail(t *testing.T, env *apptest.Env, body map[string]any) *apptest.R
 // second sign-in, a minute later, reuses the account.
 func TestEmailSignInOverSMTP(t *testing.T) {
 	t.Parallel()
-	env, mail, clock := emailEnv(t)
+	env, mail, clock, logs := emailEnvLogged(t)
 	code, started := startEmail(t, env, mail, "  Alice@Example.COM ")
 	require.Equal(t, "alice@example.com", started.Body["email"])
 	require.Regexp(t, `^otp_`, started.Body["attemptId"])
@@ -113,6 +120,10 @@ func TestEmailSignInOverSMTP(t *testing.T) {
 	made := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/projects", Key: key2["secret"].(string), Body: map[string]any{"name": "p"},
 		Headers: map[string]string{"Idempotency-Key": "p2"}})
 	require.Equal(t, http.StatusCreated, made.Status, "%s", made.Raw)
+
+	for _, secret := range []string{code, code2, secret, key2["secret"].(string), "sign-in code is"} {
+		require.NotContains(t, logs.String(), secret)
+	}
 }
 
 // TestEmailSignInThrottlesResends: a second code for an address within a minute is refused with 429,
@@ -180,4 +191,19 @@ func TestEmailSignInRefusesAnExpiredCode(t *testing.T) {
 	never := verifyEmail(t, env, map[string]any{"email": "nobody@example.com", "code": "123456", "acceptTerms": true})
 	require.Equal(t, http.StatusUnauthorized, never.Status, "%s", never.Raw)
 	require.Equal(t, "email", errorOf(never)["param"])
+}
+
+// TestOpenAPIDocumentsEmailSignIn: both routes are public in the document, with their own error answers.
+func TestOpenAPIDocumentsEmailSignIn(t *testing.T) {
+	t.Parallel()
+	paths := fetchJSON(t, newBareServer(t).Handler(), "/openapi.json")["paths"].(map[string]any)
+	start := paths["/auth/email/start"].(map[string]any)["post"].(map[string]any)
+	verify := paths["/auth/email/verify"].(map[string]any)["post"].(map[string]any)
+	require.Equal(t, client.OpAuthEmailStart, start["operationId"])
+	require.Equal(t, client.OpAuthEmailVerify, verify["operationId"])
+	require.Empty(t, start["security"])
+	require.Empty(t, verify["security"])
+	tooMany := start["responses"].(map[string]any)["429"].(map[string]any)
+	require.Contains(t, tooMany["headers"], "Retry-After")
+	require.Contains(t, verify["responses"], "401")
 }
