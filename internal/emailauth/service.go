@@ -32,6 +32,8 @@ const (
 	MaxAttempts = 5
 	// Subject is the subject of the sign-in message.
 	Subject = "Your svc sign-in code"
+	// attemptRetention is how long attempts are kept (long after their codes expired).
+	attemptRetention = 24 * time.Hour
 )
 
 // Options configure a Service.
@@ -124,6 +126,10 @@ func (s *Service) Start(ctx context.Context, rawEmail string) (*Started, error) 
 		}
 		if err := s.throttle(ctx, tx, email, now); err != nil {
 			return err
+		}
+		// Attempts a day old are of no use to anyone (not even the throttle): forget them on the way.
+		if _, err := tx.NewRaw("DELETE FROM email_signin_attempts WHERE created_at < ?", now.Add(-attemptRetention)).Exec(ctx); err != nil {
+			return fmt.Errorf("purge old sign-in attempts: %w", err)
 		}
 		_, err := tx.NewRaw(`INSERT INTO email_signin_attempts (id, email, code_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)`,
 			st.AttemptID, email, HashCode(s.key, st.AttemptID, code), st.ExpiresAt, now).Exec(ctx)

@@ -174,8 +174,14 @@ func accountFor(ctx context.Context, tx bun.Tx, email string, acceptTerms bool, 
 	if err != nil {
 		return "", false, err
 	}
-	if _, err := tx.NewRaw("INSERT INTO account_emails (email, account_id, terms_accepted_at) VALUES (?, ?, ?)", email, acct.ID, now).Exec(ctx); err != nil {
+	res, err := tx.NewRaw("INSERT INTO account_emails (email, account_id, terms_accepted_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING",
+		email, acct.ID, now).Exec(ctx)
+	if err != nil {
 		return "", false, fmt.Errorf("record the account's address: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return "", false, &svcerr.Error{Code: svcerr.Conflict, Param: "email",
+			Message: "another sign-in created this address's account at the same moment: sign in again"}
 	}
 	return acct.ID, true, nil
 }

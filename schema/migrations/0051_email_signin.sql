@@ -15,6 +15,7 @@ CREATE TABLE email_signin_attempts (
     created_at  timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX email_signin_attempts_email ON email_signin_attempts (email, created_at DESC);
+CREATE INDEX email_signin_attempts_created ON email_signin_attempts (created_at);
 
 -- The address an account signs in with: one account per address and one address per account, recorded
 -- by the first sign-in, which creates the account once its terms were accepted.
