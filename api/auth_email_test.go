@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -206,4 +207,48 @@ func TestOpenAPIDocumentsEmailSignIn(t *testing.T) {
 	tooMany := start["responses"].(map[string]any)["429"].(map[string]any)
 	require.Contains(t, tooMany["headers"], "Retry-After")
 	require.Contains(t, verify["responses"], "401")
+}
+
+// TestEmailSignInCodeSignsInOnce: two verifications of one code at the same moment make one key; the
+// other is refused as already used.
+func TestEmailSignInCodeSignsInOnce(t *testing.T) {
+	t.Parallel()
+	env, mail, _ := emailEnv(t)
+	code, _ := startEmail(t, env, mail, "ivy@example.com")
+	body := `{"email":"ivy@example.com","code":"` + code + `","acceptTerms":true}`
+	statuses := make(chan int, 2)
+	for range 2 {
+		go func() {
+			resp, err := http.Post(env.URL+"/auth/email/verify", "application/json", strings.NewReader(body))
+			if err != nil {
+				statuses <- 0
+				return
+			}
+			_ = resp.Body.Close()
+			statuses <- resp.StatusCode
+		}()
+	}
+	got := []int{<-statuses, <-statuses}
+	require.ElementsMatch(t, []int{http.StatusOK, http.StatusUnauthorized}, got)
+	var keys int
+	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM api_keys k JOIN account_emails e ON e.account_id = k.account_id WHERE e.email = ?",
+		"ivy@example.com").Scan(t.Context(), &keys))
+	require.Equal(t, 1, keys)
+}
+
+// TestEmailSignInSendFailureForgetsTheAttempt: with the SMTP server unreachable a start is 503, and the
+// address is not throttled by a code that never left.
+func TestEmailSignInSendFailureForgetsTheAttempt(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closed := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	env := apptest.NewWith(t, apptest.Options{SMTPURL: "smtp://" + closed, NoDatabases: true, NoWorker: true})
+	for range 2 {
+		r := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/auth/email/start", Body: map[string]any{"email": "jo@example.com"}})
+		require.Equal(t, http.StatusServiceUnavailable, r.Status, "%s", r.Raw)
+		require.Equal(t, "email", errorOf(r)["param"])
+		require.NotContains(t, string(r.Raw), closed, "the answer names the mail server")
+	}
 }
