@@ -252,3 +252,29 @@ func TestEmailSignInSendFailureForgetsTheAttempt(t *testing.T) {
 		require.NotContains(t, string(r.Raw), closed, "the answer names the mail server")
 	}
 }
+
+// TestEmailSignInThroughTheSDK: the client's EmailStart and EmailVerify (what `svc login email` calls)
+// read the server's answers, flags included.
+func TestEmailSignInThroughTheSDK(t *testing.T) {
+	t.Parallel()
+	env, mail, _ := emailEnv(t)
+	c := client.New(client.WithBaseURL(env.URL))
+	st := c.EmailStart(t.Context(), client.EmailStartRequest{Email: "Kim@Example.com"})
+	require.True(t, st.OK, "%s", st.Raw)
+	require.Equal(t, "kim@example.com", st.Body.Email)
+	require.WithinDuration(t, time.Now().Add(emailauth.DefaultCodeTTL), st.Body.ExpiresAt, time.Minute)
+	require.True(t, st.Body.ResendAfter.After(time.Now()))
+	m := codeInBody.FindStringSubmatch(mail.Next(t, mailWait).Body)
+	require.NotNil(t, m)
+	llm := true
+	in := c.EmailVerify(t.Context(), client.EmailVerifyRequest{Email: "kim@example.com", Code: m[1], AcceptTerms: true,
+		KeyName: "sdk", Flags: &client.KeyFlags{LLMGateway: &llm}})
+	require.True(t, in.OK, "%s", in.Raw)
+	require.True(t, in.Body.NewAccount)
+	require.Regexp(t, `^acct_`, in.Body.AccountID)
+	require.Equal(t, "sdk", in.Body.APIKey.Name)
+	require.True(t, in.Body.APIKey.ReadOnly)
+	require.Contains(t, in.Body.APIKey.Scopes, client.ScopeServicesInvoke)
+	require.Contains(t, in.Body.APIKey.Services, client.ServiceManagedAgents)
+	require.True(t, strings.HasPrefix(in.Body.APIKey.Secret, "svc_sk_"))
+}
