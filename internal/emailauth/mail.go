@@ -2,6 +2,8 @@ package emailauth
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"net/mail"
 	"net/url"
@@ -36,6 +38,14 @@ type SMTP struct {
 	password string
 	from     string
 	timeout  time.Duration
+	rootCAs  *x509.CertPool
+}
+
+// WithRootCAs makes s trust the certificates of pool instead of the system's (a test's server, or a
+// private mail relay); it returns s.
+func (s *SMTP) WithRootCAs(pool *x509.CertPool) *SMTP {
+	s.rootCAs = pool
+	return s
 }
 
 // NewSMTP reads SVC_SMTP_URL's form: smtp://[user:pass@]host[:port] (port 587 by default; STARTTLS when
@@ -102,6 +112,9 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 
 func (s *SMTP) options() []gomail.Option {
 	opts := []gomail.Option{gomail.WithPort(s.port), gomail.WithTimeout(s.timeout)}
+	if s.rootCAs != nil {
+		opts = append(opts, gomail.WithTLSConfig(&tls.Config{ServerName: s.host, RootCAs: s.rootCAs, MinVersion: tls.VersionTLS12}))
+	}
 	if s.ssl {
 		opts = append(opts, gomail.WithSSL())
 	} else {

@@ -4,6 +4,8 @@ package smtptest
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -12,10 +14,12 @@ import (
 	"mime/quotedprintable"
 	"net"
 	"net/mail"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
 
@@ -26,36 +30,74 @@ type Received struct {
 	Subject string
 	// Body is the text body, its transfer encoding (quoted-printable, base64) undone.
 	Body string
+	// User is the login the client authenticated with ("" without one).
+	User string
 }
 
 // Server is a running SMTP server.
 type Server struct {
 	// Addr is host:port on 127.0.0.1.
 	Addr string
-	got  chan Received
-	errs chan error
+	// RootCAs trusts the server's certificate (Options.TLS); nil otherwise.
+	RootCAs *x509.CertPool
+	got     chan Received
+	errs    chan error
+	opts    Options
+}
+
+// Options make a server that speaks TLS and wants a login.
+type Options struct {
+	// TLS gives the server a self-signed certificate for 127.0.0.1 (see Server.RootCAs): it offers
+	// STARTTLS, or, with Implicit, speaks TLS from the first byte (smtps).
+	TLS      bool
+	Implicit bool
+	// User and Password, when set, are the only login (AUTH PLAIN, over TLS only); mail without it is
+	// refused.
+	User, Password string
 }
 
 // Start serves SMTP on a free loopback port until the test ends.
-func Start(t testing.TB) *Server {
+func Start(t testing.TB) *Server { return StartWith(t, Options{}) }
+
+// StartWith is Start with options.
+func StartWith(t testing.TB, o Options) *Server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("smtptest: listen: %v", err)
 	}
-	s := &Server{Addr: ln.Addr().String(), got: make(chan Received, 64), errs: make(chan error, 64)}
+	s := &Server{Addr: ln.Addr().String(), got: make(chan Received, 64), errs: make(chan error, 64), opts: o}
 	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &session{s: s}, nil }))
 	srv.Domain = "localhost"
 	srv.ReadTimeout, srv.WriteTimeout = 30*time.Second, 30*time.Second
 	srv.MaxMessageBytes = 1 << 20
 	srv.ErrorLog = discard{}
+	if o.TLS {
+		cfg, pool, err := selfSigned()
+		if err != nil {
+			t.Fatalf("smtptest: certificate: %v", err)
+		}
+		srv.TLSConfig, s.RootCAs = cfg, pool
+		if o.Implicit {
+			ln = tls.NewListener(ln, cfg)
+		}
+	}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return s
 }
 
-// URL is SVC_SMTP_URL for the server.
-func (s *Server) URL() string { return "smtp://" + s.Addr }
+// URL is SVC_SMTP_URL for the server: smtps:// for implicit TLS, with the login when there is one.
+func (s *Server) URL() string {
+	u := url.URL{Scheme: "smtp", Host: s.Addr}
+	if s.opts.Implicit {
+		u.Scheme = "smtps"
+	}
+	if s.opts.User != "" {
+		u.User = url.UserPassword(s.opts.User, s.opts.Password)
+	}
+	return u.String()
+}
 
 // Next waits up to timeout for the next message; it fails the test when none comes or one could not be
 // parsed.
@@ -82,15 +124,41 @@ func (discard) Println(...any)        {}
 
 // session collects one message's envelope and data.
 type session struct {
-	s    *Server
-	from string
-	to   []string
+	s      *Server
+	from   string
+	to     []string
+	authed string
+}
+
+// AuthMechanisms offers PLAIN when the server wants a login (go-smtp offers it over TLS only).
+func (x *session) AuthMechanisms() []string {
+	if x.s.opts.User == "" {
+		return nil
+	}
+	return []string{sasl.Plain}
+}
+
+// Auth checks the one login.
+func (x *session) Auth(mech string) (sasl.Server, error) {
+	if mech != sasl.Plain || x.s.opts.User == "" {
+		return nil, smtp.ErrAuthUnknownMechanism
+	}
+	return sasl.NewPlainServer(func(_, user, pass string) error {
+		if user != x.s.opts.User || pass != x.s.opts.Password {
+			return smtp.ErrAuthFailed
+		}
+		x.authed = user
+		return nil
+	}), nil
 }
 
 func (x *session) Reset()        { x.from, x.to = "", nil }
 func (x *session) Logout() error { return nil }
 
 func (x *session) Mail(from string, _ *smtp.MailOptions) error {
+	if x.s.opts.User != "" && x.authed == "" {
+		return smtp.ErrAuthRequired
+	}
 	x.from = from
 	return nil
 }
@@ -106,7 +174,7 @@ func (x *session) Data(r io.Reader) error {
 		x.s.errs <- err
 		return fmt.Errorf("parse the message: %w", err)
 	}
-	m.From, m.To = x.from, append([]string(nil), x.to...)
+	m.From, m.To, m.User = x.from, append([]string(nil), x.to...), x.authed
 	x.s.got <- m
 	return nil
 }
