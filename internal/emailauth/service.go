@@ -119,26 +119,7 @@ func (s *Service) Start(ctx context.Context, rawEmail string) (*Started, error) 
 	now := s.opts.Now().UTC()
 	st := &Started{AttemptID: ids.New(ids.EmailSignIn), Email: email, ExpiresAt: now.Add(s.opts.CodeTTL).Truncate(time.Second),
 		ResendAfter: now.Add(s.opts.ResendAfter).Truncate(time.Second)}
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		// One start per address at a time: the throttle check and the insert see each other.
-		if _, err := tx.NewRaw("SELECT pg_advisory_xact_lock(hashtextextended(?, 27))", email).Exec(ctx); err != nil {
-			return fmt.Errorf("serialise sign-in starts: %w", err)
-		}
-		if err := s.throttle(ctx, tx, email, now); err != nil {
-			return err
-		}
-		// Attempts a day old are of no use to anyone (not even the throttle): forget them on the way.
-		if _, err := tx.NewRaw("DELETE FROM email_signin_attempts WHERE created_at < ?", now.Add(-attemptRetention)).Exec(ctx); err != nil {
-			return fmt.Errorf("purge old sign-in attempts: %w", err)
-		}
-		_, err := tx.NewRaw(`INSERT INTO email_signin_attempts (id, email, code_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)`,
-			st.AttemptID, email, HashCode(s.key, st.AttemptID, code), st.ExpiresAt, now).Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("store a sign-in attempt: %w", err)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := s.record(ctx, st, code, now); err != nil {
 		return nil, err
 	}
 	if err := s.opts.Mailer.Send(ctx, codeMessage(email, code, st.ExpiresAt, s.opts.CodeTTL)); err != nil {
@@ -148,6 +129,28 @@ func (s *Service) Start(ctx context.Context, rawEmail string) (*Started, error) 
 			Message: "the sign-in code could not be sent; try again shortly"}
 	}
 	return st, nil
+}
+
+// record stores the attempt unless the address's previous code is too recent, purging day-old attempts
+// on the way; the advisory lock on the address makes the throttle check and the insert one step.
+func (s *Service) record(ctx context.Context, st *Started, code string, now time.Time) error {
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewRaw("SELECT pg_advisory_xact_lock(hashtextextended(?, 27))", st.Email).Exec(ctx); err != nil {
+			return fmt.Errorf("serialise sign-in starts: %w", err)
+		}
+		if err := s.throttle(ctx, tx, st.Email, now); err != nil {
+			return err
+		}
+		if _, err := tx.NewRaw("DELETE FROM email_signin_attempts WHERE created_at < ?", now.Add(-attemptRetention)).Exec(ctx); err != nil {
+			return fmt.Errorf("purge old sign-in attempts: %w", err)
+		}
+		_, err := tx.NewRaw(`INSERT INTO email_signin_attempts (id, email, code_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)`,
+			st.AttemptID, st.Email, HashCode(s.key, st.AttemptID, code), st.ExpiresAt, now).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("store a sign-in attempt: %w", err)
+		}
+		return nil
+	})
 }
 
 // throttle refuses a start within ResendAfter of the address's latest attempt.
