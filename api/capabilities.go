@@ -25,6 +25,7 @@ import (
 	"github.com/svcplatform/svc/internal/connection"
 	"github.com/svcplatform/svc/internal/dbtransfer"
 	"github.com/svcplatform/svc/internal/delivery"
+	"github.com/svcplatform/svc/internal/emailauth"
 	"github.com/svcplatform/svc/internal/feeclaim"
 	"github.com/svcplatform/svc/internal/feeread"
 	"github.com/svcplatform/svc/internal/file"
@@ -134,6 +135,8 @@ type Deps struct {
 	// SIWE signs in with Ethereum (seed 002's web sessions); nil answers its routes 503 and refuses
 	// session tokens.
 	SIWE *siwe.Service
+	// EmailAuth signs in by email with one-time codes (issue 27); nil answers its routes 503.
+	EmailAuth *emailauth.Service
 	// Fees answers the public token-fee routes (seed 002); nil answers them 503.
 	Fees *feeread.Reader
 	// Handoffs plan and send handoffs through the vault (seed 001); nil (no SVC_VAULT) answers 503.
@@ -209,6 +212,7 @@ func routeTable(d Deps) [][]Route {
 		(&tradingPositionsAPI{trading: d.Trading}).routes(),
 		(&devAPI{faucet: d.DevFaucet}).routes(),
 		(&siweAPI{siwe: d.SIWE}).routes(),
+		(&emailAuthAPI{auth: d.EmailAuth}).routes(),
 		(&feesAPI{fees: d.Fees}).routes(),
 		(&handoffsAPI{handoffs: d.Handoffs}).routes(),
 		(&agentAPI{agent: d.Agent}).routes(),

@@ -121,6 +121,12 @@ type APIDeps struct {
 	// LLM is the LLM gateway's catalog (Config.LLM); nil uses the built-in llm.DefaultCatalog with no
 	// provider configured (completions answer 503).
 	LLM *llm.Catalog
+	// SMTPURL is where sign-in mail goes (Config.SMTPURL); empty keeps it in the dev mailbox (PostgreSQL).
+	SMTPURL string
+	// MailFrom is the sender of sign-in mail (Config.MailFrom; empty: emailauth.DefaultFrom).
+	MailFrom string
+	// EmailNow is the clock of sign-in codes (default time.Now; tests move it past a code's expiry).
+	EmailNow func() time.Time
 }
 
 // RunSweepInterval is how often, by default, an API process looks for runs left unstarted.

@@ -401,6 +401,8 @@ func newAPIProcess(cfg Config, db *bun.DB, tc sdkclient.Client, log *slog.Logger
 		DevFaucet:       devFaucet(cfg, keyMode),
 		SIWEDomain:      siweDomain(cfg.SIWEDomain, cfg.HTTPAddr),
 		LLM:             cfg.LLM,
+		SMTPURL:         cfg.SMTPURL,
+		MailFrom:        cfg.MailFrom,
 		Databases:       st.databases})
 }
 

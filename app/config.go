@@ -73,6 +73,12 @@ type Config struct {
 	// SIWEDomain is the domain (host[:port]) sign-in-with-Ethereum messages must name (SVC_SIWE_DOMAIN);
 	// default the host and port of HTTPAddr (localhost for an unspecified host).
 	SIWEDomain string
+	// SMTPURL is the SMTP server sign-in codes are mailed through (SVC_SMTP_URL: smtp://user:pass@host:port
+	// with STARTTLS when offered, port 587 by default, or smtps://… with implicit TLS, port 465 by default).
+	// Unset, mail goes to the dev mailbox in PostgreSQL, which `svcd dev mail` prints.
+	SMTPURL string
+	// MailFrom is the sender of sign-in mail (SVC_MAIL_FROM; default "svc <no-reply@localhost>").
+	MailFrom string
 	// BlobURL is the platform's one blob store (SVC_BLOB_URL): file:///dir, s3://bucket?region=...,
 	// gs://bucket (see blob.Open); default file://DataDir/blobs, made absolute. Every API and worker
 	// process must reach the same store.
@@ -155,6 +161,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		},
 		TrustedProxies: splitList(getenv("SVC_TRUSTED_PROXIES")),
 		SIWEDomain:     getenv("SVC_SIWE_DOMAIN"),
+		SMTPURL:        getenv("SVC_SMTP_URL"),
+		MailFrom:       getenv("SVC_MAIL_FROM"),
 		ServicesFile:   getenv("SVC_SERVICES_FILE"),
 		LogLevel:       or(getenv("SVC_LOG_LEVEL"), "info"),
 		LogFormat:      or(getenv("SVC_LOG_FORMAT"), "text"),

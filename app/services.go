@@ -57,6 +57,10 @@ func apiServices(d APIDeps) (api.Deps, error) {
 	if err != nil {
 		return api.Deps{}, err
 	}
+	emailAuth, err := emailAuthService(d, cat)
+	if err != nil {
+		return api.Deps{}, err
+	}
 	artifacts := d.Artifacts
 	if artifacts == nil {
 		artifacts = artifact.NewStore(d.DB, blob.WithPrefix(blob.NewLocal(DefaultBlobDir), ArtifactPrefix), artifact.Options{})
@@ -116,6 +120,7 @@ func apiServices(d APIDeps) (api.Deps, error) {
 		Beneficiaries: beneficiaryService(launches, fees),
 		DatabaseConn:  databaseConn(d),
 		SIWE:          siweService(d),
+		EmailAuth:     emailAuth,
 		Fees:          fees,
 		Trading:       tradingService(wallets, book, cat, d),
 		Handoffs:      handoffService(d),

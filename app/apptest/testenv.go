@@ -154,6 +154,11 @@ type Options struct {
 	// AgentModel is the model agent jobs call (the LLM gateway, or a scripted one); nil fails their
 	// model calls.
 	AgentModel agent.Model
+	// SMTPURL is where sign-in codes are mailed (an smtptest server, say); "" keeps them in the dev
+	// mailbox.
+	SMTPURL string
+	// EmailNow is the clock of sign-in codes (nil: time.Now).
+	EmailNow func() time.Time
 }
 
 // workerStopTimeout bounds how long stopping a test's worker waits for its tasks in flight; a task
@@ -235,7 +240,8 @@ func NewWith(t testing.TB, opts Options) *Env {
 			Artifacts: artifacts, Blobs: blobs, X402: xc, ChainRPCURL: chainURL(chain), NativeUSDPrice: app.DevNativeUSDPrice, WalletScreening: opts.WalletScreening, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
 			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
 			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval},
-			TrustedProxies: opts.TrustedProxies, Handles: resolverOf(t, opts.HandleFile, opts.WalletNames)}}
+			TrustedProxies: opts.TrustedProxies, Handles: resolverOf(t, opts.HandleFile, opts.WalletNames),
+			SMTPURL: opts.SMTPURL, EmailNow: opts.EmailNow}}
 	if opts.Chain {
 		e.deps.Fees = app.DevFees(app.FeeConfig{Confirmations: -1, CacheTTL: opts.FeeCacheTTL})
 	}

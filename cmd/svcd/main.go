@@ -29,6 +29,9 @@ Usage:
   svcd dev                       everything in one process on embedded defaults (make run)
   svcd dev faucet --to ADDRESS --usdc N [--eth 1] [--rpc URL]
                                  mint dev USDC and send ETH on the running dev chain; prints one JSON line
+  svcd dev mail [--to ADDRESS] [--last 5]
+                                 print the newest messages of the dev mailbox (sign-in codes mailed while
+                                 SVC_SMTP_URL is unset) of the running svcd dev
   svcd api                       the HTTP API (needs DATABASE_URL, TEMPORAL_ADDRESS, SVC_ENCRYPTION_KEY)
   svcd worker                    the Temporal worker (needs DATABASE_URL, TEMPORAL_ADDRESS)
   svcd migrate                   apply database migrations
@@ -100,6 +103,9 @@ func dispatch(ctx context.Context, cfg app.Config, args []string, stdout, stderr
 	case "dev":
 		if len(args) > 1 && args[1] == "faucet" {
 			return devFaucet(ctx, args[2:], stdout, stderr)
+		}
+		if len(args) > 1 && args[1] == "mail" {
+			return devMail(ctx, cfg, args[2:], stdout, stderr)
 		}
 		return app.Dev(ctx, cfg, stderr)
 	case "api":

@@ -47,20 +47,14 @@ type Created struct {
 
 // Create makes an account with an optional grant of starting credits, and a credit token for its first key.
 func (s *Service) Create(ctx context.Context, name string, credits int64, ttl time.Duration) (Created, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || len(name) > 200 {
-		return Created{}, svcerr.Invalid("name", "an account needs a name of 1 to 200 characters")
-	}
 	if credits < 0 {
 		return Created{}, svcerr.Invalid("credits", "starting credits cannot be negative")
 	}
-	acct := &schema.Account{ID: ids.New(ids.Account), Name: name}
+	var acct *schema.Account
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := tx.NewInsert().Model(acct).Exec(ctx); err != nil {
-			return fmt.Errorf("insert account: %w", err)
-		}
-		if _, err := tx.NewRaw("INSERT INTO credit_balances (account_id) VALUES (?)", acct.ID).Exec(ctx); err != nil {
-			return fmt.Errorf("open balance: %w", err)
+		var err error
+		if acct, err = Open(ctx, tx, name); err != nil {
+			return err
 		}
 		if credits == 0 {
 			return nil
@@ -78,6 +72,24 @@ func (s *Service) Create(ctx context.Context, name string, credits int64, ttl ti
 		return Created{}, err
 	}
 	return Created{AccountID: acct.ID, CreditToken: token}, nil
+}
+
+// Open inserts an account named name (trimmed, 1 to 200 characters) and its empty credit balance through
+// db, which should be a transaction the caller commits with whatever else makes the account (a grant of
+// credits, the address it signs in with).
+func Open(ctx context.Context, db bun.IDB, name string) (*schema.Account, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 200 {
+		return nil, svcerr.Invalid("name", "an account needs a name of 1 to 200 characters")
+	}
+	acct := &schema.Account{ID: ids.New(ids.Account), Name: name}
+	if _, err := db.NewInsert().Model(acct).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("insert account: %w", err)
+	}
+	if _, err := db.NewRaw("INSERT INTO credit_balances (account_id) VALUES (?)", acct.ID).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("open balance: %w", err)
+	}
+	return acct, nil
 }
 
 // IssueToken signs a credit token for an existing account.

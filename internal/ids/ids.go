@@ -57,6 +57,8 @@ const (
 	AgentStep   = "stp"
 	// AppScriptRun names a run of an app's script (issue 26, workflow appscript/<id>).
 	AppScriptRun = "arun"
+	// EmailSignIn names an attempt to sign in by email with a one-time code (issue 27).
+	EmailSignIn = "otp"
 )
 
 var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
