@@ -150,6 +150,23 @@ func TestEmailSignInThrottlesResends(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, unknown.Status, "%s", unknown.Raw)
 }
 
+// TestEmailSignInCapsCodesPerDay: an address is sent at most MaxCodesPerDay codes in 24 hours, however
+// far apart; the next start is refused 429 until the first of them is a day old.
+func TestEmailSignInCapsCodesPerDay(t *testing.T) {
+	t.Parallel()
+	env, mail, clock := emailEnv(t)
+	for range emailauth.MaxCodesPerDay {
+		startEmail(t, env, mail, "gina@example.com")
+		clock.advance(emailauth.DefaultResendAfter + time.Second)
+	}
+	capped := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/auth/email/start", Body: map[string]any{"email": "gina@example.com"}})
+	require.Equal(t, http.StatusTooManyRequests, capped.Status, "%s", capped.Raw)
+	require.Contains(t, errorOf(capped)["message"], "24 hours")
+	require.Zero(t, mail.Pending(), "a capped start mailed a code")
+	clock.advance(24 * time.Hour)
+	startEmail(t, env, mail, "gina@example.com")
+}
+
 // TestEmailSignInLocksAfterFiveWrongCodes: each wrong code says how many attempts are left; the fifth
 // locks the attempt, and the right code is refused afterwards.
 func TestEmailSignInLocksAfterFiveWrongCodes(t *testing.T) {

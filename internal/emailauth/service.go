@@ -7,8 +7,6 @@ package emailauth
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -30,6 +28,9 @@ const (
 	DefaultResendAfter = time.Minute
 	// MaxAttempts is how many wrong codes an attempt takes: the last one locks it.
 	MaxAttempts = 5
+	// MaxCodesPerDay is how many codes one address is sent in 24 hours: with MaxAttempts, at most 50
+	// guesses a day against a million codes.
+	MaxCodesPerDay = 10
 	// Subject is the subject of the sign-in message.
 	Subject = "Your svc sign-in code"
 	// attemptRetention is how long attempts are kept (long after their codes expired).
@@ -153,23 +154,37 @@ func (s *Service) record(ctx context.Context, st *Started, code string, now time
 	})
 }
 
-// throttle refuses a start within ResendAfter of the address's latest attempt.
+// throttle refuses a start within ResendAfter of the address's latest attempt, or when the address was
+// sent MaxCodesPerDay codes in the last 24 hours.
 func (s *Service) throttle(ctx context.Context, tx bun.Tx, email string, now time.Time) error {
-	var last time.Time
-	err := tx.NewRaw("SELECT created_at FROM email_signin_attempts WHERE email = ? ORDER BY created_at DESC LIMIT 1", email).Scan(ctx, &last)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
+	var recent struct {
+		Count  int       `bun:"n"`
+		First  time.Time `bun:"first"`
+		Latest time.Time `bun:"latest"`
 	}
+	err := tx.NewRaw("SELECT count(*) AS n, min(created_at) AS first, max(created_at) AS latest FROM email_signin_attempts WHERE email = ? AND created_at >= ?",
+		email, now.Add(-attemptRetention)).Scan(ctx, &recent)
 	if err != nil {
-		return fmt.Errorf("read the latest sign-in attempt: %w", err)
+		return fmt.Errorf("read the address's recent sign-in attempts: %w", err)
 	}
-	next := last.Add(s.opts.ResendAfter)
-	if !now.Before(next) {
+	if recent.Count == 0 {
 		return nil
 	}
+	if recent.Count >= MaxCodesPerDay {
+		return tooSoon(recent.First.Add(attemptRetention), now,
+			fmt.Sprintf("this address was sent %d sign-in codes in the last 24 hours, the most it is sent", MaxCodesPerDay))
+	}
+	if next := recent.Latest.Add(s.opts.ResendAfter); now.Before(next) {
+		return tooSoon(next, now, fmt.Sprintf("a code was sent to this address less than %s ago", s.opts.ResendAfter))
+	}
+	return nil
+}
+
+// tooSoon is the 429 of a start refused until next.
+func tooSoon(next, now time.Time, why string) error {
 	wait := int(math.Ceil(next.Sub(now).Seconds()))
 	return (&svcerr.Error{Code: svcerr.LimitExceeded, Param: "email",
-		Message: fmt.Sprintf("a code was sent to this address less than %s ago: ask again after %s", s.opts.ResendAfter, next.UTC().Format(time.RFC3339))}).
+		Message: fmt.Sprintf("%s: ask again after %s", why, next.UTC().Format(time.RFC3339))}).
 		WithDetails("retryAfterSeconds", wait).WithDetails("operation", client.OpAuthEmailStart).
 		WithDetails("resendAfter", next.UTC().Format(time.RFC3339))
 }

@@ -90,6 +90,8 @@ type Session struct {
 	t      testing.TB
 	tmux   string
 	socket string
+	// status is the file the program's exit status is written to once it ends.
+	status string
 }
 
 // Start runs argv in a new 120x40 tmux session whose environment is exactly env (plus PATH and TERM
@@ -107,7 +109,7 @@ func Start(t testing.TB, env map[string]string, argv ...string) *Session {
 	if err := os.WriteFile(conf, []byte("set -g remain-on-exit on\nset -g status off\n"), 0o600); err != nil {
 		t.Fatalf("testterm: %v", err)
 	}
-	s := &Session{t: t, tmux: bin, socket: filepath.Join(dir, "sock")}
+	s := &Session{t: t, tmux: bin, socket: filepath.Join(dir, "sock"), status: filepath.Join(dir, "status")}
 	full := map[string]string{"PATH": os.Getenv("PATH"), "TERM": "screen"}
 	for k, v := range env {
 		full[k] = v
@@ -117,7 +119,10 @@ func Start(t testing.TB, env map[string]string, argv ...string) *Session {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	cmd := []string{"env", "-i"}
+	// The program runs under sh, which writes its exit status to a file when it ends (tmux's own
+	// pane_dead_status is not always set by the time the pane is marked dead).
+	record := `"$@"; echo $? > "$STATUS.tmp" && mv "$STATUS.tmp" "$STATUS"`
+	cmd := []string{"env", "STATUS=" + s.status, "sh", "-c", record, "sh", "env", "-i"}
 	for _, k := range keys {
 		cmd = append(cmd, k+"="+full[k])
 	}
@@ -193,14 +198,10 @@ func (s *Session) WaitExit(timeout time.Duration) int {
 	s.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		out, err := s.run("display-message", "-p", "-t", "t", "#{pane_dead} #{pane_dead_status}")
-		if err != nil {
-			s.t.Fatalf("testterm: read the pane's state: %v: %s", err, out)
-		}
-		if dead, status, _ := strings.Cut(strings.TrimSpace(out), " "); dead == "1" {
-			code, err := strconv.Atoi(status)
+		if raw, err := os.ReadFile(s.status); err == nil {
+			code, err := strconv.Atoi(strings.TrimSpace(string(raw)))
 			if err != nil {
-				s.t.Fatalf("testterm: exit status %q: %v", status, err)
+				s.t.Fatalf("testterm: exit status %q: %v", raw, err)
 			}
 			return code
 		}
