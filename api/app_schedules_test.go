@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/outbox"
 )
 
 // scheduledApp is an app folder whose script writes appKV tick, with the schedule entry given.
@@ -143,4 +145,54 @@ func TestAppScheduleTierLimit(t *testing.T) {
 	require.Contains(t, string(resp.Raw), "automations.active")
 	require.Equal(t, http.StatusNotFound, c.GetApp(context.Background(), "crowded").StatusCode)
 	require.Empty(t, appAutomations(t, c, "crowded"))
+}
+
+// TestAppScheduleFiresObeyTheKeysLimits: the requestsPerMinute limit on apps.scripts.run of the key
+// that wrote an app's manifest applies to its scheduled fires (here every second): one run starts in
+// the minute, the other fires are skipped with automation.limit_reached naming key_limit, and the
+// automation stays active.
+func TestAppScheduleFiresObeyTheKeysLimits(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{AutomationInterval: time.Second})
+	owner := newArtifactAccount(t, env)
+	child := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: owner.secret,
+		Body:    map[string]any{"limits": []map[string]any{{"operation": client.OpAppsScriptsRun, "requestsPerMinute": 1}}},
+		Headers: map[string]string{"Idempotency-Key": "limited-app-key"}})
+	require.Equal(t, http.StatusCreated, child.Status, "%s", child.Raw)
+	secret := child.Body["apiKey"].(map[string]any)["secret"].(string)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(secret))
+	ctx := context.Background()
+	const slug = "limited-ticker"
+	created := createJSONApp(t, env, secret, "create-limited", scheduledApp(slug, `{"script":"main","cron":"0 * * * *","enabled":true}`))
+	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
+	autos := appAutomations(t, c, slug)
+	require.Len(t, autos, 1)
+	id := autos[0].ID
+
+	require.Eventually(t, func() bool {
+		return c.GetAutomation(ctx, id).Body.Automation.Counts.RunsSkipped >= 2
+	}, 30*time.Second, 100*time.Millisecond, "later fires are refused by the key's limit")
+	require.Equal(t, client.AutomationActive, c.GetAutomation(ctx, id).Body.Automation.Status, "a spent key limit never pauses")
+	require.Zero(t, countEvents(t, env, owner.accountID, outbox.AutomationPaused))
+	putManifest(t, c, slug, `{"script":"main","cron":"0 * * * *","enabled":false}`)
+	got := c.GetAutomation(ctx, id).Body.Automation
+	require.EqualValues(t, 1, got.Counts.RunsStarted, "one run in the minute")
+	runs := c.ListAppScriptRuns(ctx, slug, client.ListParams{})
+	require.True(t, runs.OK, "%v", runs.Error)
+	require.Len(t, runs.Body.Runs, 1)
+	require.Equal(t, "schedule", runs.Body.Runs[0].Trigger)
+
+	events, err := outbox.List(ctx, env.DB, owner.accountID)
+	require.NoError(t, err)
+	limited := 0
+	for _, e := range events {
+		if e.Type == outbox.AutomationLimitReached {
+			var data struct{ Limit, Message string }
+			require.NoError(t, json.Unmarshal(e.Data, &data))
+			require.Equal(t, "key_limit", data.Limit)
+			require.Contains(t, data.Message, client.OpAppsScriptsRun)
+			limited++
+		}
+	}
+	require.GreaterOrEqual(t, limited, 2)
 }

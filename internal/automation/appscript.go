@@ -10,6 +10,7 @@ import (
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/limit"
 	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
@@ -21,7 +22,7 @@ import (
 // apprun.SyncSchedules, never through POST /v1/automations. Their action is the app script run
 // operation (managed-agents apps.scripts.run) with the input {app, script}; a fire records an app
 // script run with trigger schedule, acting as the key recorded on the automation (the key that last
-// synced the app's manifest), and starts its workflow appscript/<runId>.
+// synced the app's manifest, whose limits on apps.scripts.run apply to the fire), and starts its workflow appscript/<runId>.
 
 // AppScriptInput is the action input of an app script automation.
 type AppScriptInput struct {
@@ -91,7 +92,7 @@ func (f *Firer) decideAppScript(ctx context.Context, tx bun.Tx, a *schema.Automa
 	}
 	if skip, why, err := f.appScriptRefusal(ctx, a); err != nil || skip != "" {
 		if err == nil {
-			fire, err = f.refuse(ctx, tx, a, l, at, skip, why, true)
+			fire, err = f.refuse(ctx, tx, a, l, at, skip, why, skip != SkipKeyLimit)
 		}
 		return fire, "", err
 	}
@@ -112,7 +113,8 @@ func (f *Firer) decideAppScript(ctx context.Context, tx bun.Tx, a *schema.Automa
 }
 
 // appScriptRefusal says why an app script automation cannot fire: no app script runner on this worker,
-// or the key that synced its app was revoked.
+// the key that synced its app was revoked, or that key's limits on apps.scripts.run (requestsPerMinute,
+// as the owner's own POST .../scripts/{name}/run counts) are spent for now.
 func (f *Firer) appScriptRefusal(ctx context.Context, a *schema.Automation) (skip, why string, err error) {
 	if f.AppScripts == nil {
 		return "", "", fmt.Errorf("this worker cannot run app scripts (automation %s)", a.ID)
@@ -120,14 +122,18 @@ func (f *Firer) appScriptRefusal(ctx context.Context, a *schema.Automation) (ski
 	if a.KeyID == "" {
 		return "", "", nil
 	}
-	_, err = f.Keys.Holder(ctx, a.KeyID)
+	holder, err := f.Keys.Holder(ctx, a.KeyID)
 	if svcerr.Is(err, svcerr.Unauthenticated) {
 		return SkipKeyRevoked, "the API key that synced its app was revoked", nil
 	}
 	if err != nil {
 		return "", "", fmt.Errorf("read the key of automation %s: %w", a.ID, err)
 	}
-	return "", "", nil
+	refused, why, err := f.keyLimits(ctx, holder, limit.Operations(client.OpAppsScriptsRun, "", ""), 0)
+	if err != nil || !refused {
+		return "", "", err
+	}
+	return SkipKeyLimit, why, nil
 }
 
 // ForApp lists the scope's automations (not deleted) that run scripts of the app slug.

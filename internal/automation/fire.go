@@ -161,7 +161,8 @@ func (f *Firer) newRun(ctx context.Context, a *schema.Automation, runID string, 
 	if err != nil {
 		return nil, "", "", err
 	}
-	if refused, why, err := f.keyLimits(ctx, holder, a, op); err != nil || refused {
+	ops := limit.Operations(client.OpRunsCreate, a.ServiceID, a.OperationID)
+	if refused, why, err := f.keyLimits(ctx, holder, ops, op.Millicredits); err != nil || refused {
 		if err != nil {
 			return nil, "", "", err
 		}
@@ -174,9 +175,9 @@ func (f *Firer) newRun(ctx context.Context, a *schema.Automation, runID string, 
 		AutomationID: &automationID, ScheduledAt: &scheduled}, "", "", nil
 }
 
-// keyLimits applies the creating key's runs.create limits and, for a priced operation, its
-// creditsPerDay; refused says one of them is spent.
-func (f *Firer) keyLimits(ctx context.Context, holder *apikey.Caller, a *schema.Automation, op catalog.Operation) (refused bool, why string, err error) {
+// keyLimits applies the creating key's requestsPerMinute limits on the operations ops (with *) and,
+// for a priced action (millicredits > 0), its creditsPerDay; refused says one of them is spent.
+func (f *Firer) keyLimits(ctx context.Context, holder *apikey.Caller, ops []string, millicredits int64) (refused bool, why string, err error) {
 	if f.Limiter == nil {
 		return false, "", nil
 	}
@@ -184,7 +185,6 @@ func (f *Firer) keyLimits(ctx context.Context, holder *apikey.Caller, a *schema.
 	for _, k := range holder.Ancestors {
 		owners = append(owners, limit.Owner{KeyID: k.ID, Limits: k.Limits})
 	}
-	ops := limit.Operations(client.OpRunsCreate, a.ServiceID, a.OperationID)
 	d, err := f.Limiter.Allow(ctx, owners, ops)
 	if err != nil {
 		return false, "", fmt.Errorf("apply the key's limits: %w", err)
@@ -192,10 +192,10 @@ func (f *Firer) keyLimits(ctx context.Context, holder *apikey.Caller, a *schema.
 	if !d.Allowed {
 		return true, "the key's limit on " + d.Operation + " is spent for now", nil
 	}
-	if op.Millicredits == 0 {
+	if millicredits == 0 {
 		return false, "", nil
 	}
-	d, _, err = f.Limiter.ReserveCredits(ctx, owners, ops, op.Millicredits)
+	d, _, err = f.Limiter.ReserveCredits(ctx, owners, ops, millicredits)
 	if err != nil {
 		return false, "", fmt.Errorf("apply the key's creditsPerDay: %w", err)
 	}
