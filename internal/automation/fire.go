@@ -60,7 +60,6 @@ func RunID(automationID string, at time.Time) string {
 // why it starts none. A retry after the run was recorded answers the same run.
 func (f *Firer) Prepare(ctx context.Context, in workflows.AutomationFireInput) (workflows.AutomationFire, error) {
 	var fire workflows.AutomationFire
-	var appRun string
 	err := f.Store.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		a := new(schema.Automation)
 		err := tx.NewSelect().Model(a).Where("id = ?", in.AutomationID).For("UPDATE").Scan(ctx)
@@ -71,24 +70,18 @@ func (f *Firer) Prepare(ctx context.Context, in workflows.AutomationFireInput) (
 		if err != nil {
 			return fmt.Errorf("lock automation %s: %w", in.AutomationID, err)
 		}
-		fire, appRun, err = f.decide(ctx, tx, a, in.ScheduledAt)
+		fire, err = f.decide(ctx, tx, a, in.ScheduledAt)
 		return err
 	})
-	if err == nil && appRun != "" {
-		if err := f.AppScripts.Start(ctx, appRun); err != nil {
-			return fire, fmt.Errorf("start app script run %s of automation %s: %w", appRun, in.AutomationID, err)
-		}
-	}
 	return fire, err
 }
 
-// decide is Prepare on the locked row; appRun names the app script run Prepare starts once committed.
-func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at time.Time) (fire workflows.AutomationFire, appRun string, err error) {
+// decide is Prepare on the locked row.
+func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at time.Time) (workflows.AutomationFire, error) {
 	if IsAppScript(a) {
 		return f.decideAppScript(ctx, tx, a, at)
 	}
-	fire, err = f.decideRun(ctx, tx, a, at)
-	return fire, "", err
+	return f.decideRun(ctx, tx, a, at)
 }
 
 // decideRun decides the fire of an automation whose action is a run.
