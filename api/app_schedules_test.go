@@ -2,14 +2,20 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+	sdkclient "go.temporal.io/sdk/client"
 
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/outbox"
+	"github.com/svcplatform/svc/workflows"
 )
 
 // scheduledApp is an app folder whose script writes appKV tick, with the schedule entry given.
@@ -143,4 +149,153 @@ func TestAppScheduleTierLimit(t *testing.T) {
 	require.Contains(t, string(resp.Raw), "automations.active")
 	require.Equal(t, http.StatusNotFound, c.GetApp(context.Background(), "crowded").StatusCode)
 	require.Empty(t, appAutomations(t, c, "crowded"))
+}
+
+// TestAppScheduleFiresObeyTheKeysLimits: the requestsPerMinute limit on apps.scripts.run of the key
+// that wrote an app's manifest applies to its scheduled fires (here every second): one run starts in
+// the minute, the other fires are skipped with automation.limit_reached naming key_limit, and the
+// automation stays active.
+func TestAppScheduleFiresObeyTheKeysLimits(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{AutomationInterval: time.Second})
+	owner := newArtifactAccount(t, env)
+	child := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Key: owner.secret,
+		Body:    map[string]any{"limits": []map[string]any{{"operation": client.OpAppsScriptsRun, "requestsPerMinute": 1}}},
+		Headers: map[string]string{"Idempotency-Key": "limited-app-key"}})
+	require.Equal(t, http.StatusCreated, child.Status, "%s", child.Raw)
+	secret := child.Body["apiKey"].(map[string]any)["secret"].(string)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(secret))
+	ctx := context.Background()
+	const slug = "limited-ticker"
+	created := createJSONApp(t, env, secret, "create-limited", scheduledApp(slug, `{"script":"main","cron":"0 * * * *","enabled":true}`))
+	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
+	autos := appAutomations(t, c, slug)
+	require.Len(t, autos, 1)
+	id := autos[0].ID
+
+	require.Eventually(t, func() bool {
+		return c.GetAutomation(ctx, id).Body.Automation.Counts.RunsSkipped >= 2
+	}, 30*time.Second, 100*time.Millisecond, "later fires are refused by the key's limit")
+	require.Equal(t, client.AutomationActive, c.GetAutomation(ctx, id).Body.Automation.Status, "a spent key limit never pauses")
+	require.Zero(t, countEvents(t, env, owner.accountID, outbox.AutomationPaused))
+	putManifest(t, c, slug, `{"script":"main","cron":"0 * * * *","enabled":false}`)
+	got := c.GetAutomation(ctx, id).Body.Automation
+	require.EqualValues(t, 1, got.Counts.RunsStarted, "one run in the minute")
+	runs := c.ListAppScriptRuns(ctx, slug, client.ListParams{})
+	require.True(t, runs.OK, "%v", runs.Error)
+	require.Len(t, runs.Body.Runs, 1)
+	require.Equal(t, "schedule", runs.Body.Runs[0].Trigger)
+
+	events, err := outbox.List(ctx, env.DB, owner.accountID)
+	require.NoError(t, err)
+	limited := 0
+	for _, e := range events {
+		if e.Type == outbox.AutomationLimitReached {
+			var data struct{ Limit, Message string }
+			require.NoError(t, json.Unmarshal(e.Data, &data))
+			require.Equal(t, "key_limit", data.Limit)
+			require.Contains(t, data.Message, client.OpAppsScriptsRun)
+			limited++
+		}
+	}
+	require.GreaterOrEqual(t, limited, 2)
+}
+
+// blockingServer is a local HTTP server whose requests each announce themselves on arrived and answer
+// "released" only once release is closed (closed at cleanup too).
+func blockingServer(t *testing.T) (url string, arrived <-chan struct{}, release func()) {
+	t.Helper()
+	in := make(chan struct{}, 8)
+	gate := make(chan struct{})
+	var once sync.Once
+	release = func() { once.Do(func() { close(gate) }) }
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		in <- struct{}{}
+		select {
+		case <-gate:
+			_, _ = w.Write([]byte("released"))
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(release)
+	return srv.URL, in, release
+}
+
+// fireSchedule fires the automation's schedule once now under the schedule's own overlap policy.
+func fireSchedule(t *testing.T, env *apptest.Env, automationID string) {
+	t.Helper()
+	h := env.Temporal.ScheduleClient().GetHandle(context.Background(), workflows.AutomationScheduleID(automationID))
+	require.NoError(t, h.Trigger(context.Background(), sdkclient.ScheduleTriggerOptions{}))
+}
+
+// scheduleInfo describes the automation's schedule.
+func scheduleInfo(t *testing.T, env *apptest.Env, automationID string) sdkclient.ScheduleInfo {
+	t.Helper()
+	d, err := env.Temporal.ScheduleClient().GetHandle(context.Background(), workflows.AutomationScheduleID(automationID)).Describe(context.Background())
+	require.NoError(t, err)
+	return d.Info
+}
+
+// TestAppScheduleOverlapSeesTheScript: an app's scheduled fire lasts as long as its script run (here
+// awaiting a slow http.fetch that a local server holds until released), so the automation's overlap
+// policy (skip) skips a fire that comes while the script is going, and no second run is recorded; once
+// the script ends, the fire ends and the next fire starts a run.
+func TestAppScheduleOverlapSeesTheScript(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t)
+	owner := newArtifactAccount(t, env)
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(owner.secret))
+	ctx := context.Background()
+	url, arrived, release := blockingServer(t)
+	const slug = "slow-ticker"
+	files := map[string]string{
+		"manifest.json":   `{"slug":"` + slug + `","permissions":["fetch:http"],"scripts":["main"],"schedule":[{"script":"main","cron":"0 * * * *","enabled":true}]}`,
+		"index.html":      "<!doctype html><p>slow</p>",
+		"scripts/main.ts": `const r = await http.fetch("` + url + `/slow"); return r.body;`,
+	}
+	created := createJSONApp(t, env, owner.secret, "create-slow", files)
+	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
+	autos := appAutomations(t, c, slug)
+	require.Len(t, autos, 1)
+	id := autos[0].ID
+	require.Equal(t, client.OverlapSkip, autos[0].Overlap)
+
+	fireSchedule(t, env, id)
+	firstFire := time.Now().Unix()
+	select {
+	case <-arrived:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the scheduled script never fetched")
+	}
+	info := scheduleInfo(t, env, id)
+	require.Len(t, info.RecentActions, 1)
+	fireWorkflow := info.RecentActions[0].StartWorkflowResult.WorkflowID
+	require.False(t, workflowClosed(env, fireWorkflow), "the fire lasts while its script runs")
+
+	fireSchedule(t, env, id)
+	require.Eventually(t, func() bool { return scheduleInfo(t, env, id).NumActionsSkippedOverlap == 1 },
+		30*time.Second, 50*time.Millisecond, "the second fire is skipped by the overlap policy")
+	runs := c.ListAppScriptRuns(ctx, slug, client.ListParams{})
+	require.True(t, runs.OK, "%v", runs.Error)
+	require.Len(t, runs.Body.Runs, 1, "the skipped fire recorded no run")
+	require.Equal(t, client.AppRunRunning, runs.Body.Runs[0].Status)
+
+	release()
+	require.Eventually(t, func() bool { return workflowClosed(env, fireWorkflow) }, 30*time.Second, 50*time.Millisecond)
+	first := c.GetAppScriptRun(ctx, slug, runs.Body.Runs[0].ID)
+	require.True(t, first.OK, "%v", first.Error)
+	require.Equal(t, client.AppRunSucceeded, first.Body.Run.Status, "the fire ended with its script")
+	require.JSONEq(t, `"released"`, string(first.Body.Run.Result))
+
+	// Temporal names a fire by its second: the next fire must come in a later second than the first.
+	require.Eventually(t, func() bool { return time.Now().Unix() > firstFire }, 2*time.Second, 10*time.Millisecond)
+	fireSchedule(t, env, id)
+	require.Eventually(t, func() bool {
+		r := c.ListAppScriptRuns(ctx, slug, client.ListParams{})
+		require.True(t, r.OK, "%v", r.Error)
+		return len(r.Body.Runs) == 2 && r.Body.Runs[0].Status == client.AppRunSucceeded
+	}, 30*time.Second, 50*time.Millisecond, "a fire after the script ended starts a run")
+	got := c.GetAutomation(ctx, id).Body.Automation
+	require.EqualValues(t, 2, got.Counts.RunsStarted)
 }

@@ -61,12 +61,12 @@ func workerApps(d WorkerDeps) apprun.Apps {
 	return apprun.AppsStore{Store: apps.NewStore(d.DB, files, blob.WithPrefix(d.Blobs, FilePrefix), purges, nil)}
 }
 
-// scheduledAppScripts records and starts the runs of app script automations' fires (nil without the
-// apps store or a workflow engine: their fires fail and are retried).
+// scheduledAppScripts records the runs of app script automations' fires (nil without the apps store or
+// a workflow engine: their fires fail and are retried).
 func scheduledAppScripts(d WorkerDeps) automation.AppScripts {
 	a := workerApps(d)
 	if a == nil || d.Temporal == nil {
 		return nil
 	}
-	return apprun.Scheduled{DB: d.DB, Apps: a, Engine: d.Temporal}
+	return apprun.Scheduled{DB: d.DB, Apps: a}
 }

@@ -23,16 +23,28 @@ type AutomationFireInput struct {
 }
 
 // AutomationFire is what a fire does, as ActivityPrepareAutomationFire decided it under the automation's
-// lock: start the run RunID (recorded, with Run its workflow's input), or nothing (Skipped says why), and
-// pause the schedule when Pause is set (the automation used up its executions, say; Note says why).
+// lock: start the run RunID (recorded, with Run its workflow's input), or the app script run AppRun, or
+// nothing (Skipped says why), and pause the schedule when Pause is set (the automation used up its
+// executions, say; Note says why).
 type AutomationFire struct {
 	RunID     string
 	Run       RunParams
+	AppRun    *AppScriptStart `json:",omitempty"`
 	AccountID string
 	ProjectID *string
 	Skipped   string
 	Pause     bool
 	Note      string
+}
+
+// AppScriptStart is the app script run (recorded queued) a fire starts as appscript/<RunID> and waits
+// for; ServiceID and OperationID are its resource attributes, App and Script its memo.
+type AppScriptStart struct {
+	RunID       string
+	ServiceID   string
+	OperationID string
+	App         string
+	Script      string
 }
 
 // AutomationScheduleID is the Temporal Schedule id of an automation.
@@ -56,8 +68,8 @@ var fireBookkeeping = workflow.ActivityOptions{
 
 // AutomationFireWorkflow (workflow id automation-fire/<automationId>-<scheduled time>, started by the
 // schedule automation/<automationId>) performs one fire: ActivityPrepareAutomationFire records the run
-// under the tier's and the key's limits (or refuses it), then the run's own RunWorkflow (run/<runId>)
-// starts as a child, abandoned if this workflow ends, and this workflow waits for it, so the schedule's
+// under the tier's and the key's limits (or refuses it), then the run's own RunWorkflow (run/<runId>,
+// or AppScriptWorkflow appscript/<runId> for an app's scheduled script) starts as a child, abandoned if this workflow ends, and this workflow waits for it, so the schedule's
 // overlap policy sees the run going. The run's id derives from the automation and the scheduled time:
 // a retried fire, a restarted process or a second worker never doubles it.
 func AutomationFireWorkflow(ctx workflow.Context, p AutomationFireParams) error {
@@ -71,6 +83,9 @@ func AutomationFireWorkflow(ctx workflow.Context, p AutomationFireParams) error 
 		if err := workflow.ExecuteActivity(actx, ActivityPauseAutomationSchedule, p.AutomationID, fire.Note).Get(ctx, nil); err != nil {
 			return fmt.Errorf("pause automation %s: %w", p.AutomationID, err)
 		}
+	}
+	if fire.AppRun != nil {
+		return awaitAppScript(ctx, p.AutomationID, fire)
 	}
 	if fire.RunID == "" {
 		return nil
@@ -88,6 +103,29 @@ func AutomationFireWorkflow(ctx workflow.Context, p AutomationFireParams) error 
 			return nil // the run was started before (by the run sweep, say)
 		}
 		return fmt.Errorf("start run %s of automation %s: %w", fire.RunID, p.AutomationID, err)
+	}
+	_ = child.Get(ctx, nil) // the run records its own outcome; waiting lets the overlap policy see it
+	return nil
+}
+
+// awaitAppScript starts the fire's app script run appscript/<runId> as a child, abandoned if the fire
+// ends, and waits for it like a run, so the schedule's overlap policy sees the script going. A run
+// started before (by the app runs' sweep, say) is not waited for.
+func awaitAppScript(ctx workflow.Context, automationID string, fire AutomationFire) error {
+	r := fire.AppRun
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		WorkflowID:            AppScriptWorkflowID(r.RunID),
+		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		TypedSearchAttributes: ResourceAttributes(fire.AccountID, fire.ProjectID, r.ServiceID, r.OperationID),
+		Memo:                  map[string]any{"status": "queued", "app": r.App, "script": r.Script, "automationId": automationID},
+	})
+	child := workflow.ExecuteChildWorkflow(cctx, AppScriptWorkflowName, AppScriptParams{RunID: r.RunID})
+	if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		if temporal.IsWorkflowExecutionAlreadyStartedError(err) {
+			return nil
+		}
+		return fmt.Errorf("start app script run %s of automation %s: %w", r.RunID, automationID, err)
 	}
 	_ = child.Get(ctx, nil) // the run records its own outcome; waiting lets the overlap policy see it
 	return nil

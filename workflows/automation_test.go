@@ -26,6 +26,10 @@ func fireEnv(t *testing.T, fire workflows.AutomationFire) (*testsuite.TestWorkfl
 		runs = append(runs, p.RunID)
 		return workflow.Sleep(ctx, time.Hour) // a long run: the fire waits for it
 	}, workflow.RegisterOptions{Name: workflows.RunWorkflowName})
+	env.RegisterWorkflowWithOptions(func(ctx workflow.Context, p workflows.AppScriptParams) (workflows.AppScriptOutcome, error) {
+		runs = append(runs, "appscript/"+p.RunID)
+		return workflows.AppScriptOutcome{RunID: p.RunID, Status: "succeeded"}, workflow.Sleep(ctx, time.Hour) // a long script
+	}, workflow.RegisterOptions{Name: workflows.AppScriptWorkflowName})
 	env.RegisterActivityWithOptions(func(_ context.Context, in workflows.AutomationFireInput) (workflows.AutomationFire, error) {
 		require.Equal(t, "auto_1", in.AutomationID)
 		asked = append(asked, in.ScheduledAt)
@@ -52,6 +56,19 @@ func TestAutomationFireStartsItsRunAndWaits(t *testing.T) {
 	require.Len(t, *asked, 1)
 	require.WithinDuration(t, start, (*asked)[0], time.Second, "a fire not started by a schedule uses its start time")
 	require.GreaterOrEqual(t, env.Now().Sub(start), time.Hour, "the fire waited for its run")
+}
+
+// TestAutomationFireStartsItsAppScriptAndWaits: an app script fire starts appscript/<runId> and ends
+// only when the script does, so the schedule's overlap policy sees the script going.
+func TestAutomationFireStartsItsAppScriptAndWaits(t *testing.T) {
+	env, runs, _, _ := fireEnv(t, workflows.AutomationFire{AccountID: "acct_x",
+		AppRun: &workflows.AppScriptStart{RunID: "arun_1", ServiceID: "managed-agents", OperationID: "apps.scripts.run", App: "a", Script: "main"}})
+	start := env.Now()
+	env.ExecuteWorkflow(workflows.AutomationFireWorkflowName, workflows.AutomationFireParams{AutomationID: "auto_1"})
+	require.True(t, env.IsWorkflowCompleted())
+	require.NoError(t, env.GetWorkflowError())
+	require.Equal(t, []string{"appscript/arun_1"}, *runs)
+	require.GreaterOrEqual(t, env.Now().Sub(start), time.Hour, "the fire waited for its script")
 }
 
 // TestAutomationFireRefusedStartsNothing: a fire the limits refused starts no run.

@@ -16,12 +16,11 @@ import (
 	"github.com/svcplatform/svc/schema"
 )
 
-// Scheduled records and starts the runs of app script automations (automation.AppScripts), on the
-// worker: trigger schedule, as the automation's key, the owner as the viewer.
+// Scheduled records the runs of app script automations (automation.AppScripts), on the worker: trigger
+// schedule, as the automation's key, the owner as the viewer; the fire's workflow starts each run.
 type Scheduled struct {
-	DB     *bun.DB
-	Apps   Apps
-	Engine Starter
+	DB   *bun.DB
+	Apps Apps
 }
 
 // Record implements automation.AppScripts: the run is recorded queued in db, the fire's transaction.
@@ -32,18 +31,6 @@ func (s Scheduled) Record(ctx context.Context, db bun.IDB, f automation.AppScrip
 	_, err := (&Service{DB: s.DB, Apps: s.Apps}).recordIn(ctx, db, StartRequest{Scope: f.Scope, KeyID: f.KeyID, RunID: f.RunID,
 		Slug: f.App, Script: f.Script, Trigger: schema.AppRunBySchedule})
 	return err
-}
-
-// Start implements automation.AppScripts: it starts the recorded run's workflow (idempotent).
-func (s Scheduled) Start(ctx context.Context, runID string) error {
-	if s.Engine == nil {
-		return ErrUnavailable
-	}
-	row := new(schema.AppScriptRun)
-	if err := s.DB.NewSelect().Model(row).Where("id = ?", runID).Scan(ctx); err != nil {
-		return fmt.Errorf("read app script run %s: %w", runID, err)
-	}
-	return startRun(ctx, s.Engine, row)
 }
 
 // ScheduleName is the name of the automation of the manifest's schedule entry index of the app slug.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/ids"
+	"github.com/svcplatform/svc/internal/limit"
 	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
@@ -21,7 +22,8 @@ import (
 // apprun.SyncSchedules, never through POST /v1/automations. Their action is the app script run
 // operation (managed-agents apps.scripts.run) with the input {app, script}; a fire records an app
 // script run with trigger schedule, acting as the key recorded on the automation (the key that last
-// synced the app's manifest), and starts its workflow appscript/<runId>.
+// synced the app's manifest, whose limits on apps.scripts.run apply to the fire), and the fire's
+// workflow starts appscript/<runId> as its child and waits for it (the overlap policy sees it).
 
 // AppScriptInput is the action input of an app script automation.
 type AppScriptInput struct {
@@ -57,13 +59,13 @@ type AppScriptFire struct {
 	Script string
 }
 
-// AppScripts records and starts the runs of app script automations (apprun.Scheduled).
+// AppScripts records the runs of app script automations (apprun.Scheduled); the fire's workflow starts
+// each recorded run's workflow appscript/<runId> as its child and waits for it, so the automation's
+// overlap policy sees the script going.
 type AppScripts interface {
 	// Record records the run (queued, trigger schedule) in db, the fire's transaction; an app or script
 	// that is gone is a svcerr NotFound.
 	Record(ctx context.Context, db bun.IDB, f AppScriptFire) error
-	// Start starts the recorded run's workflow (idempotent).
-	Start(ctx context.Context, runID string) error
 }
 
 // AppRunID is the id of the app script run a fire of automation id scheduled at at starts.
@@ -71,48 +73,54 @@ func AppRunID(automationID string, at time.Time) string {
 	return ids.Derive(ids.AppScriptRun, automationID, at.UTC().Format(time.RFC3339Nano))
 }
 
+// appRunStart is the fire's answer that starts the app script run runID of a.
+func appRunStart(a *schema.Automation, runID string) *workflows.AppScriptStart {
+	in := appScriptInput(a)
+	return &workflows.AppScriptStart{RunID: runID, ServiceID: a.ServiceID, OperationID: a.OperationID, App: in.App, Script: in.Script}
+}
+
 // decideAppScript decides the fire of an app script automation: it records the app script run (trigger
-// schedule, as the automation's key) and counts it; appRun names the run Prepare starts once committed.
-// A retried fire finds the run it recorded and starts it again (idempotent).
-func (f *Firer) decideAppScript(ctx context.Context, tx bun.Tx, a *schema.Automation, at time.Time) (fire workflows.AutomationFire, appRun string, err error) {
+// schedule, as the automation's key) and counts it, and answers the run for the fire's workflow to
+// start. A retried fire finds the run it recorded and answers it again (its start is idempotent).
+func (f *Firer) decideAppScript(ctx context.Context, tx bun.Tx, a *schema.Automation, at time.Time) (workflows.AutomationFire, error) {
 	runID := AppRunID(a.ID, at)
+	fire := workflows.AutomationFire{AccountID: a.AccountID, ProjectID: a.ProjectID}
 	recorded, err := tx.NewSelect().Model((*schema.AppScriptRun)(nil)).Where("id = ?", runID).Exists(ctx)
 	if err != nil {
-		return fire, "", fmt.Errorf("read app script run %s: %w", runID, err)
+		return fire, fmt.Errorf("read app script run %s: %w", runID, err)
 	}
 	if recorded {
-		fire = workflows.AutomationFire{AccountID: a.AccountID, ProjectID: a.ProjectID}
+		fire.AppRun = appRunStart(a, runID)
 		fire.Pause, fire.Note = a.Status == schema.AutomationPaused, a.Note
-		return fire, runID, nil
+		return fire, nil
 	}
 	l, fire, stop, err := f.gate(ctx, tx, a, at)
 	if err != nil || stop {
-		return fire, "", err
+		return fire, err
 	}
 	if skip, why, err := f.appScriptRefusal(ctx, a); err != nil || skip != "" {
 		if err == nil {
-			fire, err = f.refuse(ctx, tx, a, l, at, skip, why, true)
+			fire, err = f.refuse(ctx, tx, a, l, at, skip, why, skip != SkipKeyLimit)
 		}
-		return fire, "", err
+		return fire, err
 	}
 	in := appScriptInput(a)
 	af := AppScriptFire{RunID: runID, Scope: tenant.Scope{AccountID: a.AccountID, ProjectID: a.ProjectID}, KeyID: a.KeyID,
 		App: in.App, Script: in.Script}
 	if err := f.AppScripts.Record(ctx, tx, af); err != nil {
 		if svcerr.Is(err, svcerr.NotFound) {
-			fire, err = f.refuse(ctx, tx, a, l, at, SkipInvalid, "its action can no longer start: "+err.Error(), true)
-			return fire, "", err
+			return f.refuse(ctx, tx, a, l, at, SkipInvalid, "its action can no longer start: "+err.Error(), true)
 		}
-		return fire, "", fmt.Errorf("record app script run %s: %w", runID, err)
+		return fire, fmt.Errorf("record app script run %s: %w", runID, err)
 	}
 	events := []outbox.Event{{AccountID: a.AccountID, ProjectID: a.ProjectID, Type: outbox.AutomationRunStarted, Subject: runID,
 		Data: map[string]any{"automationId": a.ID, "appScriptRunId": runID, "app": in.App, "script": in.Script}}}
-	fire, err = f.count(ctx, tx, a, l, at, workflows.AutomationFire{AccountID: a.AccountID, ProjectID: a.ProjectID}, events)
-	return fire, runID, err
+	return f.count(ctx, tx, a, l, at, workflows.AutomationFire{AccountID: a.AccountID, ProjectID: a.ProjectID, AppRun: appRunStart(a, runID)}, events)
 }
 
 // appScriptRefusal says why an app script automation cannot fire: no app script runner on this worker,
-// or the key that synced its app was revoked.
+// the key that synced its app was revoked, or that key's limits on apps.scripts.run (requestsPerMinute,
+// as the owner's own POST .../scripts/{name}/run counts) are spent for now.
 func (f *Firer) appScriptRefusal(ctx context.Context, a *schema.Automation) (skip, why string, err error) {
 	if f.AppScripts == nil {
 		return "", "", fmt.Errorf("this worker cannot run app scripts (automation %s)", a.ID)
@@ -120,14 +128,18 @@ func (f *Firer) appScriptRefusal(ctx context.Context, a *schema.Automation) (ski
 	if a.KeyID == "" {
 		return "", "", nil
 	}
-	_, err = f.Keys.Holder(ctx, a.KeyID)
+	holder, err := f.Keys.Holder(ctx, a.KeyID)
 	if svcerr.Is(err, svcerr.Unauthenticated) {
 		return SkipKeyRevoked, "the API key that synced its app was revoked", nil
 	}
 	if err != nil {
 		return "", "", fmt.Errorf("read the key of automation %s: %w", a.ID, err)
 	}
-	return "", "", nil
+	refused, why, err := f.keyLimits(ctx, holder, limit.Operations(client.OpAppsScriptsRun, "", ""), 0)
+	if err != nil || !refused {
+		return "", "", err
+	}
+	return SkipKeyLimit, why, nil
 }
 
 // ForApp lists the scope's automations (not deleted) that run scripts of the app slug.

@@ -60,7 +60,6 @@ func RunID(automationID string, at time.Time) string {
 // why it starts none. A retry after the run was recorded answers the same run.
 func (f *Firer) Prepare(ctx context.Context, in workflows.AutomationFireInput) (workflows.AutomationFire, error) {
 	var fire workflows.AutomationFire
-	var appRun string
 	err := f.Store.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		a := new(schema.Automation)
 		err := tx.NewSelect().Model(a).Where("id = ?", in.AutomationID).For("UPDATE").Scan(ctx)
@@ -71,24 +70,18 @@ func (f *Firer) Prepare(ctx context.Context, in workflows.AutomationFireInput) (
 		if err != nil {
 			return fmt.Errorf("lock automation %s: %w", in.AutomationID, err)
 		}
-		fire, appRun, err = f.decide(ctx, tx, a, in.ScheduledAt)
+		fire, err = f.decide(ctx, tx, a, in.ScheduledAt)
 		return err
 	})
-	if err == nil && appRun != "" {
-		if err := f.AppScripts.Start(ctx, appRun); err != nil {
-			return fire, fmt.Errorf("start app script run %s of automation %s: %w", appRun, in.AutomationID, err)
-		}
-	}
 	return fire, err
 }
 
-// decide is Prepare on the locked row; appRun names the app script run Prepare starts once committed.
-func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at time.Time) (fire workflows.AutomationFire, appRun string, err error) {
+// decide is Prepare on the locked row.
+func (f *Firer) decide(ctx context.Context, tx bun.Tx, a *schema.Automation, at time.Time) (workflows.AutomationFire, error) {
 	if IsAppScript(a) {
 		return f.decideAppScript(ctx, tx, a, at)
 	}
-	fire, err = f.decideRun(ctx, tx, a, at)
-	return fire, "", err
+	return f.decideRun(ctx, tx, a, at)
 }
 
 // decideRun decides the fire of an automation whose action is a run.
@@ -161,7 +154,8 @@ func (f *Firer) newRun(ctx context.Context, a *schema.Automation, runID string, 
 	if err != nil {
 		return nil, "", "", err
 	}
-	if refused, why, err := f.keyLimits(ctx, holder, a, op); err != nil || refused {
+	ops := limit.Operations(client.OpRunsCreate, a.ServiceID, a.OperationID)
+	if refused, why, err := f.keyLimits(ctx, holder, ops, op.Millicredits); err != nil || refused {
 		if err != nil {
 			return nil, "", "", err
 		}
@@ -174,9 +168,9 @@ func (f *Firer) newRun(ctx context.Context, a *schema.Automation, runID string, 
 		AutomationID: &automationID, ScheduledAt: &scheduled}, "", "", nil
 }
 
-// keyLimits applies the creating key's runs.create limits and, for a priced operation, its
-// creditsPerDay; refused says one of them is spent.
-func (f *Firer) keyLimits(ctx context.Context, holder *apikey.Caller, a *schema.Automation, op catalog.Operation) (refused bool, why string, err error) {
+// keyLimits applies the creating key's requestsPerMinute limits on the operations ops (with *) and,
+// for a priced action (millicredits > 0), its creditsPerDay; refused says one of them is spent.
+func (f *Firer) keyLimits(ctx context.Context, holder *apikey.Caller, ops []string, millicredits int64) (refused bool, why string, err error) {
 	if f.Limiter == nil {
 		return false, "", nil
 	}
@@ -184,7 +178,6 @@ func (f *Firer) keyLimits(ctx context.Context, holder *apikey.Caller, a *schema.
 	for _, k := range holder.Ancestors {
 		owners = append(owners, limit.Owner{KeyID: k.ID, Limits: k.Limits})
 	}
-	ops := limit.Operations(client.OpRunsCreate, a.ServiceID, a.OperationID)
 	d, err := f.Limiter.Allow(ctx, owners, ops)
 	if err != nil {
 		return false, "", fmt.Errorf("apply the key's limits: %w", err)
@@ -192,10 +185,10 @@ func (f *Firer) keyLimits(ctx context.Context, holder *apikey.Caller, a *schema.
 	if !d.Allowed {
 		return true, "the key's limit on " + d.Operation + " is spent for now", nil
 	}
-	if op.Millicredits == 0 {
+	if millicredits == 0 {
 		return false, "", nil
 	}
-	d, _, err = f.Limiter.ReserveCredits(ctx, owners, ops, op.Millicredits)
+	d, _, err = f.Limiter.ReserveCredits(ctx, owners, ops, millicredits)
 	if err != nil {
 		return false, "", fmt.Errorf("apply the key's creditsPerDay: %w", err)
 	}
