@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/file"
 	"github.com/svcplatform/svc/internal/ids"
@@ -77,17 +79,6 @@ func (s *Store) folderFiles(ctx context.Context, scope tenant.Scope, name string
 	return out, nil
 }
 
-// folderFileIDs answers the ids of every live file of the skill's folder, superseded ones too.
-func (s *Store) folderFileIDs(ctx context.Context, scope tenant.Scope, name string) ([]string, error) {
-	var out []string
-	err := scope.Where(s.db.NewSelect().Table("files").Column("id")).
-		Where("status = ? AND purpose = ?", schema.FileActive, Purpose(name)).Scan(ctx, &out)
-	if err != nil && !isNoRows(err) {
-		return nil, fmt.Errorf("list files of skill %s: %w", name, err)
-	}
-	return out, nil
-}
-
 // fileRow answers the live file at path of the skill's folder, or not_found naming the path.
 func (s *Store) fileRow(ctx context.Context, scope tenant.Scope, name, path string) (*schema.File, error) {
 	f := new(schema.File)
@@ -119,11 +110,12 @@ func (s *Store) readBlob(ctx context.Context, f *schema.File, limit int64) ([]by
 	return data, nil
 }
 
-// writeAll writes every file of the folder and answers the ids written so far (also on failure).
-func (s *Store) writeAll(ctx context.Context, w writer, name string, files map[string][]byte) ([]string, error) {
+// writeAll writes every file under purpose (a staging folder) and answers the ids written so far (also
+// on failure).
+func (s *Store) writeAll(ctx context.Context, w writer, purpose string, files map[string][]byte) ([]string, error) {
 	var written []string
 	for _, p := range sortedPaths(files) {
-		f, err := s.writeFile(ctx, w, name, p, files[p])
+		f, err := s.writeFile(ctx, w, purpose, p, files[p])
 		if err != nil {
 			return written, err
 		}
@@ -132,13 +124,13 @@ func (s *Store) writeAll(ctx context.Context, w writer, name string, files map[s
 	return written, nil
 }
 
-// writeFile stores data at path of the skill's folder as a new file of the files capability (quota
-// reserved, bytes to the blob store, row recorded), then deletes the files it supersedes. A failure
-// leaves nothing: the reservation is released and the blob dropped.
-func (s *Store) writeFile(ctx context.Context, w writer, name, path string, data []byte) (*schema.File, error) {
+// writeFile stores data at path under purpose as a new file of the files capability (quota reserved,
+// bytes to the blob store, row recorded). A failure leaves nothing: the reservation is released and the
+// blob dropped.
+func (s *Store) writeFile(ctx context.Context, w writer, purpose, path string, data []byte) (*schema.File, error) {
 	res, err := s.files.Reserve(ctx, w.scope.AccountID, int64(len(data)))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("write skill file %s: %w", path, err)
 	}
 	id := ids.New(ids.File)
 	key := w.scope.AccountID + "/" + id + "/" + res.ID
@@ -146,49 +138,37 @@ func (s *Store) writeFile(ctx context.Context, w writer, name, path string, data
 	if err == nil {
 		var f *schema.File
 		f, _, err = s.files.Create(ctx, res, file.NewFile{ID: id, Scope: w.scope, KeyID: w.keyID, Name: path,
-			MediaType: mediaType(path), Purpose: Purpose(name), Bytes: size, SHA256: sum, BlobKey: key})
+			MediaType: mediaType(path), Purpose: purpose, Bytes: size, SHA256: sum, BlobKey: key})
 		if err == nil {
-			return f, s.supersede(ctx, w.scope, name, path, f.ID)
+			return f, nil
 		}
 	}
 	s.undo(ctx, res, key)
-	return nil, fmt.Errorf("write file %s of skill %s: %w", path, name, err)
+	return nil, fmt.Errorf("write skill file %s: %w", path, err)
 }
 
-// supersede deletes the live files at path of the skill's folder other than keep.
-func (s *Store) supersede(ctx context.Context, scope tenant.Scope, name, path, keep string) error {
-	var older []string
-	err := scope.Where(s.db.NewSelect().Model((*schema.File)(nil)).Column("id")).
-		Where("status = ? AND purpose = ? AND name = ? AND id <> ?", schema.FileActive, Purpose(name), path, keep).Scan(ctx, &older)
+// moveFolder moves every live file of purpose from to purpose to in tx and answers their ids.
+func moveFolder(ctx context.Context, tx bun.Tx, scope tenant.Scope, from, to string) ([]string, error) {
+	var moved []string
+	err := tx.NewRaw(`UPDATE files SET purpose = ? WHERE account_id = ? AND project_id IS NULL AND status = ? AND purpose = ?
+		RETURNING id`, to, scope.AccountID, schema.FileActive, from).Scan(ctx, &moved)
 	if err != nil && !isNoRows(err) {
-		return fmt.Errorf("find older files of %s in skill %s: %w", path, name, err)
+		return nil, fmt.Errorf("move files from %s to %s: %w", from, to, err)
 	}
-	return s.deleteFiles(ctx, scope, older)
+	return moved, nil
 }
 
-// dropOthers deletes the files of the skill's folder whose paths the new folder no longer has.
-func (s *Store) dropOthers(ctx context.Context, scope tenant.Scope, name string, keep map[string][]byte) error {
-	var gone []string
-	rows, err := s.folderFilesAll(ctx, scope, name)
-	if err != nil {
-		return err
-	}
-	for _, f := range rows {
-		if _, ok := keep[f.Name]; !ok {
-			gone = append(gone, f.ID)
-		}
-	}
-	return s.deleteFiles(ctx, scope, gone)
-}
-
-// folderFilesAll answers every live file row of the skill's folder.
-func (s *Store) folderFilesAll(ctx context.Context, scope tenant.Scope, name string) ([]schema.File, error) {
-	var rows []schema.File
-	err := scope.Where(s.db.NewSelect().Model(&rows)).Where("status = ? AND purpose = ?", schema.FileActive, Purpose(name)).Scan(ctx)
+// leftovers answers the ids of the live files that a create or delete of the skill name left staged or
+// retired when its process stopped part way (called under the name's lock, so no operation owns them).
+func (s *Store) leftovers(ctx context.Context, tx bun.Tx, scope tenant.Scope, name string) ([]string, error) {
+	var out []string
+	err := tx.NewRaw(`SELECT id FROM files WHERE account_id = ? AND project_id IS NULL AND status = ?
+		AND (starts_with(purpose, ?) OR starts_with(purpose, ?))`,
+		scope.AccountID, schema.FileActive, stagingPrefix+name+"/", retiredPrefix+name+"/").Scan(ctx, &out)
 	if err != nil && !isNoRows(err) {
-		return nil, fmt.Errorf("list files of skill %s: %w", name, err)
+		return nil, fmt.Errorf("find leftover files of skill %s: %w", name, err)
 	}
-	return rows, nil
+	return out, nil
 }
 
 // deleteFiles soft-deletes files of the files capability and starts their purges.
