@@ -211,7 +211,7 @@ func (a *app) skillsDelete(args []string) int {
 // skillsPublicHelp is the help of "svc skills public".
 const skillsPublicHelp = `Usage: svc skills public
 
-Lists the approved public skills of every account, newest first (scope runs:read): the owner's
+Lists the approved public skills of every account, newest first (no key needed): the owner's
 account id and the name are what "svc skills install" takes.
 
 ` + globalFlagsHelp
@@ -223,11 +223,13 @@ func (a *app) skillsPublic(args []string) int {
 	if code, ok := a.parseNone(cmd, fset, args); !ok {
 		return code
 	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
-		return code
+	s, err := a.settings()
+	if err != nil {
+		return a.localError("config_error", err.Error())
 	}
-	return answer(a, c.ListPublicSkills(a.ctx, client.ListParams{Limit: 200}), func(r client.Response[client.PublicSkillList]) {
+	// The directory is public: the request carries no key.
+	s.apiKey = ""
+	return answer(a, a.newClient(s).ListPublicSkills(a.ctx, client.ListParams{Limit: 200}), func(r client.Response[client.PublicSkillList]) {
 		if len(r.Body.Skills) == 0 {
 			fmt.Fprintln(a.stdout, "No public skills.")
 			return

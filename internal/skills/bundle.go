@@ -27,9 +27,6 @@ const (
 	MaxPerAccount = 50
 	// MaxPathLen bounds a resource path, in bytes.
 	MaxPathLen = 255
-	// MaxPathSegments bounds a resource path's segments, so that GET /v1/skills/{name}/resources/{path}
-	// addresses every file (platform bound).
-	MaxPathSegments = 4
 	// MaxFiles bounds the files of one skill (platform bound).
 	MaxFiles = 100
 	// MaxSkillTotalBytes bounds the unpacked bytes of one skill (platform bound).
@@ -42,8 +39,7 @@ const (
 func Purpose(name string) string { return file.SkillsPurposePrefix + name + "/" }
 
 // ValidatePath checks a path in a skill's folder (seed 002): relative, no leading '/', no '..', no empty
-// segments, at most 255 bytes; each segment a valid file name, at most MaxPathSegments of them. Errors
-// name param.
+// segments, at most 255 bytes; each segment a valid file name, at any depth. Errors name param.
 func ValidatePath(param, p string) error {
 	switch {
 	case p == "":
@@ -61,9 +57,6 @@ func ValidatePath(param, p string) error {
 	}
 	if slices.Contains(segs, "") {
 		return svcerr.Invalid(param, "%s %q: a resource path has no empty segments ('//' or a trailing '/')", param, p)
-	}
-	if len(segs) > MaxPathSegments {
-		return svcerr.Invalid(param, "%s %q: a resource path has at most %d segments", param, p, MaxPathSegments)
 	}
 	for _, s := range segs {
 		if err := file.ValidateName(s); err != nil {
