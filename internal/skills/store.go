@@ -16,6 +16,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/file"
+	"github.com/svcplatform/svc/internal/folder"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
@@ -90,12 +91,8 @@ func (r skillRow) skill() (*Skill, error) {
 
 // Store keeps skills: their rows in PostgreSQL, their folders in the files capability.
 type Store struct {
-	db    bun.IDB
-	files *file.Store
-	// blobs is the files capability's blob store (the platform store below its file prefix).
-	blobs blob.Store
-	// purges start the purge timers of deleted files (nil: none started; the purge sweep does).
-	purges *file.Purges
+	db     bun.IDB
+	folder *folder.Store
 	log    *slog.Logger
 }
 
@@ -104,7 +101,7 @@ func NewStore(db bun.IDB, files *file.Store, blobs blob.Store, purges *file.Purg
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Store{db: db, files: files, blobs: blobs, purges: purges, log: log}
+	return &Store{db: db, folder: folder.NewStore(db, files, blobs, purges, log, mediaType), log: log}
 }
 
 // NewSkill is what Create stores: a skill folder of the account, every path relative to it.
@@ -144,7 +141,7 @@ func (s *Store) store(ctx context.Context, n NewSkill, source *Source) (*Skill, 
 		if err := s.check(ctx, tx, n.AccountID, fm.Name, source); err != nil {
 			return err
 		}
-		staged, err = s.writeAll(ctx, writer{scope: scope, keyID: n.KeyID}, stagingPurpose(fm.Name, op), n.Files)
+		staged, err = s.writeAll(ctx, folder.Writer{Scope: scope, KeyID: n.KeyID}, stagingPurpose(fm.Name, op), n.Files)
 		if err != nil {
 			return err
 		}
