@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"mime"
 	"net/http"
 	"strings"
 
@@ -71,21 +70,11 @@ func (sa *skillsAPI) createSkill(ctx context.Context, in *createSkillInput) (*Ou
 	if sa.skills == nil {
 		return nil, errNoSkills
 	}
-	data, err := readAppBody(ctx, skills.MaxUploadBytes)
-	if err != nil {
-		return nil, err
-	}
-	media, _, _ := mime.ParseMediaType(in.ContentType)
-	var files map[string][]byte
-	switch media {
-	case client.MediaTypeZip:
-		files, err = skills.ReadZip(data)
-	case client.MediaTypeMarkdown, "text/plain":
-		files = map[string][]byte{skills.SkillFile: data}
-	default:
-		return nil, &svcerr.Error{Code: svcerr.UnsupportedMediaType, Param: "Content-Type",
-			Message: "a skill is sent as text/markdown (its SKILL.md) or application/zip (its folder zipped)"}
-	}
+	files, err := readFolderUpload(ctx, in.ContentType, skills.MaxUploadBytes, map[string]folderReader{
+		client.MediaTypeZip:      skills.ReadZip,
+		client.MediaTypeMarkdown: skillFileAlone,
+		"text/plain":             skillFileAlone,
+	}, "a skill is sent as text/markdown (its SKILL.md) or application/zip (its folder zipped)")
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +84,11 @@ func (sa *skillsAPI) createSkill(ctx context.Context, in *createSkillInput) (*Ou
 		return nil, err
 	}
 	return sa.detail(ctx, s)
+}
+
+// skillFileAlone is the folder of a SKILL.md sent alone.
+func skillFileAlone(data []byte) (map[string][]byte, error) {
+	return map[string][]byte{skills.SkillFile: data}, nil
 }
 
 func (sa *skillsAPI) listSkills(ctx context.Context, _ *struct{}) (*Out[client.SkillList], error) {
