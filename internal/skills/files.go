@@ -89,13 +89,18 @@ func moveFolder(ctx context.Context, tx bun.Tx, scope tenant.Scope, from, to str
 	return moved, nil
 }
 
-// leftovers answers the ids of the live files that a create or delete of the skill name left staged or
-// retired when its process stopped part way (called under the name's lock, so no operation owns them).
+// staleAfter is the age after which a staged file is a crashed store's leftover: a live store writes its
+// files and swaps them in well within it.
+const staleAfter = "1 hour"
+
+// leftovers answers the ids of the live files that operations on the skill name left behind: retired ones
+// (a delete after a swap that failed or stopped; deleting one twice is harmless) and staged ones older
+// than staleAfter (a store that stopped part way; a younger staging folder may be a store in flight).
 func (s *Store) leftovers(ctx context.Context, tx bun.Tx, scope tenant.Scope, name string) ([]string, error) {
 	var out []string
 	err := tx.NewRaw(`SELECT id FROM files WHERE account_id = ? AND project_id IS NULL AND status = ?
-		AND (starts_with(purpose, ?) OR starts_with(purpose, ?))`,
-		scope.AccountID, schema.FileActive, stagingPrefix+name+"/", retiredPrefix+name+"/").Scan(ctx, &out)
+		AND (starts_with(purpose, ?) OR starts_with(purpose, ?) AND created_at < now() - ?::interval)`,
+		scope.AccountID, schema.FileActive, retiredPrefix+name+"/", stagingPrefix+name+"/", staleAfter).Scan(ctx, &out)
 	if err != nil && !isNoRows(err) {
 		return nil, fmt.Errorf("find leftover files of skill %s: %w", name, err)
 	}

@@ -120,40 +120,39 @@ func (s *Store) Create(ctx context.Context, n NewSkill) (*Skill, error) {
 }
 
 // store validates and stores a skill folder; source marks an installed copy (kept private). It is
-// all-or-nothing for readers: under the (account, name) lock the new files are written to a staging
-// folder, then one transaction records the skill's row and swaps the staging folder in for the old one,
-// whose files are deleted after. A failure before the swap leaves the previous version whole.
+// all-or-nothing for readers: the new files are written to a staging folder first, then one transaction
+// holding the (account, name) lock records the skill's row and swaps the staging folder in for the old
+// one, whose files are deleted after. A failure before the swap leaves the previous version whole, and
+// concurrent stores of one name swap one after the other, never mixing their files.
 func (s *Store) store(ctx context.Context, n NewSkill, source *Source) (*Skill, error) {
 	doc, err := Validate(n.Files)
 	if err != nil {
 		return nil, err
 	}
-	fm, scope := doc.Frontmatter, tenant.Scope{AccountID: n.AccountID}
-	op := opID()
+	fm, scope, op := doc.Frontmatter, tenant.Scope{AccountID: n.AccountID}, opID()
+	if err := s.check(ctx, s.db, n.AccountID, fm.Name, source); err != nil {
+		return nil, err // early answer; checked again under the locks
+	}
+	staged, err := s.writeAll(ctx, folder.Writer{Scope: scope, KeyID: n.KeyID}, stagingPurpose(fm.Name, op), n.Files)
+	if err != nil {
+		s.cleanup(ctx, scope, fm.Name, staged)
+		return nil, err
+	}
 	var sk *Skill
-	var staged, retired []string
+	var retired []string
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		stale, err := s.lockName(ctx, tx, scope, fm.Name)
 		if err != nil {
 			return err
 		}
-		retired = stale
-		if err := s.check(ctx, tx, n.AccountID, fm.Name, source); err != nil {
-			return err
-		}
-		staged, err = s.writeAll(ctx, folder.Writer{Scope: scope, KeyID: n.KeyID}, stagingPurpose(fm.Name, op), n.Files)
-		if err != nil {
-			return err
-		}
-		sk, err = s.upsert(ctx, tx, n.AccountID, fm, source)
-		if err != nil {
+		if sk, err = s.upsert(ctx, tx, n.AccountID, fm, source); err != nil {
 			return err
 		}
 		old, err := moveFolder(ctx, tx, scope, Purpose(fm.Name), retiredPurpose(fm.Name, op))
 		if err != nil {
 			return err
 		}
-		retired = append(retired, old...)
+		retired = append(stale, old...)
 		_, err = moveFolder(ctx, tx, scope, stagingPurpose(fm.Name, op), Purpose(fm.Name))
 		return err
 	})
@@ -165,8 +164,9 @@ func (s *Store) store(ctx context.Context, n NewSkill, source *Source) (*Skill, 
 	return sk, nil
 }
 
-// lockName takes the transaction's lock of the account's skill name, serialising its creates, installs
-// and deletes, and answers the files earlier operations on the name left staged or retired.
+// lockName takes the transaction's lock of the account's skill name, serialising the swaps of its
+// stores and its delete, and answers the files earlier operations on the name left behind (see
+// leftovers).
 func (s *Store) lockName(ctx context.Context, tx bun.Tx, scope tenant.Scope, name string) ([]string, error) {
 	if _, err := tx.NewRaw("SELECT pg_advisory_xact_lock(hashtext('skill/' || ? || '/' || ?))", scope.AccountID, name).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("lock skill %s: %w", name, err)
@@ -241,17 +241,18 @@ func (s *Store) upsert(ctx context.Context, tx bun.Tx, accountID string, fm Fron
 	return r.skill()
 }
 
-// check checks in tx that the skill may be stored: the account's limit (a new name beyond MaxPerAccount
+// check checks on db (the transaction holding the account's lock, or the database for an early answer)
+// that the skill may be stored: the account's limit (a new name beyond MaxPerAccount
 // is 409) and, for an install, that the name is free or a copy of the same skill.
-func (s *Store) check(ctx context.Context, tx bun.Tx, accountID, name string, source *Source) error {
+func (s *Store) check(ctx context.Context, db bun.IDB, accountID, name string, source *Source) error {
 	var existing []skillRow
-	if err := tx.NewRaw("SELECT "+skillColumns+" FROM skills WHERE account_id = ? AND name = ?", accountID, name).Scan(ctx, &existing); err != nil && !isNoRows(err) {
+	if err := db.NewRaw("SELECT "+skillColumns+" FROM skills WHERE account_id = ? AND name = ?", accountID, name).Scan(ctx, &existing); err != nil && !isNoRows(err) {
 		return fmt.Errorf("read skill %s: %w", name, err)
 	}
 	if len(existing) == 1 {
 		return checkReplace(existing[0], source)
 	}
-	n, err := tx.NewSelect().Table("skills").Where("account_id = ?", accountID).Count(ctx)
+	n, err := db.NewSelect().Table("skills").Where("account_id = ?", accountID).Count(ctx)
 	if err != nil {
 		return fmt.Errorf("count skills of %s: %w", accountID, err)
 	}
