@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"mime"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -75,21 +74,10 @@ func (a *appsAPI) createApp(ctx context.Context, in *createAppInput) (*Out[clien
 	if a.apps == nil {
 		return nil, errNoApps
 	}
-	data, err := readAppBody(ctx, apps.MaxUploadBytes)
-	if err != nil {
-		return nil, err
-	}
-	media, _, _ := mime.ParseMediaType(in.ContentType)
-	var files map[string][]byte
-	switch media {
-	case client.MediaTypeZip:
-		files, err = apps.ReadZip(data)
-	case "application/json":
-		files, err = apps.ReadJSON(data)
-	default:
-		return nil, &svcerr.Error{Code: svcerr.UnsupportedMediaType, Param: "Content-Type",
-			Message: "an app is sent as application/zip (its folder zipped) or application/json ({manifest, files})"}
-	}
+	files, err := readFolderUpload(ctx, in.ContentType, apps.MaxUploadBytes, map[string]folderReader{
+		client.MediaTypeZip: apps.ReadZip,
+		"application/json":  apps.ReadJSON,
+	}, "an app is sent as application/zip (its folder zipped) or application/json ({manifest, files})")
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ type Route struct {
 	// Limit is the limit operation id when several routes share one (capabilities.list).
 	Limit   string
 	Method  string
-	Path    string // Huma form, e.g. /v1/runs/{runId}
+	Path    string // Huma form, e.g. /v1/runs/{runId}; a last {param...} spans the rest of the path ('/' included)
 	Summary string
 	Tag     string
 	Auth    authKind
@@ -100,7 +100,7 @@ func (s *Server) add(routes ...Route) {
 	for _, r := range routes {
 		r.bind(s, r)
 		if r.document != nil {
-			if op := operationOf(s.huma.OpenAPI(), r.Method, r.Path); op != nil {
+			if op := operationOf(s.huma.OpenAPI(), r.Method, docPath(r.Path)); op != nil {
 				r.document(op)
 			}
 		}
@@ -115,9 +115,39 @@ func (r Route) LimitOp() string {
 	return r.Op
 }
 
-// ginPath converts {param} to :param.
+// ginPath converts {param} to :param, and a last {param...} (a parameter spanning the rest of the path,
+// '/' included) to Gin's catch-all *param.
 func ginPath(p string) string {
-	return strings.NewReplacer("{", ":", "}", "").Replace(p)
+	return strings.NewReplacer("{", ":", "}", "").Replace(humaPath(p))
+}
+
+// humaPath is the path handed to Huma's Gin adapter: a last {param...} becomes *param, which the adapter
+// passes to Gin as is. Gin answers the catch-all's value with its leading '/'.
+func humaPath(p string) string {
+	i := strings.LastIndex(p, "{")
+	if i < 0 || !strings.HasSuffix(p, "...}") {
+		return p
+	}
+	return p[:i] + "*" + strings.TrimSuffix(p[i+1:], "...}")
+}
+
+// docPath is the path of the route in the OpenAPI document: a last {param...} is {param} there.
+func docPath(p string) string { return strings.Replace(p, "...}", "}", 1) }
+
+// documentCatchAll files the operation Huma documented under the adapter's path (see humaPath) under
+// the route's document path.
+func documentCatchAll(doc *huma.OpenAPI, r Route) {
+	from, to := humaPath(r.Path), docPath(r.Path)
+	if from == r.Path || doc.Paths[from] == nil {
+		return
+	}
+	if doc.Paths[to] == nil {
+		doc.Paths[to] = doc.Paths[from]
+	}
+	delete(doc.Paths, from)
+	if op := operationOf(doc, r.Method, to); op != nil {
+		op.Path = to
+	}
 }
 
 // Out is a handler's answer: Body is the success envelope.
@@ -130,6 +160,7 @@ func reply[T any](body T) (*Out[T], error) { return &Out[T]{Body: body}, nil }
 // register adds a route to the table and to Huma, wrapping the handler so domain errors become envelopes.
 func register[I, O any](s *Server, r Route, h func(context.Context, *I) (*O, error)) {
 	route := r
+	route.Path = docPath(r.Path) // the table lists a route under its path in the OpenAPI document
 	s.routes[r.Method+" "+ginPath(r.Path)] = &route
 	huma.Register(s.huma, r.operation(), func(ctx context.Context, in *I) (*O, error) {
 		out, err := h(ctx, in)
@@ -138,8 +169,9 @@ func register[I, O any](s *Server, r Route, h func(context.Context, *I) (*O, err
 		}
 		return out, nil
 	})
+	documentCatchAll(s.huma.OpenAPI(), r)
 	if r.Idem {
-		documentRetryAfter(s.huma.OpenAPI(), r.Method, r.Path)
+		documentRetryAfter(s.huma.OpenAPI(), r.Method, docPath(r.Path))
 	}
 }
 
@@ -185,7 +217,7 @@ func documentRetryAfter(doc *huma.OpenAPI, method, path string) {
 // error answers.
 func (r Route) operation() huma.Operation {
 	op := huma.Operation{
-		OperationID: r.Op, Method: r.Method, Path: r.Path, Summary: r.Summary, Tags: []string{r.Tag},
+		OperationID: r.Op, Method: r.Method, Path: humaPath(r.Path), Summary: r.Summary, Tags: []string{r.Tag},
 		DefaultStatus: r.Status, Errors: r.errors(), Extensions: map[string]any{"x-svc-idempotent": r.Idem},
 	}
 	switch r.Auth {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"mime"
 	"net/http"
 	"strings"
 
@@ -71,21 +70,11 @@ func (sa *skillsAPI) createSkill(ctx context.Context, in *createSkillInput) (*Ou
 	if sa.skills == nil {
 		return nil, errNoSkills
 	}
-	data, err := readAppBody(ctx, skills.MaxUploadBytes)
-	if err != nil {
-		return nil, err
-	}
-	media, _, _ := mime.ParseMediaType(in.ContentType)
-	var files map[string][]byte
-	switch media {
-	case client.MediaTypeZip:
-		files, err = skills.ReadZip(data)
-	case client.MediaTypeMarkdown, "text/plain":
-		files = map[string][]byte{skills.SkillFile: data}
-	default:
-		return nil, &svcerr.Error{Code: svcerr.UnsupportedMediaType, Param: "Content-Type",
-			Message: "a skill is sent as text/markdown (its SKILL.md) or application/zip (its folder zipped)"}
-	}
+	files, err := readFolderUpload(ctx, in.ContentType, skills.MaxUploadBytes, map[string]folderReader{
+		client.MediaTypeZip:      skills.ReadZip,
+		client.MediaTypeMarkdown: skillFileAlone,
+		"text/plain":             skillFileAlone,
+	}, "a skill is sent as text/markdown (its SKILL.md) or application/zip (its folder zipped)")
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +84,11 @@ func (sa *skillsAPI) createSkill(ctx context.Context, in *createSkillInput) (*Ou
 		return nil, err
 	}
 	return sa.detail(ctx, s)
+}
+
+// skillFileAlone is the folder of a SKILL.md sent alone.
+func skillFileAlone(data []byte) (map[string][]byte, error) {
+	return map[string][]byte{skills.SkillFile: data}, nil
 }
 
 func (sa *skillsAPI) listSkills(ctx context.Context, _ *struct{}) (*Out[client.SkillList], error) {
@@ -193,11 +187,10 @@ type skillResourceOutput struct {
 }
 
 // resource answers the bytes of the file at path of the caller's skill name.
-func (sa *skillsAPI) resource(ctx context.Context, name string, segs ...string) (*skillResourceOutput, error) {
+func (sa *skillsAPI) resource(ctx context.Context, name, path string) (*skillResourceOutput, error) {
 	if sa.skills == nil {
 		return nil, errNoSkills
 	}
-	path := strings.Join(segs, "/")
 	if err := skills.ValidatePath("path", path); err != nil {
 		return nil, err
 	}
@@ -213,31 +206,11 @@ func (sa *skillsAPI) resource(ctx context.Context, name string, segs ...string) 
 	return &skillResourceOutput{ContentType: media, ContentLength: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Body: data}, nil
 }
 
-// The resource routes take paths of one to four segments (skills.MaxPathSegments).
-type skillResource1 struct {
+// skillResourceInput addresses a file of a skill's folder: the path spans the rest of the URL path, so a
+// resource of any depth (up to skills.MaxPathLen bytes) has its address.
+type skillResourceInput struct {
 	Name string `path:"name" maxLength:"64" doc:"The skill's name."`
-	P1   string `path:"p1" maxLength:"255" doc:"The file's path in the skill folder (SKILL.md, references/<name>.md, a resource)."`
-}
-
-type skillResource2 struct {
-	Name string `path:"name" maxLength:"64" doc:"The skill's name."`
-	P1   string `path:"p1" maxLength:"255"`
-	P2   string `path:"p2" maxLength:"255"`
-}
-
-type skillResource3 struct {
-	Name string `path:"name" maxLength:"64" doc:"The skill's name."`
-	P1   string `path:"p1" maxLength:"255"`
-	P2   string `path:"p2" maxLength:"255"`
-	P3   string `path:"p3" maxLength:"255"`
-}
-
-type skillResource4 struct {
-	Name string `path:"name" maxLength:"64" doc:"The skill's name."`
-	P1   string `path:"p1" maxLength:"255"`
-	P2   string `path:"p2" maxLength:"255"`
-	P3   string `path:"p3" maxLength:"255"`
-	P4   string `path:"p4" maxLength:"255"`
+	Path string `path:"path" maxLength:"256" doc:"The file's path in the skill folder (SKILL.md, references/<name>.md, a resource such as scripts/lib/run.py), its segments separated by '/'."`
 }
 
 // documentSkillUpload states the two bodies of POST /v1/skills in the OpenAPI document.
@@ -263,36 +236,25 @@ func (sa *skillsAPI) routes() []Route {
 		rt.Tag, rt.Auth, rt.Scope, rt.Service = "Skills", authKey, scope, client.ServiceManagedAgents
 		return rt
 	}
-	const one, res = "/v1/skills/{name}", "/v1/skills/{name}/resources/{p1}"
-	resRoute := func(suffix, path string) Route {
-		return r(Route{Op: client.OpSkillsResourcesRead + suffix, Limit: client.OpSkillsResourcesRead, Method: http.MethodGet, Path: path,
-			document: documentSkillResource, Summary: "Read a file of a skill's folder (raw bytes)"}, client.ScopeRunsRead)
-	}
+	const one = "/v1/skills/{name}"
 	return []Route{
 		handle(r(Route{Op: client.OpSkillsCreate, Method: http.MethodPost, Path: "/v1/skills", Idem: true, Status: http.StatusCreated, RawBody: true,
 			Summary:  "Create or replace a skill: a SKILL.md (text/markdown) or its folder zipped (application/zip); every rule is checked first",
 			document: documentSkillUpload}, client.ScopeRunsWrite), sa.createSkill),
 		handle(r(Route{Op: client.OpSkillsList, Method: http.MethodGet, Path: "/v1/skills", Summary: "List the account's skills, by name"},
 			client.ScopeRunsRead), sa.listSkills),
-		handle(r(Route{Op: client.OpSkillsPublicList, Method: http.MethodGet, Path: "/v1/skills/public",
-			Summary: "The directory of approved public skills of every account, newest first"}, client.ScopeRunsRead), sa.listPublic),
+		handle(Route{Op: client.OpSkillsPublicList, Method: http.MethodGet, Path: "/v1/skills/public", Tag: "Skills", Auth: authNone,
+			Summary: "The directory of approved public skills of every account, newest first (no key needed)"}, sa.listPublic),
 		handle(r(Route{Op: client.OpSkillsInstall, Method: http.MethodPost, Path: "/v1/skills/install", Idem: true, Status: http.StatusCreated,
 			Summary: "Install a copy of another account's approved public skill, with all its files"}, client.ScopeRunsWrite), sa.installSkill),
 		handle(r(Route{Op: client.OpSkillsRead, Method: http.MethodGet, Path: one, Summary: "Read a skill: frontmatter, body and files"},
 			client.ScopeRunsRead), sa.getSkill),
 		handle(r(Route{Op: client.OpSkillsDelete, Method: http.MethodDelete, Path: one, Idem: true, Summary: "Delete a skill with its files"},
 			client.ScopeRunsWrite), sa.deleteSkill),
-		handle(resRoute("", res), func(ctx context.Context, in *skillResource1) (*skillResourceOutput, error) {
-			return sa.resource(ctx, in.Name, in.P1)
-		}),
-		handle(resRoute(".2", res+"/{p2}"), func(ctx context.Context, in *skillResource2) (*skillResourceOutput, error) {
-			return sa.resource(ctx, in.Name, in.P1, in.P2)
-		}),
-		handle(resRoute(".3", res+"/{p2}/{p3}"), func(ctx context.Context, in *skillResource3) (*skillResourceOutput, error) {
-			return sa.resource(ctx, in.Name, in.P1, in.P2, in.P3)
-		}),
-		handle(resRoute(".4", res+"/{p2}/{p3}/{p4}"), func(ctx context.Context, in *skillResource4) (*skillResourceOutput, error) {
-			return sa.resource(ctx, in.Name, in.P1, in.P2, in.P3, in.P4)
-		}),
+		handle(r(Route{Op: client.OpSkillsResourcesRead, Method: http.MethodGet, Path: "/v1/skills/{name}/resources/{path...}",
+			document: documentSkillResource, Summary: "Read a file of a skill's folder (raw bytes), at any depth"}, client.ScopeRunsRead),
+			func(ctx context.Context, in *skillResourceInput) (*skillResourceOutput, error) {
+				return sa.resource(ctx, in.Name, strings.TrimPrefix(in.Path, "/"))
+			}),
 	}
 }

@@ -75,11 +75,11 @@ func TestSkillsCreateReadDelete(t *testing.T) {
 	require.Equal(t, map[string]string{"SKILL.md": "skill"}, skillPaths(t, text))
 
 	folder := map[string]string{"SKILL.md": skillText("zipped", "private", "Body"), "references/api.md": "# API\nGET /x",
-		"scripts/run.py": "print('hi')", "data/deep/more/x.txt": "deep"}
+		"scripts/run.py": "print('hi')", "data/deep/more/x.txt": "deep", "lib/a/b/c/d/six.txt": "six deep"}
 	zipped := postSkillZip(t, env, owner.secret, "s2", folder)
 	require.Equal(t, http.StatusCreated, zipped.Status, "%s", zipped.Raw)
 	require.Equal(t, map[string]string{"SKILL.md": "skill", "references/api.md": "reference", "scripts/run.py": "resource",
-		"data/deep/more/x.txt": "resource"}, skillPaths(t, zipped))
+		"data/deep/more/x.txt": "resource", "lib/a/b/c/d/six.txt": "resource"}, skillPaths(t, zipped))
 
 	raw := getRaw(t, env, owner.secret, "/v1/skills/zipped/resources/scripts/run.py")
 	require.Equal(t, http.StatusOK, raw.Status, "%s", raw.Raw)
@@ -87,6 +87,8 @@ func TestSkillsCreateReadDelete(t *testing.T) {
 	require.NotEmpty(t, raw.Header.Get("X-Content-Sha256"))
 	raw = getRaw(t, env, owner.secret, "/v1/skills/zipped/resources/data/deep/more/x.txt")
 	require.Equal(t, "deep", string(raw.Raw), "%d", raw.Status)
+	raw = getRaw(t, env, owner.secret, "/v1/skills/zipped/resources/lib/a/b/c/d/six.txt")
+	require.Equal(t, "six deep", string(raw.Raw), "a 6-segment path has its address: %d", raw.Status)
 	missing := getRaw(t, env, owner.secret, "/v1/skills/zipped/resources/nothing.txt")
 	require.Equal(t, http.StatusNotFound, missing.Status, "%s", missing.Raw)
 
@@ -159,7 +161,7 @@ func TestSkillsLimitPerAccount(t *testing.T) {
 	require.Equal(t, http.StatusCreated, replace.Status, "%s", replace.Raw)
 }
 
-// TestSkillsPublicReviewAndInstall: a public skill is listed only once review approves it; install
+// TestSkillsPublicReviewAndInstall: a public skill is listed (without a key) only once review approves it; install
 // refuses one's own and an unreviewed skill, copies every file, and a later change of the original
 // leaves the copy unchanged.
 func TestSkillsPublicReviewAndInstall(t *testing.T) {
@@ -174,11 +176,14 @@ func TestSkillsPublicReviewAndInstall(t *testing.T) {
 	require.Equal(t, "pending_review", skillOf(t, created)["reviewStatus"])
 
 	publicNames := func() []string {
-		resp := getRaw(t, env, user.secret, "/v1/skills/public")
+		resp := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/v1/skills/public"}) // no key: the directory is public
 		require.Equal(t, http.StatusOK, resp.Status, "%s", resp.Raw)
 		out := []string{}
 		for _, s := range resp.Body["skills"].([]any) {
 			m := s.(map[string]any)
+			for k := range m {
+				require.Contains(t, []string{"owner", "name", "description", "tags", "version", "emoji"}, k, "only directory fields")
+			}
 			if m["owner"] == author.accountID {
 				out = append(out, m["name"].(string))
 			}

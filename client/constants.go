@@ -222,7 +222,7 @@ var LimitOperations = []string{
 	OpAppsOpen, OpAppsFrontCall, OpAppsFrontSession, OpAppsX402Fetch,
 	OpAppsFrontHost,
 	// Issue 27's skills (client/skills.go).
-	OpSkillsCreate, OpSkillsList, OpSkillsRead, OpSkillsResourcesRead, OpSkillsDelete, OpSkillsPublicList, OpSkillsInstall,
+	OpSkillsCreate, OpSkillsList, OpSkillsRead, OpSkillsResourcesRead, OpSkillsDelete, OpSkillsInstall,
 }
 
 // CreditMeteredOperations are the operations that accept a creditsPerDay limit.

@@ -137,9 +137,9 @@ func (c *Client) ListSkills(ctx context.Context) Response[SkillList] {
 	return send[SkillList](ctx, c, call{method: http.MethodGet, path: "/skills", auth: authKey})
 }
 
-// ListPublicSkills lists the directory of approved public skills, newest first.
+// ListPublicSkills lists the directory of approved public skills, newest first (no key needed).
 func (c *Client) ListPublicSkills(ctx context.Context, p ListParams) Response[PublicSkillList] {
-	return send[PublicSkillList](ctx, c, call{method: http.MethodGet, path: "/skills/public", query: p.query(), auth: authKey})
+	return send[PublicSkillList](ctx, c, call{method: http.MethodGet, path: "/skills/public", query: p.query()})
 }
 
 // GetSkill reads a skill: frontmatter, body and files.

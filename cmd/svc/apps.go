@@ -1,12 +1,7 @@
 package main
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -61,7 +56,7 @@ func (a *app) appsCreate(args []string) int {
 	if !ok {
 		return code
 	}
-	archive, err := zipFolder(dir)
+	archive, err := zipFolder(dir, "manifest.json", "an app folder")
 	if err != nil {
 		return a.usageError(cmd, "%s", err)
 	}
@@ -72,54 +67,6 @@ func (a *app) appsCreate(args []string) int {
 	return answer(a, c.CreateAppZip(a.ctx, archive, idemOpts(idemKey)...), func(r client.Response[client.AppEnvelope]) {
 		fmt.Fprintf(a.stdout, "Created app %s (%s), %d files, sharing %s.\n", r.Body.App.Slug, r.Body.App.ID, len(r.Body.App.Files), r.Body.App.Sharing)
 	})
-}
-
-// zipFolder zips the regular files of dir, paths relative to it, leaving out hidden entries.
-func zipFolder(dir string) ([]byte, error) {
-	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
-		return nil, fmt.Errorf("%s is not an app folder: %w", dir, err)
-	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p != dir && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		return addToZip(zw, dir, p)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("zip %s: %w", dir, err)
-	}
-	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("zip %s: %w", dir, err)
-	}
-	return buf.Bytes(), nil
-}
-
-func addToZip(zw *zip.Writer, dir, p string) error {
-	rel, err := filepath.Rel(dir, p)
-	if err != nil {
-		return err
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return err
-	}
-	w, err := zw.Create(filepath.ToSlash(rel))
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(data)
-	return err
 }
 
 // appsListHelp is the help of "svc apps list".

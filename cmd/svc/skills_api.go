@@ -1,12 +1,8 @@
 package main
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -39,7 +35,7 @@ func (a *app) skillsCreate(args []string) int {
 	}
 	var data []byte
 	if info.IsDir() {
-		data, err = zipSkillFolder(path)
+		data, err = zipFolder(path, "SKILL.md", "a skill folder")
 	} else {
 		data, err = os.ReadFile(path)
 	}
@@ -68,37 +64,6 @@ func reviewNote(s client.Skill) string {
 		return ""
 	}
 	return ", " + s.ReviewStatus
-}
-
-// zipSkillFolder zips the regular files of dir, paths relative to it, leaving out hidden entries.
-func zipSkillFolder(dir string) ([]byte, error) {
-	if _, err := os.Stat(filepath.Join(dir, "SKILL.md")); err != nil {
-		return nil, fmt.Errorf("%s is not a skill folder (no SKILL.md): %w", dir, err)
-	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p != dir && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		return addToZip(zw, dir, p)
-	})
-	if err == nil {
-		err = zw.Close()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("zip %s: %w", dir, err)
-	}
-	return buf.Bytes(), nil
 }
 
 // skillsListHelp is the help of "svc skills list".
@@ -211,7 +176,7 @@ func (a *app) skillsDelete(args []string) int {
 // skillsPublicHelp is the help of "svc skills public".
 const skillsPublicHelp = `Usage: svc skills public
 
-Lists the approved public skills of every account, newest first (scope runs:read): the owner's
+Lists the approved public skills of every account, newest first (no key needed): the owner's
 account id and the name are what "svc skills install" takes.
 
 ` + globalFlagsHelp
@@ -223,11 +188,13 @@ func (a *app) skillsPublic(args []string) int {
 	if code, ok := a.parseNone(cmd, fset, args); !ok {
 		return code
 	}
-	c, _, code, ok := a.authedClient()
-	if !ok {
-		return code
+	s, err := a.settings()
+	if err != nil {
+		return a.localError("config_error", err.Error())
 	}
-	return answer(a, c.ListPublicSkills(a.ctx, client.ListParams{Limit: 200}), func(r client.Response[client.PublicSkillList]) {
+	// The directory is public: the request carries no key.
+	s.apiKey = ""
+	return answer(a, a.newClient(s).ListPublicSkills(a.ctx, client.ListParams{Limit: 200}), func(r client.Response[client.PublicSkillList]) {
 		if len(r.Body.Skills) == 0 {
 			fmt.Fprintln(a.stdout, "No public skills.")
 			return

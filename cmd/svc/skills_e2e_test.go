@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -75,6 +77,14 @@ func TestSkillsCommandsAgainstTheServer(t *testing.T) {
 	code, out, stderr = svc("skills", "public")
 	require.Equal(t, 0, code, stderr)
 	require.Regexp(t, `(?m)^`+owner+`\s+weather\s+2\s+🌦️\s+Weather lookups`, out)
+	// The directory needs no key: a command line that never logged in lists it too.
+	anonDir := t.TempDir()
+	var anonOut, anonErr bytes.Buffer
+	code = run([]string{"skills", "public"}, strings.NewReader(""), &anonOut, &anonErr, func(k string) string {
+		return map[string]string{"XDG_CONFIG_HOME": anonDir, "SVC_BASE_URL": env.URL, "SVC_NOT_INTERACTIVE": "1"}[k]
+	})
+	require.Equal(t, 0, code, anonErr.String())
+	require.Regexp(t, `(?m)^`+owner+`\s+weather`, anonOut.String())
 	code, _, stderr = svc("skills", "install", owner, "weather")
 	require.NotEqual(t, 0, code, "one's own skill")
 	require.Contains(t, stderr, "owner")

@@ -1,13 +1,11 @@
 package apps
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
-	"strings"
 
+	"github.com/svcplatform/svc/internal/folder"
 	"github.com/svcplatform/svc/internal/strictjson"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
@@ -19,68 +17,8 @@ const MaxUploadBytes = MaxAppBytes + 1<<20
 // or every entry is under one top folder holding it (a zipped folder), which is then stripped. Folder
 // entries are skipped; more than MaxFiles files or MaxAppBytes unpacked bytes are refused.
 func ReadZip(data []byte) (map[string][]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return nil, svcerr.Invalid("body", "the body is not a ZIP archive: %v", err)
-	}
-	prefix := zipRoot(zr.File)
-	out := map[string][]byte{}
-	total := int64(0)
-	for _, f := range zr.File {
-		if f.FileInfo().IsDir() {
-			continue
-		}
-		name, ok := strings.CutPrefix(f.Name, prefix)
-		if !ok {
-			return nil, svcerr.Invalid("files["+f.Name+"]", "%s lies outside the app folder %s", f.Name, prefix)
-		}
-		if len(out) >= MaxFiles {
-			return nil, svcerr.Invalid("files", "an app has at most %d files", MaxFiles)
-		}
-		if _, dup := out[name]; dup {
-			return nil, svcerr.Invalid("files["+name+"]", "the archive holds %s twice", name)
-		}
-		b, err := readEntry(f, MaxAppBytes-total)
-		if err != nil {
-			return nil, err
-		}
-		total += int64(len(b))
-		out[name] = b
-	}
-	return out, nil
-}
-
-// zipRoot is the folder prefix to strip: "" when manifest.json is at the root, "<dir>/" when the
-// archive is one folder holding it.
-func zipRoot(files []*zip.File) string {
-	for _, f := range files {
-		if f.Name == ManifestPath {
-			return ""
-		}
-	}
-	for _, f := range files {
-		if dir, ok := strings.CutSuffix(f.Name, "/"+ManifestPath); ok && !strings.Contains(dir, "/") {
-			return dir + "/"
-		}
-	}
-	return ""
-}
-
-// readEntry reads one entry of at most budget bytes, whatever its header claims.
-func readEntry(f *zip.File, budget int64) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, svcerr.Invalid("files["+f.Name+"]", "%s does not open: %v", f.Name, err)
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, budget+1))
-	if err != nil {
-		return nil, svcerr.Invalid("files["+f.Name+"]", "%s does not unpack: %v", f.Name, err)
-	}
-	if int64(len(b)) > budget {
-		return nil, svcerr.New(svcerr.PayloadTooLarge, "the app's files unpack to more than %d bytes", MaxAppBytes)
-	}
-	return b, nil
+	return folder.ReadZip(data, folder.ZipRules{Marker: ManifestPath, Noun: "app", Article: "an app",
+		MaxFiles: MaxFiles, MaxBytes: MaxAppBytes})
 }
 
 // createJSON is the JSON form of a create: {manifest, files: {path: content}}.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/svcplatform/svc/internal/folder"
 	"github.com/svcplatform/svc/internal/strictjson"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
@@ -158,7 +159,7 @@ func (s *Store) KVSet(ctx context.Context, a *App, v Viewer, key string, value j
 		return err
 	}
 	if !IsRecordKey(key) {
-		_, err := s.writeFile(ctx, writer{scope: a.Scope()}, a.Slug, dataPath(key), value)
+		_, err := s.writeFile(ctx, folder.Writer{Scope: a.Scope()}, a.Slug, dataPath(key), value)
 		return err
 	}
 	_, err := s.db.NewRaw(`INSERT INTO app_records (app_id, viewer_id, key, value) VALUES (?, ?, ?, ?)
@@ -183,7 +184,7 @@ func (s *Store) KVDelete(ctx context.Context, a *App, v Viewer, key string) erro
 		if err != nil {
 			return err
 		}
-		return s.supersede(ctx, a.Scope(), a.Slug, f.Name, "")
+		return s.folder.Supersede(ctx, folderOf(a.Scope(), a.Slug), f.Name, "")
 	}
 	res, err := s.db.NewRaw("DELETE FROM app_records WHERE app_id = ? AND viewer_id = ? AND key = ?", a.ID, v.AccountID, key).Exec(ctx)
 	if err != nil {

@@ -1,13 +1,11 @@
 package apps
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"slices"
 	"time"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/file"
+	"github.com/svcplatform/svc/internal/folder"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
@@ -84,12 +83,8 @@ func (r appRow) app() (*App, error) {
 
 // Store keeps apps: their rows and record store in PostgreSQL, their folders in the files capability.
 type Store struct {
-	db    bun.IDB
-	files *file.Store
-	// blobs is the files capability's blob store (the platform store below its file prefix).
-	blobs blob.Store
-	// purges start the purge timers of deleted files (nil: none started; the purge sweep does).
-	purges *file.Purges
+	db     bun.IDB
+	folder *folder.Store
 	log    *slog.Logger
 }
 
@@ -98,13 +93,7 @@ func NewStore(db bun.IDB, files *file.Store, blobs blob.Store, purges *file.Purg
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Store{db: db, files: files, blobs: blobs, purges: purges, log: log}
-}
-
-// writer is who writes an app's files: the owner's scope and key.
-type writer struct {
-	scope tenant.Scope
-	keyID *string
+	return &Store{db: db, folder: folder.NewStore(db, files, blobs, purges, log, mediaType), log: log}
 }
 
 // NewApp is what Create stores: an app folder, every path relative to it.
@@ -188,7 +177,7 @@ func (s *Store) Create(ctx context.Context, n NewApp) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := writer{scope: n.Scope, keyID: n.KeyID}
+	w := folder.Writer{Scope: n.Scope, KeyID: n.KeyID}
 	var written []string
 	for _, p := range sortedPaths(n.Files) {
 		f, err := s.writeFile(ctx, w, a.Slug, p, n.Files[p])
@@ -315,7 +304,7 @@ func (s *Store) Delete(ctx context.Context, scope tenant.Scope, slug string) (*A
 	if _, err := s.db.NewRaw("DELETE FROM apps WHERE id = ?", a.ID).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("delete app %s: %w", slug, err)
 	}
-	rows, err := s.folderFilesAll(ctx, scope, slug)
+	rows, err := s.folder.LiveIDs(ctx, folderOf(scope, slug))
 	if err != nil {
 		return nil, err
 	}
@@ -323,17 +312,6 @@ func (s *Store) Delete(ctx context.Context, scope tenant.Scope, slug string) (*A
 		return nil, fmt.Errorf("delete files of app %s: %w", slug, err)
 	}
 	return a, nil
-}
-
-// folderFilesAll answers the ids of every live file of the slug's folder, superseded ones too.
-func (s *Store) folderFilesAll(ctx context.Context, scope tenant.Scope, slug string) ([]string, error) {
-	var out []string
-	err := scope.Where(s.db.NewSelect().Table("files").Column("id")).
-		Where("status = 'active' AND purpose = ?", Purpose(slug)).Scan(ctx, &out)
-	if err != nil && !isNoRows(err) {
-		return nil, fmt.Errorf("list files of app %s: %w", slug, err)
-	}
-	return out, nil
 }
 
 // Files answers the files of the app's folder by path.
@@ -394,7 +372,7 @@ func (s *Store) PutFile(ctx context.Context, scope tenant.Scope, keyID *string, 
 	if err := checkContent(path, data); err != nil {
 		return nil, err
 	}
-	if _, err := s.writeFile(ctx, writer{scope: scope, keyID: keyID}, slug, path, data); err != nil {
+	if _, err := s.writeFile(ctx, folder.Writer{Scope: scope, KeyID: keyID}, slug, path, data); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -417,7 +395,7 @@ func (s *Store) putManifest(ctx context.Context, a *App, keyID *string, data []b
 	}); err != nil {
 		return nil, err
 	}
-	if _, err := s.writeFile(ctx, writer{scope: a.Scope(), keyID: keyID}, a.Slug, ManifestPath, data); err != nil {
+	if _, err := s.writeFile(ctx, folder.Writer{Scope: a.Scope(), KeyID: keyID}, a.Slug, ManifestPath, data); err != nil {
 		return nil, err
 	}
 	doc, err := json.Marshal(m)
@@ -447,5 +425,3 @@ func isUniqueViolation(err error) bool {
 	var pgErr interface{ Field(byte) string }
 	return errors.As(err, &pgErr) && pgErr.Field('C') == "23505"
 }
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }

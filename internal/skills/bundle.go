@@ -1,14 +1,12 @@
 package skills
 
 import (
-	"archive/zip"
-	"bytes"
-	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/svcplatform/svc/internal/file"
+	"github.com/svcplatform/svc/internal/folder"
 	"github.com/svcplatform/svc/internal/svcerr"
 )
 
@@ -27,9 +25,6 @@ const (
 	MaxPerAccount = 50
 	// MaxPathLen bounds a resource path, in bytes.
 	MaxPathLen = 255
-	// MaxPathSegments bounds a resource path's segments, so that GET /v1/skills/{name}/resources/{path}
-	// addresses every file (platform bound).
-	MaxPathSegments = 4
 	// MaxFiles bounds the files of one skill (platform bound).
 	MaxFiles = 100
 	// MaxSkillTotalBytes bounds the unpacked bytes of one skill (platform bound).
@@ -42,8 +37,7 @@ const (
 func Purpose(name string) string { return file.SkillsPurposePrefix + name + "/" }
 
 // ValidatePath checks a path in a skill's folder (seed 002): relative, no leading '/', no '..', no empty
-// segments, at most 255 bytes; each segment a valid file name, at most MaxPathSegments of them. Errors
-// name param.
+// segments, at most 255 bytes; each segment a valid file name, at any depth. Errors name param.
 func ValidatePath(param, p string) error {
 	switch {
 	case p == "":
@@ -61,9 +55,6 @@ func ValidatePath(param, p string) error {
 	}
 	if slices.Contains(segs, "") {
 		return svcerr.Invalid(param, "%s %q: a resource path has no empty segments ('//' or a trailing '/')", param, p)
-	}
-	if len(segs) > MaxPathSegments {
-		return svcerr.Invalid(param, "%s %q: a resource path has at most %d segments", param, p, MaxPathSegments)
 	}
 	for _, s := range segs {
 		if err := file.ValidateName(s); err != nil {
@@ -129,68 +120,8 @@ func sortedPaths(files map[string][]byte) []string {
 // every entry is under one top folder holding it (a zipped folder), which is then stripped. Folder entries
 // are skipped; more than MaxFiles files or MaxSkillTotalBytes unpacked bytes are refused.
 func ReadZip(data []byte) (map[string][]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return nil, svcerr.Invalid("body", "the body is not a ZIP archive: %v", err)
-	}
-	prefix := zipRoot(zr.File)
-	out := map[string][]byte{}
-	total := int64(0)
-	for _, f := range zr.File {
-		if f.FileInfo().IsDir() {
-			continue
-		}
-		name, ok := strings.CutPrefix(f.Name, prefix)
-		if !ok {
-			return nil, svcerr.Invalid("files["+f.Name+"]", "%s lies outside the skill folder %s", f.Name, prefix)
-		}
-		if len(out) >= MaxFiles {
-			return nil, svcerr.Invalid("files", "a skill has at most %d files", MaxFiles)
-		}
-		if _, dup := out[name]; dup {
-			return nil, svcerr.Invalid("files["+name+"]", "the archive holds %s twice", name)
-		}
-		b, err := readEntry(f, MaxSkillTotalBytes-total)
-		if err != nil {
-			return nil, err
-		}
-		total += int64(len(b))
-		out[name] = b
-	}
-	return out, nil
-}
-
-// zipRoot is the folder prefix to strip: "" when SKILL.md is at the root, "<dir>/" when the archive is
-// one folder holding it.
-func zipRoot(files []*zip.File) string {
-	for _, f := range files {
-		if f.Name == SkillFile {
-			return ""
-		}
-	}
-	for _, f := range files {
-		if dir, ok := strings.CutSuffix(f.Name, "/"+SkillFile); ok && !strings.Contains(dir, "/") {
-			return dir + "/"
-		}
-	}
-	return ""
-}
-
-// readEntry reads one entry of at most budget bytes, whatever its header claims.
-func readEntry(f *zip.File, budget int64) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, svcerr.Invalid("files["+f.Name+"]", "%s does not open: %v", f.Name, err)
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, budget+1))
-	if err != nil {
-		return nil, svcerr.Invalid("files["+f.Name+"]", "%s does not unpack: %v", f.Name, err)
-	}
-	if int64(len(b)) > budget {
-		return nil, svcerr.New(svcerr.PayloadTooLarge, "the skill's files unpack to more than %d bytes", MaxSkillTotalBytes)
-	}
-	return b, nil
+	return folder.ReadZip(data, folder.ZipRules{Marker: SkillFile, Noun: "skill", Article: "a skill",
+		MaxFiles: MaxFiles, MaxBytes: MaxSkillTotalBytes})
 }
 
 // mediaType is the media type a skill file is stored with, by its extension.

@@ -1,18 +1,13 @@
 package skills
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"time"
 
-	"github.com/svcplatform/svc/internal/blob"
-	"github.com/svcplatform/svc/internal/file"
-	"github.com/svcplatform/svc/internal/ids"
-	"github.com/svcplatform/svc/internal/svcerr"
+	"github.com/uptrace/bun"
+
+	"github.com/svcplatform/svc/internal/folder"
 	"github.com/svcplatform/svc/internal/tenant"
 	"github.com/svcplatform/svc/schema"
 )
@@ -29,10 +24,9 @@ type File struct {
 	UpdatedAt time.Time
 }
 
-// writer is who writes a skill's files: the owner's scope and key.
-type writer struct {
-	scope tenant.Scope
-	keyID *string
+// folderOf is the skill's folder /skills/<name>/ in the files capability.
+func folderOf(scope tenant.Scope, name string) folder.Folder {
+	return folder.Folder{Scope: scope, Purpose: Purpose(name), Label: "skill " + name}
 }
 
 // Files answers the files of the skill's folder by path.
@@ -52,7 +46,7 @@ func (s *Store) Files(ctx context.Context, sk *Skill) ([]File, error) {
 // ReadFile answers the bytes and media type of the file at path of the skill's folder; not_found
 // naming the path when absent.
 func (s *Store) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte, string, error) {
-	f, err := s.fileRow(ctx, sk.scope(), sk.Name, path)
+	f, err := s.folder.Row(ctx, folderOf(sk.scope(), sk.Name), path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -62,68 +56,20 @@ func (s *Store) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte, s
 
 // folderFiles answers the live files of the skill's folder, the newest per path.
 func (s *Store) folderFiles(ctx context.Context, scope tenant.Scope, name string) ([]schema.File, error) {
-	var rows []schema.File
-	q := scope.Where(s.db.NewSelect().Model(&rows)).Where("status = ? AND purpose = ?", schema.FileActive, Purpose(name)).
-		OrderExpr("name, created_at DESC, id DESC")
-	if err := q.Scan(ctx); err != nil && !isNoRows(err) {
-		return nil, fmt.Errorf("list files of skill %s: %w", name, err)
-	}
-	out := rows[:0]
-	for i, r := range rows {
-		if i == 0 || rows[i-1].Name != r.Name {
-			out = append(out, r)
-		}
-	}
-	return out, nil
-}
-
-// folderFileIDs answers the ids of every live file of the skill's folder, superseded ones too.
-func (s *Store) folderFileIDs(ctx context.Context, scope tenant.Scope, name string) ([]string, error) {
-	var out []string
-	err := scope.Where(s.db.NewSelect().Table("files").Column("id")).
-		Where("status = ? AND purpose = ?", schema.FileActive, Purpose(name)).Scan(ctx, &out)
-	if err != nil && !isNoRows(err) {
-		return nil, fmt.Errorf("list files of skill %s: %w", name, err)
-	}
-	return out, nil
-}
-
-// fileRow answers the live file at path of the skill's folder, or not_found naming the path.
-func (s *Store) fileRow(ctx context.Context, scope tenant.Scope, name, path string) (*schema.File, error) {
-	f := new(schema.File)
-	err := scope.Where(s.db.NewSelect().Model(f)).Where("status = ? AND purpose = ? AND name = ?", schema.FileActive, Purpose(name), path).
-		OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx)
-	if isNoRows(err) {
-		return nil, svcerr.NotFoundf("skill %s has no file %s", name, path).WithDetails("path", path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read file %s of skill %s: %w", path, name, err)
-	}
-	return f, nil
+	return s.folder.Live(ctx, folderOf(scope, name))
 }
 
 // readBlob answers a file's bytes, at most limit of them.
 func (s *Store) readBlob(ctx context.Context, f *schema.File, limit int64) ([]byte, error) {
-	if f.Bytes > limit {
-		return nil, fmt.Errorf("file %s has %d bytes, more than %d", f.Name, f.Bytes, limit)
-	}
-	rc, err := s.blobs.Open(ctx, f.BlobKey)
-	if err != nil {
-		return nil, fmt.Errorf("open skill file %s: %w", f.Name, err)
-	}
-	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read skill file %s: %w", f.Name, err)
-	}
-	return data, nil
+	return s.folder.Read(ctx, f, limit)
 }
 
-// writeAll writes every file of the folder and answers the ids written so far (also on failure).
-func (s *Store) writeAll(ctx context.Context, w writer, name string, files map[string][]byte) ([]string, error) {
+// writeAll writes every file under purpose (a staging folder) and answers the ids written so far (also
+// on failure).
+func (s *Store) writeAll(ctx context.Context, w folder.Writer, purpose string, files map[string][]byte) ([]string, error) {
 	var written []string
 	for _, p := range sortedPaths(files) {
-		f, err := s.writeFile(ctx, w, name, p, files[p])
+		f, err := s.folder.Write(ctx, w, purpose, p, files[p])
 		if err != nil {
 			return written, err
 		}
@@ -132,97 +78,36 @@ func (s *Store) writeAll(ctx context.Context, w writer, name string, files map[s
 	return written, nil
 }
 
-// writeFile stores data at path of the skill's folder as a new file of the files capability (quota
-// reserved, bytes to the blob store, row recorded), then deletes the files it supersedes. A failure
-// leaves nothing: the reservation is released and the blob dropped.
-func (s *Store) writeFile(ctx context.Context, w writer, name, path string, data []byte) (*schema.File, error) {
-	res, err := s.files.Reserve(ctx, w.scope.AccountID, int64(len(data)))
-	if err != nil {
-		return nil, err
-	}
-	id := ids.New(ids.File)
-	key := w.scope.AccountID + "/" + id + "/" + res.ID
-	size, sum, err := s.blobs.Put(ctx, key, bytes.NewReader(data))
-	if err == nil {
-		var f *schema.File
-		f, _, err = s.files.Create(ctx, res, file.NewFile{ID: id, Scope: w.scope, KeyID: w.keyID, Name: path,
-			MediaType: mediaType(path), Purpose: Purpose(name), Bytes: size, SHA256: sum, BlobKey: key})
-		if err == nil {
-			return f, s.supersede(ctx, w.scope, name, path, f.ID)
-		}
-	}
-	s.undo(ctx, res, key)
-	return nil, fmt.Errorf("write file %s of skill %s: %w", path, name, err)
-}
-
-// supersede deletes the live files at path of the skill's folder other than keep.
-func (s *Store) supersede(ctx context.Context, scope tenant.Scope, name, path, keep string) error {
-	var older []string
-	err := scope.Where(s.db.NewSelect().Model((*schema.File)(nil)).Column("id")).
-		Where("status = ? AND purpose = ? AND name = ? AND id <> ?", schema.FileActive, Purpose(name), path, keep).Scan(ctx, &older)
+// moveFolder moves every live file of purpose from to purpose to in tx and answers their ids.
+func moveFolder(ctx context.Context, tx bun.Tx, scope tenant.Scope, from, to string) ([]string, error) {
+	var moved []string
+	err := tx.NewRaw(`UPDATE files SET purpose = ? WHERE account_id = ? AND project_id IS NULL AND status = ? AND purpose = ?
+		RETURNING id`, to, scope.AccountID, schema.FileActive, from).Scan(ctx, &moved)
 	if err != nil && !isNoRows(err) {
-		return fmt.Errorf("find older files of %s in skill %s: %w", path, name, err)
+		return nil, fmt.Errorf("move files from %s to %s: %w", from, to, err)
 	}
-	return s.deleteFiles(ctx, scope, older)
+	return moved, nil
 }
 
-// dropOthers deletes the files of the skill's folder whose paths the new folder no longer has.
-func (s *Store) dropOthers(ctx context.Context, scope tenant.Scope, name string, keep map[string][]byte) error {
-	var gone []string
-	rows, err := s.folderFilesAll(ctx, scope, name)
-	if err != nil {
-		return err
-	}
-	for _, f := range rows {
-		if _, ok := keep[f.Name]; !ok {
-			gone = append(gone, f.ID)
-		}
-	}
-	return s.deleteFiles(ctx, scope, gone)
-}
+// staleAfter is the age after which a staged file is a crashed store's leftover: a live store writes its
+// files and swaps them in well within it.
+const staleAfter = "1 hour"
 
-// folderFilesAll answers every live file row of the skill's folder.
-func (s *Store) folderFilesAll(ctx context.Context, scope tenant.Scope, name string) ([]schema.File, error) {
-	var rows []schema.File
-	err := scope.Where(s.db.NewSelect().Model(&rows)).Where("status = ? AND purpose = ?", schema.FileActive, Purpose(name)).Scan(ctx)
+// leftovers answers the ids of the live files that operations on the skill name left behind: retired ones
+// (a delete after a swap that failed or stopped; deleting one twice is harmless) and staged ones older
+// than staleAfter (a store that stopped part way; a younger staging folder may be a store in flight).
+func (s *Store) leftovers(ctx context.Context, tx bun.Tx, scope tenant.Scope, name string) ([]string, error) {
+	var out []string
+	err := tx.NewRaw(`SELECT id FROM files WHERE account_id = ? AND project_id IS NULL AND status = ?
+		AND (starts_with(purpose, ?) OR starts_with(purpose, ?) AND created_at < now() - ?::interval)`,
+		scope.AccountID, schema.FileActive, retiredPrefix+name+"/", stagingPrefix+name+"/", staleAfter).Scan(ctx, &out)
 	if err != nil && !isNoRows(err) {
-		return nil, fmt.Errorf("list files of skill %s: %w", name, err)
+		return nil, fmt.Errorf("find leftover files of skill %s: %w", name, err)
 	}
-	return rows, nil
+	return out, nil
 }
 
 // deleteFiles soft-deletes files of the files capability and starts their purges.
 func (s *Store) deleteFiles(ctx context.Context, scope tenant.Scope, fileIDs []string) error {
-	for _, id := range fileIDs {
-		f, err := s.files.Delete(ctx, scope, id)
-		if svcerr.Is(err, svcerr.NotFound) {
-			continue // deleted meanwhile
-		}
-		if err != nil {
-			return fmt.Errorf("delete skill file %s: %w", id, err)
-		}
-		s.startPurge(ctx, f)
-	}
-	return nil
-}
-
-// startPurge starts a deleted file's purge; a failure is logged, the purge sweep starts it later.
-func (s *Store) startPurge(ctx context.Context, f *schema.File) {
-	if s.purges == nil {
-		return
-	}
-	if err := s.purges.Start(context.WithoutCancel(ctx), f); err != nil {
-		s.log.Error("start skill file purge (the sweep retries it)", slog.String("fileId", f.ID), slog.Any("err", err))
-	}
-}
-
-// undo releases a failed write's reservation and drops its blob.
-func (s *Store) undo(ctx context.Context, res file.Reservation, key string) {
-	ctx = context.WithoutCancel(ctx)
-	if err := s.files.Release(ctx, res); err != nil {
-		s.log.Error("release skill file reservation", slog.String("reservation", res.ID), slog.Any("err", err))
-	}
-	if err := s.blobs.Delete(ctx, key); err != nil && !errors.Is(err, blob.ErrNotFound) {
-		s.log.Error("delete blob of a failed skill file write", slog.String("blobKey", key), slog.Any("err", err))
-	}
+	return s.folder.Delete(ctx, scope, fileIDs)
 }

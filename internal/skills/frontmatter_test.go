@@ -122,11 +122,11 @@ func TestValidatePathRules(t *testing.T) {
 		{"no empty segment", "scripts//x", "no empty segments"},
 		{"no trailing /", "scripts/", "no empty segments"},
 		{"at most 255", strings.Repeat("a", 256), "at most 255"},
-		{"at most 4 segments", "a/b/c/d/e", "at most 4 segments"},
 	}
 	for _, tc := range cases {
 		requireInvalid(t, skills.ValidatePath("files["+tc.path+"]", tc.path), "files["+tc.path+"]", tc.says)
 	}
+	require.NoError(t, skills.ValidatePath("path", "a/b/c/d/e/f.txt"), "any depth within 255 bytes")
 }
 
 // TestValidateFolder: a folder needs SKILL.md, and each reference is at most 100 KB.

@@ -2,7 +2,9 @@ package skills
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/svcplatform/svc/internal/blob"
 	"github.com/svcplatform/svc/internal/file"
+	"github.com/svcplatform/svc/internal/folder"
 	"github.com/svcplatform/svc/internal/page"
 	"github.com/svcplatform/svc/internal/svcerr"
 	"github.com/svcplatform/svc/internal/tenant"
@@ -88,12 +91,8 @@ func (r skillRow) skill() (*Skill, error) {
 
 // Store keeps skills: their rows in PostgreSQL, their folders in the files capability.
 type Store struct {
-	db    bun.IDB
-	files *file.Store
-	// blobs is the files capability's blob store (the platform store below its file prefix).
-	blobs blob.Store
-	// purges start the purge timers of deleted files (nil: none started; the purge sweep does).
-	purges *file.Purges
+	db     bun.IDB
+	folder *folder.Store
 	log    *slog.Logger
 }
 
@@ -102,7 +101,7 @@ func NewStore(db bun.IDB, files *file.Store, blobs blob.Store, purges *file.Purg
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Store{db: db, files: files, blobs: blobs, purges: purges, log: log}
+	return &Store{db: db, folder: folder.NewStore(db, files, blobs, purges, log, mediaType), log: log}
 }
 
 // NewSkill is what Create stores: a skill folder of the account, every path relative to it.
@@ -120,36 +119,93 @@ func (s *Store) Create(ctx context.Context, n NewSkill) (*Skill, error) {
 	return s.store(ctx, n, nil)
 }
 
-// store validates and stores a skill folder; source marks an installed copy (kept private).
+// store validates and stores a skill folder; source marks an installed copy (kept private). It is
+// all-or-nothing for readers: the new files are written to a staging folder first, then one transaction
+// holding the (account, name) lock records the skill's row and swaps the staging folder in for the old
+// one, whose files are deleted after. A failure before the swap leaves the previous version whole, and
+// concurrent stores of one name swap one after the other, never mixing their files.
 func (s *Store) store(ctx context.Context, n NewSkill, source *Source) (*Skill, error) {
 	doc, err := Validate(n.Files)
 	if err != nil {
 		return nil, err
 	}
-	sk, inserted, err := s.upsert(ctx, n.AccountID, doc.Frontmatter, source)
+	fm, scope, op := doc.Frontmatter, tenant.Scope{AccountID: n.AccountID}, opID()
+	if err := s.check(ctx, s.db, n.AccountID, fm.Name, source); err != nil {
+		return nil, err // early answer; checked again under the locks
+	}
+	staged, err := s.writeAll(ctx, folder.Writer{Scope: scope, KeyID: n.KeyID}, stagingPurpose(fm.Name, op), n.Files)
 	if err != nil {
+		s.cleanup(ctx, scope, fm.Name, staged)
 		return nil, err
 	}
-	w := writer{scope: sk.scope(), keyID: n.KeyID}
-	written, err := s.writeAll(ctx, w, sk.Name, n.Files)
-	if err != nil {
-		if inserted {
-			s.abandon(ctx, sk, written)
+	var sk *Skill
+	var retired []string
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		stale, err := s.lockName(ctx, tx, scope, fm.Name)
+		if err != nil {
+			return err
 		}
+		if sk, err = s.upsert(ctx, tx, n.AccountID, fm, source); err != nil {
+			return err
+		}
+		old, err := moveFolder(ctx, tx, scope, Purpose(fm.Name), retiredPurpose(fm.Name, op))
+		if err != nil {
+			return err
+		}
+		retired = append(stale, old...)
+		_, err = moveFolder(ctx, tx, scope, stagingPurpose(fm.Name, op), Purpose(fm.Name))
+		return err
+	})
+	if err != nil {
+		s.cleanup(ctx, scope, fm.Name, staged)
 		return nil, err
 	}
-	if err := s.dropOthers(ctx, sk.scope(), sk.Name, n.Files); err != nil {
-		return nil, err
-	}
+	s.cleanup(ctx, scope, fm.Name, retired)
 	return sk, nil
 }
 
-// upsert records the skill's row under the account's lock: the per-account limit is checked, an
-// existing row of the name replaced. inserted reports a new row.
-func (s *Store) upsert(ctx context.Context, accountID string, fm Frontmatter, source *Source) (*Skill, bool, error) {
+// lockName takes the transaction's lock of the account's skill name, serialising the swaps of its
+// stores and its delete, and answers the files earlier operations on the name left behind (see
+// leftovers).
+func (s *Store) lockName(ctx context.Context, tx bun.Tx, scope tenant.Scope, name string) ([]string, error) {
+	if _, err := tx.NewRaw("SELECT pg_advisory_xact_lock(hashtext('skill/' || ? || '/' || ?))", scope.AccountID, name).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("lock skill %s: %w", name, err)
+	}
+	return s.leftovers(ctx, tx, scope, name)
+}
+
+// cleanup deletes files of the skill name that are no longer its folder's (staged by a failed create or
+// retired by a replace); a failure is logged, the next operation on the name deletes them.
+func (s *Store) cleanup(ctx context.Context, scope tenant.Scope, name string, fileIDs []string) {
+	if err := s.deleteFiles(context.WithoutCancel(ctx), scope, fileIDs); err != nil {
+		s.log.Error("delete replaced or staged skill files", slog.String("skill", name), slog.Any("err", err))
+	}
+}
+
+// Staging and retired folders of a skill: under the files capability's skills prefix but never a skill's
+// folder (a skill name never starts with '.'). An operation id keeps concurrent operations apart.
+const (
+	stagingPrefix = file.SkillsPurposePrefix + ".staging/"
+	retiredPrefix = file.SkillsPurposePrefix + ".retired/"
+)
+
+func stagingPurpose(name, op string) string { return stagingPrefix + name + "/" + op + "/" }
+
+func retiredPurpose(name, op string) string { return retiredPrefix + name + "/" + op + "/" }
+
+// opID is a short random operation id (16 hex digits, so that a purpose fits file.MaxPurposeLen).
+func opID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return hex.EncodeToString(b[:])
+}
+
+// upsert records the skill's row in tx under the account's lock: the per-account limit is checked, an
+// existing row of the name replaced.
+func (s *Store) upsert(ctx context.Context, tx bun.Tx, accountID string, fm Frontmatter, source *Source) (*Skill, error) {
 	doc, err := json.Marshal(fm)
 	if err != nil {
-		return nil, false, fmt.Errorf("encode frontmatter of skill %s: %w", fm.Name, err)
+		return nil, fmt.Errorf("encode frontmatter of skill %s: %w", fm.Name, err)
 	}
 	visibility, review := fm.Visibility, any(nil)
 	if source != nil {
@@ -162,44 +218,41 @@ func (s *Store) upsert(ctx context.Context, accountID string, fm Frontmatter, so
 	if source != nil {
 		srcAccount, srcName = source.AccountID, source.Name
 	}
-	var r skillRow
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := s.lockAndCheck(ctx, tx, accountID, fm.Name, source); err != nil {
-			return err
-		}
-		return tx.NewRaw(`INSERT INTO skills AS s (account_id, name, description, version, visibility, review_status, tags, emoji,
-				frontmatter, source_account_id, source_name)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (account_id, name) DO UPDATE SET description = EXCLUDED.description, version = EXCLUDED.version,
-				visibility = EXCLUDED.visibility, review_status = EXCLUDED.review_status, review_reason = '', reviewed_at = NULL,
-				tags = EXCLUDED.tags, emoji = EXCLUDED.emoji, frontmatter = EXCLUDED.frontmatter,
-				source_account_id = EXCLUDED.source_account_id, source_name = EXCLUDED.source_name, updated_at = now()
-			RETURNING `+skillColumns,
-			accountID, fm.Name, fm.Description, fm.Version, visibility, review, pgdialect.Array(fm.Tags), fm.Emoji, string(doc),
-			srcAccount, srcName).Scan(ctx, &r)
-	})
-	if err != nil {
-		return nil, false, err
+	if _, err := tx.NewRaw("SELECT pg_advisory_xact_lock(hashtext('skills/' || ?))", accountID).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("lock skills of %s: %w", accountID, err)
 	}
-	sk, err := r.skill()
-	// A new row's timestamps are both the transaction's now(); a replaced one keeps its created_at.
-	return sk, err == nil && r.CreatedAt.Equal(r.UpdatedAt), err
+	if err := s.check(ctx, tx, accountID, fm.Name, source); err != nil {
+		return nil, err
+	}
+	var r skillRow
+	err = tx.NewRaw(`INSERT INTO skills AS s (account_id, name, description, version, visibility, review_status, tags, emoji,
+			frontmatter, source_account_id, source_name)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (account_id, name) DO UPDATE SET description = EXCLUDED.description, version = EXCLUDED.version,
+			visibility = EXCLUDED.visibility, review_status = EXCLUDED.review_status, review_reason = '', reviewed_at = NULL,
+			tags = EXCLUDED.tags, emoji = EXCLUDED.emoji, frontmatter = EXCLUDED.frontmatter,
+			source_account_id = EXCLUDED.source_account_id, source_name = EXCLUDED.source_name, updated_at = now()
+		RETURNING `+skillColumns,
+		accountID, fm.Name, fm.Description, fm.Version, visibility, review, pgdialect.Array(fm.Tags), fm.Emoji, string(doc),
+		srcAccount, srcName).Scan(ctx, &r)
+	if err != nil {
+		return nil, fmt.Errorf("record skill %s: %w", fm.Name, err)
+	}
+	return r.skill()
 }
 
-// lockAndCheck takes the account's skills lock for the transaction and checks the limit (a new name
-// beyond MaxPerAccount is 409) and, for an install, that the name is free or a copy of the same skill.
-func (s *Store) lockAndCheck(ctx context.Context, tx bun.Tx, accountID, name string, source *Source) error {
-	if _, err := tx.NewRaw("SELECT pg_advisory_xact_lock(hashtext('skills/' || ?))", accountID).Exec(ctx); err != nil {
-		return fmt.Errorf("lock skills of %s: %w", accountID, err)
-	}
+// check checks on db (the transaction holding the account's lock, or the database for an early answer)
+// that the skill may be stored: the account's limit (a new name beyond MaxPerAccount
+// is 409) and, for an install, that the name is free or a copy of the same skill.
+func (s *Store) check(ctx context.Context, db bun.IDB, accountID, name string, source *Source) error {
 	var existing []skillRow
-	if err := tx.NewRaw("SELECT "+skillColumns+" FROM skills WHERE account_id = ? AND name = ?", accountID, name).Scan(ctx, &existing); err != nil && !isNoRows(err) {
+	if err := db.NewRaw("SELECT "+skillColumns+" FROM skills WHERE account_id = ? AND name = ?", accountID, name).Scan(ctx, &existing); err != nil && !isNoRows(err) {
 		return fmt.Errorf("read skill %s: %w", name, err)
 	}
 	if len(existing) == 1 {
 		return checkReplace(existing[0], source)
 	}
-	n, err := tx.NewSelect().Table("skills").Where("account_id = ?", accountID).Count(ctx)
+	n, err := db.NewSelect().Table("skills").Where("account_id = ?", accountID).Count(ctx)
 	if err != nil {
 		return fmt.Errorf("count skills of %s: %w", accountID, err)
 	}
@@ -222,17 +275,6 @@ func checkReplace(have skillRow, source *Source) error {
 	return (&svcerr.Error{Code: svcerr.Conflict, Param: "name",
 		Message: fmt.Sprintf("you already have a skill %q that is not a copy of %s's: delete it first", have.Name, source.AccountID)}).
 		WithDetails("name", have.Name)
-}
-
-// abandon undoes a create that failed part way: the files written and the skill's row.
-func (s *Store) abandon(ctx context.Context, sk *Skill, written []string) {
-	ctx = context.WithoutCancel(ctx)
-	if err := s.deleteFiles(ctx, sk.scope(), written); err != nil {
-		s.log.Error("delete the files of a failed skill create", slog.String("skill", sk.Name), slog.Any("err", err))
-	}
-	if _, err := s.db.NewRaw("DELETE FROM skills WHERE account_id = ? AND name = ?", sk.AccountID, sk.Name).Exec(ctx); err != nil {
-		s.log.Error("delete the row of a failed skill create", slog.String("skill", sk.Name), slog.Any("err", err))
-	}
 }
 
 // Get answers the account's skill name; not_found when absent (another account's skill is absent).
@@ -320,20 +362,36 @@ func (s *Store) Review(ctx context.Context, owner, name string, approve bool, re
 	return r.skill()
 }
 
-// Delete removes the account's skill: its row, then its files (soft-deleted, purged later).
+// Delete removes the account's skill under its name's lock: its row, and its folder moved aside in the
+// same transaction, then its files (soft-deleted, purged later).
 func (s *Store) Delete(ctx context.Context, accountID, name string) (*Skill, error) {
-	sk, err := s.Get(ctx, accountID, name)
+	scope := tenant.Scope{AccountID: accountID}
+	var sk *Skill
+	var retired []string
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		stale, err := s.lockName(ctx, tx, scope, name)
+		if err != nil {
+			return err
+		}
+		var r skillRow
+		err = tx.NewRaw("DELETE FROM skills WHERE account_id = ? AND name = ? RETURNING "+skillColumns, accountID, name).Scan(ctx, &r)
+		if isNoRows(err) {
+			return svcerr.NotFoundf("no skill %q", name).WithDetails("name", name)
+		}
+		if err != nil {
+			return fmt.Errorf("delete skill %s: %w", name, err)
+		}
+		if sk, err = r.skill(); err != nil {
+			return err
+		}
+		old, err := moveFolder(ctx, tx, scope, Purpose(name), retiredPurpose(name, opID()))
+		retired = append(stale, old...)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.db.NewRaw("DELETE FROM skills WHERE account_id = ? AND name = ?", accountID, name).Exec(ctx); err != nil {
-		return nil, fmt.Errorf("delete skill %s: %w", name, err)
-	}
-	ids, err := s.folderFileIDs(ctx, sk.scope(), name)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.deleteFiles(ctx, sk.scope(), ids); err != nil {
+	if err := s.deleteFiles(ctx, scope, retired); err != nil {
 		return nil, fmt.Errorf("delete files of skill %s: %w", name, err)
 	}
 	return sk, nil
