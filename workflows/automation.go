@@ -69,9 +69,10 @@ var fireBookkeeping = workflow.ActivityOptions{
 // AutomationFireWorkflow (workflow id automation-fire/<automationId>-<scheduled time>, started by the
 // schedule automation/<automationId>) performs one fire: ActivityPrepareAutomationFire records the run
 // under the tier's and the key's limits (or refuses it), then the run's own RunWorkflow (run/<runId>,
-// or AppScriptWorkflow appscript/<runId> for an app's scheduled script) starts as a child, abandoned if this workflow ends, and this workflow waits for it, so the schedule's
-// overlap policy sees the run going. The run's id derives from the automation and the scheduled time:
-// a retried fire, a restarted process or a second worker never doubles it.
+// or AppScriptWorkflow appscript/<runId> for an app's scheduled script) starts as a child, abandoned if
+// this workflow ends, and this workflow waits for it, so the schedule's overlap policy sees the run going.
+// The run's id derives from the automation and the scheduled time: a retried fire, a restarted process or
+// a second worker never doubles it.
 func AutomationFireWorkflow(ctx workflow.Context, p AutomationFireParams) error {
 	in := AutomationFireInput{AutomationID: p.AutomationID, ScheduledAt: scheduledAt(ctx)}
 	actx := workflow.WithActivityOptions(ctx, fireBookkeeping)
