@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/svcplatform/svc/client"
 )
 
@@ -343,12 +345,8 @@ func (a *app) printJSON(v any) {
 	_, _ = a.stdout.Write(append(b, '\n'))
 }
 
-// isTerminal reports whether r is a character device (a terminal).
+// isTerminal reports whether r is a terminal (not merely a character device: /dev/null is one).
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd())) // a character device such as /dev/null is no terminal
 }

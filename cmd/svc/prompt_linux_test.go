@@ -83,3 +83,15 @@ func TestConnectionSecretPrompt(t *testing.T) {
 	require.NotContains(t, errOut.String(), "Secret (not shown)")
 	require.Equal(t, n, countRequests(), "nothing is sent")
 }
+
+// TestDevNullIsNoTerminal: stdin redirected from /dev/null (a character device) is not a terminal, so
+// the CLI never prompts on it; a pseudo-terminal is one.
+func TestDevNullIsNoTerminal(t *testing.T) {
+	t.Parallel()
+	null, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = null.Close() })
+	require.False(t, isTerminal(null))
+	_, tty := openPTY(t)
+	require.True(t, isTerminal(tty))
+}
