@@ -75,7 +75,12 @@ Lists the account's skills by name (scope runs:read): version, visibility, revie
 
 // skillsList lists the account's skills.
 func (a *app) skillsList(args []string) int {
-	const cmd = "skills list"
+	return a.listSkills("skills list", "No skills.", args)
+}
+
+// listSkills is "svc skills list" and "svc agent skills" (cmd): the account's skills as a table, or
+// empty when there are none.
+func (a *app) listSkills(cmd, empty string, args []string) int {
 	fset := a.commandFlags(cmd, nil)
 	if code, ok := a.parseNone(cmd, fset, args); !ok {
 		return code
@@ -86,7 +91,7 @@ func (a *app) skillsList(args []string) int {
 	}
 	return answer(a, c.ListSkills(a.ctx), func(r client.Response[client.SkillList]) {
 		if len(r.Body.Skills) == 0 {
-			fmt.Fprintln(a.stdout, "No skills.")
+			fmt.Fprintln(a.stdout, empty)
 			return
 		}
 		tw := a.table()
