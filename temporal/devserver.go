@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"strconv"
 	"sync"
@@ -274,10 +275,28 @@ func (d *DevServer) hostPort(port int) string {
 
 // devDynamicConfig returns dynamic config suited to a single-user server.
 func devDynamicConfig() dynamicconfig.StaticClient {
-	return dynamicconfig.StaticClient{
+	dc := dynamicconfig.StaticClient{
 		dynamicconfig.HistoryCacheHostLevelMaxSize.Key():                 8096,
 		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
 	}
+	maps.Copy(dc, HandoffDynamicConfig())
+	return dc
+}
+
+// TransferPollRPS is how many times a second the history service may read
+// new transfer tasks (per shard). The server's default, 20, spaces the reads
+// 50 ms apart, and a workflow task is handed to matching only by such a read:
+// on a one-shard server every workflow task then waited 40-50 ms between
+// WorkflowTaskScheduled and WorkflowTaskStarted. 200 bounds that wait at
+// 5 ms; a read is still made only when new tasks were written.
+const TransferPollRPS = 200
+
+// HandoffDynamicConfig returns the dynamic config that makes the in-process
+// servers (the dev server and the tests' temporaltest servers) hand workflow
+// tasks to workers without the 50 ms transfer-queue read spacing (see
+// TransferPollRPS).
+func HandoffDynamicConfig() dynamicconfig.StaticClient {
+	return dynamicconfig.StaticClient{dynamicconfig.TransferProcessorMaxPollRPS.Key(): TransferPollRPS}
 }
 
 // waitReady polls the frontend until it answers for the namespace, then
