@@ -291,12 +291,23 @@ func devDynamicConfig() dynamicconfig.StaticClient {
 // 5 ms; a read is still made only when new tasks were written.
 const TransferPollRPS = 200
 
+// ResultLongPoll bounds how long the history service holds a long poll for a
+// workflow's close (a client's WorkflowRun.Get) before answering "not yet", after
+// which the client asks again and sees the close. The server drops a waiter's
+// notification that arrives while its one-slot channel is full, which with
+// fast hand-offs happens to a few polls in a hundred: the default, 20 s, then
+// delays such a Get by up to 20 s; this bound makes it at most 3 s.
+const ResultLongPoll = 3 * time.Second
+
 // HandoffDynamicConfig returns the dynamic config that makes the in-process
 // servers (the dev server and the tests' temporaltest servers) hand workflow
 // tasks to workers without the 50 ms transfer-queue read spacing (see
-// TransferPollRPS).
+// TransferPollRPS), with result long polls bounded by ResultLongPoll.
 func HandoffDynamicConfig() dynamicconfig.StaticClient {
-	return dynamicconfig.StaticClient{dynamicconfig.TransferProcessorMaxPollRPS.Key(): TransferPollRPS}
+	return dynamicconfig.StaticClient{
+		dynamicconfig.TransferProcessorMaxPollRPS.Key():       TransferPollRPS,
+		dynamicconfig.HistoryLongPollExpirationInterval.Key(): ResultLongPoll,
+	}
 }
 
 // waitReady polls the frontend until it answers for the namespace, then
