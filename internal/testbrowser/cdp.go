@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/svcplatform/svc/internal/debinstall"
 )
 
 // Page is one page of a headless browser a test drives over the DevTools protocol, spoken on the pipe
@@ -84,7 +86,7 @@ func (p *Page) attach(url string, stderr *strings.Builder) {
 		TargetID string `json:"targetId"`
 	}
 	if err := p.call("", "Target.createTarget", map[string]any{"url": "about:blank"}, &created); err != nil {
-		p.t.Fatalf("open a page: %v\n%s", err, tail(stderr.String(), 3000))
+		p.t.Fatalf("open a page: %v\n%s", err, debinstall.Tail(stderr.String(), 3000))
 	}
 	var attached struct {
 		SessionID string `json:"sessionId"`

@@ -6,12 +6,12 @@ package testbrowser
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/svcplatform/svc/internal/debinstall"
 )
 
 // DebianPackage is the package Require installs when no browser is found.
@@ -19,9 +19,6 @@ const DebianPackage = "chromium-headless-shell"
 
 // candidates are the browser binaries Require looks for on PATH, in order.
 var candidates = []string{"chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "chrome-headless-shell"}
-
-// installTimeout bounds the apt-get install of DebianPackage.
-const installTimeout = 10 * time.Minute
 
 // installLock serialises installs of concurrent test processes on one machine.
 const installLock = "/tmp/svc-testbrowser-install.lock"
@@ -34,11 +31,11 @@ func Require(t testing.TB, why string) string {
 	if bin := find(); bin != "" {
 		return bin
 	}
-	if _, err := exec.LookPath("apt-get"); err != nil || os.Geteuid() != 0 {
+	if !debinstall.Possible() {
 		t.Fatalf("no headless Chromium on PATH (%s): %s; install one (Debian: apt-get install %s)",
 			strings.Join(candidates, ", "), why, DebianPackage)
 	}
-	if err := install(t.Context()); err != nil {
+	if err := debinstall.Install(t.Context(), installLock, DebianPackage, func() bool { return find() != "" }); err != nil {
 		t.Fatalf("%s needs a headless Chromium; installing it failed: %v", why, err)
 	}
 	bin := find()
@@ -55,49 +52,6 @@ func find() string {
 		}
 	}
 	return ""
-}
-
-// install runs apt-get install DebianPackage (after apt-get update if the first try fails), holding a
-// machine-wide lock so that parallel test binaries install once.
-func install(ctx context.Context) error {
-	f, err := os.OpenFile(installLock, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return fmt.Errorf("install lock: %w", err)
-	}
-	defer f.Close() // releases the lock
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("install lock: %w", err)
-	}
-	if find() != "" {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, installTimeout)
-	defer cancel()
-	installArgs := []string{"-o", "DPkg::Lock::Timeout=300", "install", "-y", "--no-install-recommends", DebianPackage}
-	if aptGet(ctx, installArgs...) == nil {
-		return nil
-	}
-	if err := aptGet(ctx, "update"); err != nil {
-		return err
-	}
-	return aptGet(ctx, installArgs...)
-}
-
-func aptGet(ctx context.Context, args ...string) error {
-	cmd := exec.CommandContext(ctx, "apt-get", args...)
-	cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("apt-get %s: %w: %s", strings.Join(args, " "), err, tail(string(out), 1500))
-	}
-	return nil
-}
-
-func tail(s string, n int) string {
-	if s = strings.TrimSpace(s); len(s) > n {
-		return "…" + s[len(s)-n:]
-	}
-	return s
 }
 
 // Offline are the flags that cut the browser off from everything but 127.0.0.1: no host name resolves
@@ -121,7 +75,7 @@ func DumpDOM(t testing.TB, bin, url string, budget time.Duration) string {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("%s --dump-dom %s: %v\n%s", bin, url, err, tail(stderr.String(), 3000))
+		t.Fatalf("%s --dump-dom %s: %v\n%s", bin, url, err, debinstall.Tail(stderr.String(), 3000))
 	}
 	return string(out)
 }

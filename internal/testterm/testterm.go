@@ -1,22 +1,21 @@
 // Package testterm drives terminal programs from Go tests under tmux, as a person at a terminal would:
 // it starts a program in a detached tmux session of its own, types into it (send-keys) and reads the
 // screen (capture-pane), waiting for text by polling the screen until a deadline. When tmux is missing
-// it installs it with apt-get as root (as internal/testbrowser installs Chromium); elsewhere it skips
+// it installs it with apt-get as root (internal/debinstall, as internal/testbrowser installs Chromium); elsewhere it skips
 // the test saying why.
 package testterm
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/svcplatform/svc/internal/debinstall"
 )
 
 // DebianPackage is the package Require installs when tmux is missing.
@@ -36,11 +35,12 @@ func Require(t testing.TB, why string) string {
 	if p, err := exec.LookPath("tmux"); err == nil {
 		return p
 	}
-	if _, err := exec.LookPath("apt-get"); err != nil || os.Geteuid() != 0 {
+	if !debinstall.Possible() {
 		t.Skipf("tmux is not on PATH and cannot be installed here (needs root and apt-get): %s; install it with apt-get install %s",
 			why, DebianPackage)
 	}
-	if err := install(t.Context()); err != nil {
+	present := func() bool { _, err := exec.LookPath("tmux"); return err == nil }
+	if err := debinstall.Install(t.Context(), installLock, DebianPackage, present); err != nil {
 		t.Fatalf("%s needs tmux; installing it failed: %v", why, err)
 	}
 	p, err := exec.LookPath("tmux")
@@ -48,41 +48,6 @@ func Require(t testing.TB, why string) string {
 		t.Fatalf("%s needs tmux; apt-get installed %s but it is not on PATH", why, DebianPackage)
 	}
 	return p
-}
-
-// install runs apt-get install tmux (after apt-get update if the first try fails) under a machine-wide
-// lock.
-func install(ctx context.Context) error {
-	f, err := os.OpenFile(installLock, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return fmt.Errorf("install lock: %w", err)
-	}
-	defer f.Close() // releases the lock
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("install lock: %w", err)
-	}
-	if _, err := exec.LookPath("tmux"); err == nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
-	defer cancel()
-	args := []string{"-o", "DPkg::Lock::Timeout=300", "install", "-y", "--no-install-recommends", DebianPackage}
-	if aptGet(ctx, args...) == nil {
-		return nil
-	}
-	if err := aptGet(ctx, "update"); err != nil {
-		return err
-	}
-	return aptGet(ctx, args...)
-}
-
-func aptGet(ctx context.Context, args ...string) error {
-	cmd := exec.CommandContext(ctx, "apt-get", args...)
-	cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("apt-get %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
-	}
-	return nil
 }
 
 // Session is one program running in a tmux session on a private tmux server.
