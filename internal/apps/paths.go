@@ -77,27 +77,6 @@ func validateDesign(param, p string) error {
 	return file.ValidateNameFor(file.AppsPurposePrefix, p)
 }
 
-// mediaType is the media type an app file is stored with, by its extension.
-func mediaType(p string) string {
-	switch {
-	case strings.HasSuffix(p, ".json"):
-		return "application/json"
-	case strings.HasSuffix(p, ".html"):
-		return "text/html; charset=utf-8"
-	case strings.HasSuffix(p, ".ts"):
-		return "text/plain; charset=utf-8"
-	case strings.HasSuffix(p, ".css"):
-		return "text/css; charset=utf-8"
-	case strings.HasSuffix(p, ".svg"):
-		return "image/svg+xml"
-	case strings.HasSuffix(p, ".png"):
-		return "image/png"
-	case strings.HasSuffix(p, ".md"):
-		return "text/markdown; charset=utf-8"
-	}
-	return file.DefaultMediaType
-}
-
 // checkScript checks a script's source before it is stored: UTF-8 text of at most MaxScriptBytes, not
 // empty, that the script engine compiles (its error names the script's line and column).
 func checkScript(param, source string) error {

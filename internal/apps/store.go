@@ -93,7 +93,7 @@ func NewStore(db bun.IDB, files *file.Store, blobs blob.Store, purges *file.Purg
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Store{db: db, folder: folder.NewStore(db, files, blobs, purges, log, mediaType), log: log}
+	return &Store{db: db, folder: folder.NewStore(db, files, blobs, purges, log), log: log}
 }
 
 // NewApp is what Create stores: an app folder, every path relative to it.

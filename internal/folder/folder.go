@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 
 	"github.com/uptrace/bun"
 
@@ -46,18 +47,40 @@ type Store struct {
 	// purges start the purge timers of deleted files (nil: none started; the purge sweep does).
 	purges *file.Purges
 	log    *slog.Logger
-	// mediaType is the media type a file is stored with, by its path.
-	mediaType func(path string) string
 }
 
 // NewStore returns a Store on db keeping folders in files (bytes in blobs); purges and log may be nil.
-// mediaType answers the media type of a file by its path.
-func NewStore(db bun.IDB, files *file.Store, blobs blob.Store, purges *file.Purges, log *slog.Logger,
-	mediaType func(path string) string) *Store {
+func NewStore(db bun.IDB, files *file.Store, blobs blob.Store, purges *file.Purges, log *slog.Logger) *Store {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Store{db: db, files: files, blobs: blobs, purges: purges, log: log, mediaType: mediaType}
+	return &Store{db: db, files: files, blobs: blobs, purges: purges, log: log}
+}
+
+// mediaTypes are the media types folder files are stored with, by extension (apps' pages, scripts and
+// data; skills' markdown and text resources); any other file is file.DefaultMediaType.
+var mediaTypes = map[string]string{
+	".json": "application/json",
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".svg":  "image/svg+xml",
+	".png":  "image/png",
+	".md":   "text/markdown; charset=utf-8",
+	".ts":   "text/plain; charset=utf-8",
+	".js":   "text/plain; charset=utf-8",
+	".txt":  "text/plain; charset=utf-8",
+	".py":   "text/plain; charset=utf-8",
+	".yaml": "text/plain; charset=utf-8",
+	".yml":  "text/plain; charset=utf-8",
+	".csv":  "text/plain; charset=utf-8",
+}
+
+// MediaType is the media type a folder file is stored with, by the extension of its name (a path).
+func MediaType(name string) string {
+	if t, ok := mediaTypes[filepath.Ext(name)]; ok {
+		return t
+	}
+	return file.DefaultMediaType
 }
 
 // Live answers the live files of the folder, the newest per path (an older file of a path that a write
@@ -134,7 +157,7 @@ func (s *Store) Write(ctx context.Context, w Writer, purpose, path string, data 
 	if err == nil {
 		var f *schema.File
 		f, _, err = s.files.Create(ctx, res, file.NewFile{ID: id, Scope: w.Scope, KeyID: w.KeyID, Name: path,
-			MediaType: s.mediaType(path), Purpose: purpose, Bytes: size, SHA256: sum, BlobKey: key})
+			MediaType: MediaType(path), Purpose: purpose, Bytes: size, SHA256: sum, BlobKey: key})
 		if err == nil {
 			return f, nil
 		}

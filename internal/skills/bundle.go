@@ -123,17 +123,3 @@ func ReadZip(data []byte) (map[string][]byte, error) {
 	return folder.ReadZip(data, folder.ZipRules{Marker: SkillFile, Noun: "skill", Article: "a skill",
 		MaxFiles: MaxFiles, MaxBytes: MaxSkillTotalBytes})
 }
-
-// mediaType is the media type a skill file is stored with, by its extension.
-func mediaType(p string) string {
-	switch {
-	case strings.HasSuffix(p, ".md"):
-		return "text/markdown; charset=utf-8"
-	case strings.HasSuffix(p, ".json"):
-		return "application/json"
-	case strings.HasSuffix(p, ".txt"), strings.HasSuffix(p, ".py"), strings.HasSuffix(p, ".ts"), strings.HasSuffix(p, ".js"),
-		strings.HasSuffix(p, ".yaml"), strings.HasSuffix(p, ".yml"), strings.HasSuffix(p, ".csv"):
-		return "text/plain; charset=utf-8"
-	}
-	return file.DefaultMediaType
-}

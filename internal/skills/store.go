@@ -101,7 +101,7 @@ func NewStore(db bun.IDB, files *file.Store, blobs blob.Store, purges *file.Purg
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Store{db: db, folder: folder.NewStore(db, files, blobs, purges, log, mediaType), log: log}
+	return &Store{db: db, folder: folder.NewStore(db, files, blobs, purges, log), log: log}
 }
 
 // NewSkill is what Create stores: a skill folder of the account, every path relative to it.
