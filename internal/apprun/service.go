@@ -102,12 +102,9 @@ func (s *Service) answer(ctx context.Context, r StartRequest, runID string, err 
 	return s.Get(ctx, r.Scope, r.Slug, runID)
 }
 
-// runInline tries the run in this process: ran reports that it finished there and was recorded. A run
-// already recorded (a retried request) is not tried again.
+// runInline tries the run in this process: ran reports that it finished there, or that a run of its id
+// was recorded already (a retried request, answered that run: the attempt had no effect to undo).
 func (s *Service) runInline(ctx context.Context, app *App, row *schema.AppScriptRun) (ran bool, err error) {
-	if exists, err := s.DB.NewSelect().Model((*schema.AppScriptRun)(nil)).Where("id = ?", row.ID).Exists(ctx); err != nil || exists {
-		return false, err
-	}
 	source, err := s.Apps.Script(ctx, app, row.Script)
 	if err != nil {
 		return false, nil //nolint:nilerr // the workflow reads it again and records why it cannot
@@ -127,7 +124,7 @@ func (s *Service) runInline(ctx context.Context, app *App, row *schema.AppScript
 			return fmt.Errorf("record inline run %s of script %s: %w", row.ID, row.Script, err)
 		}
 		if n, _ := done.RowsAffected(); n == 0 {
-			return nil // a concurrent retry of the request recorded it first
+			return nil // an earlier or concurrent attempt of the request recorded it first
 		}
 		return emitFailed(ctx, tx, row)
 	})
