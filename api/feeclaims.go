@@ -57,7 +57,7 @@ func (fa *feeClaimsAPI) claim(ctx context.Context, in *claimInput) (*claimOut, e
 }
 
 type claimIDInput struct {
-	ClaimID string `path:"claimId" maxLength:"200" doc:"The claim (fcl_…)."`
+	ClaimID string `path:"claimId" maxLength:"200" doc:"The claim (fclm_…)."`
 }
 
 // get reads one of the account's claims.

@@ -91,7 +91,7 @@ func TestFeeClaimSweepStartsAnUnstartedClaim(t *testing.T) {
 		Chain: &wallet.Chain{RPC: ch.Client, USDC: devchain.USDCAddress}, Engine: refused{},
 		Fees:   feeread.New(env.DB, ch.Client, feeread.Options{Manager: devchain.FeesManagerAddress, WETH: devchain.WETHAddress, ChainID: devchain.ChainID, CacheTTL: -1}),
 		Prices: wallet.Prices{NativeCents: int64(app.DevNativeUSDPrice * 100)}}
-	_, err = svc.Claim(ctx, feeclaim.Request{Scope: tenantScope(tenant.id), KeyID: "key_x", ID: "fcl_swept", Token: common.HexToAddress(l.TokenAddress),
+	_, err = svc.Claim(ctx, feeclaim.Request{Scope: tenantScope(tenant.id), KeyID: "key_x", ID: "fclm_swept", Token: common.HexToAddress(l.TokenAddress),
 		Body: client.FeeClaimRequest{WalletID: w.ID}}, time.Now())
 	require.ErrorContains(t, err, "workflow did not start")
 
@@ -101,7 +101,7 @@ func TestFeeClaimSweepStartsAnUnstartedClaim(t *testing.T) {
 	n, err = feeclaim.Sweep(ctx, env.DB, env.Temporal, 0, 10)
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
-	done := waitClaim(t, c, "fcl_swept")
+	done := waitClaim(t, c, "fclm_swept")
 	require.Equal(t, client.FeeClaimClaimed, done.Status, "%+v", done.Error)
 	require.NotEqual(t, "0", done.Amount0)
 }
@@ -154,6 +154,7 @@ func TestFeeClaimsOnTheDevChain(t *testing.T) {
 	require.Equal(t, client.FeeClaimClaiming, claim.Body.Claim.Status)
 	require.Equal(t, w.Address, claim.Body.Claim.Signer)
 	require.Equal(t, "feeclaim/"+claim.Body.Claim.ID, claim.Body.Claim.WorkflowID)
+	require.Regexp(t, `^fclm_[0-9a-z]{26}$`, claim.Body.Claim.ID, "CONTRACT.md: a fee claim's id is fclm_…")
 	done := waitClaim(t, c, claim.Body.Claim.ID)
 	require.Equal(t, client.FeeClaimClaimed, done.Status, "%+v", done.Error)
 	require.NotEmpty(t, done.TransactionHash)

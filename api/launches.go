@@ -54,7 +54,7 @@ func (la *launchesAPI) deploy(ctx context.Context, in *deployInput) (*launchOut,
 }
 
 type launchIDInput struct {
-	LaunchID string `path:"launchId" maxLength:"200" doc:"The launch (lch_…)."`
+	LaunchID string `path:"launchId" maxLength:"200" doc:"The launch (lnch_…)."`
 }
 
 // get reads one of the account's launches.
@@ -80,7 +80,7 @@ func (la *launchesAPI) list(ctx context.Context, _ *listLaunchesInput) (*Out[cli
 	if err != nil {
 		return nil, err
 	}
-	out := client.LaunchList{Launches: make([]client.LaunchRecord, 0, len(rows))}
+	out := client.LaunchList{OK: true, Launches: make([]client.LaunchRecord, 0, len(rows))}
 	for i := range rows {
 		out.Launches = append(out.Launches, launch.RecordOf(&rows[i]))
 	}

@@ -142,8 +142,16 @@ func TestTokenLaunches(t *testing.T) {
 	require.Equal(t, client.LaunchDeploying, first.Body.Launch.Status)
 	require.Equal(t, w.Address, first.Body.Launch.Deployer.WalletAddress)
 	require.Equal(t, "launch/"+first.Body.Launch.ID, first.Body.Launch.WorkflowID)
+	require.Regexp(t, `^lnch_[0-9a-z]{26}$`, first.Body.Launch.ID, "CONTRACT.md: a token launch's id is lnch_…")
+	// Seed 002: the deploy answers the token's address and the pool's poolId and initializer, predicted
+	// from the launch's salt before the transaction confirms.
+	require.True(t, common.IsHexAddress(first.Body.Launch.TokenAddress), "%+v", first.Body.Launch)
+	require.Len(t, first.Body.Launch.PoolID, 66, "%+v", first.Body.Launch)
+	require.Equal(t, devchain.FeesManagerAddress.Hex(), first.Body.Launch.Initializer)
 	l1 := waitLaunch(t, c, first.Body.Launch.ID)
 	checkLaunchedToken(t, rpc, l1, "First Coin", "FIRST", creator)
+	require.Equal(t, first.Body.Launch.TokenAddress, l1.TokenAddress, "the predicted token is the one deployed")
+	require.Equal(t, first.Body.Launch.PoolID, l1.PoolID, "the predicted poolId is the deployed pool's")
 	require.NotEmpty(t, l1.SponsorTxHash, "the wallet held only the seed: the platform paid the gas")
 	require.Equal(t, meta, first.Body.Launch.LaunchMetadata, "the deploy answers the metadata")
 	require.Equal(t, meta, l1.LaunchMetadata, "the launch record keeps the metadata")
@@ -183,8 +191,14 @@ func TestTokenLaunches(t *testing.T) {
 	require.InDelta(t, time.Now().UnixMilli(), newest.Timestamp, float64(5*time.Minute/time.Millisecond))
 	require.Equal(t, second.Body.Launch.ID, list.Body.Launches[1].ActivityID)
 	raw := env.Do(t, apptest.Req{Method: http.MethodGet, Path: "/token-launches"})
-	var fields map[string][]map[string]any
-	require.NoError(t, json.Unmarshal(raw.Raw, &fields))
+	var listed struct {
+		OK       *bool            `json:"ok"`
+		Launches []map[string]any `json:"launches"`
+	}
+	require.NoError(t, json.Unmarshal(raw.Raw, &listed))
+	require.NotNil(t, listed.OK, "the list has the platform's envelope: %s", raw.Raw)
+	require.True(t, *listed.OK)
+	fields := map[string][]map[string]any{"launches": listed.Launches}
 	keys := []string{}
 	for k := range fields["launches"][0] {
 		keys = append(keys, k)
@@ -312,7 +326,7 @@ func TestLaunchSweepStartsAnUnstartedLaunch(t *testing.T) {
 	require.NoError(t, err)
 	svc := &launchsvc.Service{DB: env.DB, Wallets: store, Chain: &wallet.Chain{RPC: rpc, USDC: devchain.USDCAddress}, Names: names,
 		Engine: refused{}, Config: cfg, Prices: wallet.Prices{NativeCents: int64(app.DevNativeUSDPrice * 100)}}
-	_, err = svc.Deploy(ctx, launchsvc.Request{Scope: tenantScope(tenant.id), KeyID: "key_x", ID: "lch_swept",
+	_, err = svc.Deploy(ctx, launchsvc.Request{Scope: tenantScope(tenant.id), KeyID: "key_x", ID: "lnch_swept",
 		Body: client.TokenLaunchRequest{TokenName: "Swept", TokenSymbol: "SWP", FeeRecipient: client.FeeRecipient{Type: "wallet", Value: w.Address}}}, time.Now())
 	require.ErrorContains(t, err, "workflow did not start")
 
@@ -325,7 +339,7 @@ func TestLaunchSweepStartsAnUnstartedLaunch(t *testing.T) {
 	n, err = launchsvc.Sweep(ctx, env.DB, env.Temporal, 0, 10)
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
-	done := waitLaunch(t, c, "lch_swept")
+	done := waitLaunch(t, c, "lnch_swept")
 	require.Equal(t, client.LaunchDeployed, done.Status, "%+v", done.Error)
 	require.NotEmpty(t, done.SponsorTxHash)
 }

@@ -52,7 +52,7 @@ type AutoTopUpRound struct {
 	Round     int        `json:"round"`
 	StartedAt time.Time  `json:"startedAt"`
 	EndedAt   *time.Time `json:"endedAt,omitempty" doc:"Absent while the round's claims are in flight."`
-	ClaimIDs  []string   `json:"claimIds" doc:"The fee claims the round started (fcl_…)."`
+	ClaimIDs  []string   `json:"claimIds" doc:"The fee claims the round started (fclm_…)."`
 	Claimed   string     `json:"claimed" doc:"The native amount the claims released (ether units)."`
 	Credited  string     `json:"credited" doc:"The credits posted for it (reference autotopup:<claimId>)."`
 }

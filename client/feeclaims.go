@@ -39,7 +39,7 @@ type FeeClaimReceipt struct {
 // FeeClaim is a managed wallet's claim of a launched token's fees, run by workflow feeclaim/<id>.
 type FeeClaim struct {
 	FeeClaimReceipt
-	ID            string    `json:"id" doc:"The claim (fcl_…)."`
+	ID            string    `json:"id" doc:"The claim (fclm_…)."`
 	WalletID      string    `json:"walletId"`
 	TokenAddress  string    `json:"tokenAddress"`
 	PoolID        string    `json:"poolId"`

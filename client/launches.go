@@ -50,7 +50,7 @@ type LaunchAddress struct {
 
 // TokenLaunch is a token launch as its deployer's account sees it.
 type TokenLaunch struct {
-	ID           string        `json:"id" doc:"The launch (lch_…); the list's activityId."`
+	ID           string        `json:"id" doc:"The launch (lnch_…); the list's activityId."`
 	Status       string        `json:"status" enum:"deploying,deployed,failed"`
 	TokenName    string        `json:"tokenName"`
 	TokenSymbol  string        `json:"tokenSymbol"`
@@ -61,10 +61,10 @@ type TokenLaunch struct {
 	WalletID     string        `json:"walletId"`
 	// TransactionID is the wallet transaction (tx_…) that sends FeesManager.launch.
 	TransactionID   string    `json:"transactionId"`
-	TokenAddress    string    `json:"tokenAddress,omitempty" doc:"The token (known once deployed; predicted from the salt before)."`
+	TokenAddress    string    `json:"tokenAddress,omitempty" doc:"The token: predicted from the launch's salt when it is recorded (FeesManager.predictTokenAddress), the deployed one after; empty if the launch failed."`
 	PoolAddress     string    `json:"poolAddress,omitempty"`
-	PoolID          string    `json:"poolId,omitempty" doc:"bytes32 pool id (once deployed)."`
-	Initializer     string    `json:"initializer,omitempty" doc:"The fee manager that initialised the pool (once deployed)."`
+	PoolID          string    `json:"poolId,omitempty" doc:"bytes32 pool id (predicted when the launch is recorded, like tokenAddress; empty if the launch failed)."`
+	Initializer     string    `json:"initializer,omitempty" doc:"The fee manager that initialises the pool (with poolId)."`
 	TransactionHash string    `json:"transactionHash,omitempty" doc:"The launch transaction."`
 	SponsorTxHash   string    `json:"gasSponsorTransactionHash,omitempty" doc:"The platform's gas top-up of the wallet."`
 	WorkflowID      string    `json:"workflowId" doc:"launch/<id>."`
@@ -96,6 +96,7 @@ type LaunchRecord struct {
 
 // LaunchList answers GET /token-launches: the 50 newest launches, newest first.
 type LaunchList struct {
+	OK       bool           `json:"ok"`
 	Launches []LaunchRecord `json:"launches"`
 }
 

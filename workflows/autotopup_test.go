@@ -47,7 +47,7 @@ func (f *fakeAutoTopUp) claim(_ context.Context, in workflows.AutoTopUpRoundInpu
 	if f.claimable == 0 {
 		return workflows.AutoTopUpClaims{}, nil
 	}
-	return workflows.AutoTopUpClaims{ClaimIDs: []string{"fcl_round"}}, nil
+	return workflows.AutoTopUpClaims{ClaimIDs: []string{"fclm_round"}}, nil
 }
 
 func (f *fakeAutoTopUp) await(_ context.Context, in workflows.AutoTopUpRoundInput) error {

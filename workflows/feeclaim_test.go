@@ -36,10 +36,10 @@ func TestFeeClaimSponsorsSendsThenFinishes(t *testing.T) {
 		}
 		return nil
 	}, activity.RegisterOptions{Name: workflows.ActivityFinishFeeClaim})
-	env.ExecuteWorkflow(workflows.FeeClaimWorkflowName, workflows.FeeClaimParams{ClaimID: "fcl_1", TransactionID: "tx_1"})
+	env.ExecuteWorkflow(workflows.FeeClaimWorkflowName, workflows.FeeClaimParams{ClaimID: "fclm_1", TransactionID: "tx_1"})
 	require.True(t, env.IsWorkflowCompleted())
 	require.NoError(t, env.GetWorkflowError())
-	require.Equal(t, []string{"sponsor fcl_1", "sponsor fcl_1", "sign", "broadcast", "receipt", "finish fcl_1", "finish fcl_1", "finish fcl_1"}, *steps)
+	require.Equal(t, []string{"sponsor fclm_1", "sponsor fclm_1", "sign", "broadcast", "receipt", "finish fclm_1", "finish fclm_1", "finish fclm_1"}, *steps)
 	require.Equal(t, []workflows.WalletTxEnd{{TransactionID: "tx_1", Status: "confirmed"}}, *ends)
 }
 
@@ -56,7 +56,7 @@ func TestFeeClaimRecordsARefusedSend(t *testing.T) {
 		*steps = append(*steps, "finish")
 		return nil
 	}, activity.RegisterOptions{Name: workflows.ActivityFinishFeeClaim})
-	env.ExecuteWorkflow(workflows.FeeClaimWorkflowName, workflows.FeeClaimParams{ClaimID: "fcl_1", TransactionID: "tx_1"})
+	env.ExecuteWorkflow(workflows.FeeClaimWorkflowName, workflows.FeeClaimParams{ClaimID: "fclm_1", TransactionID: "tx_1"})
 	require.NoError(t, env.GetWorkflowError())
 	require.Equal(t, []string{"sign", "finish"}, *steps)
 	require.Equal(t, "wallet_paused", (*ends)[0].ErrorCode)

@@ -35,10 +35,10 @@ func TestLaunchSponsorsSendsThenFinishes(t *testing.T) {
 		}
 		return nil
 	}, activity.RegisterOptions{Name: workflows.ActivityFinishLaunch})
-	env.ExecuteWorkflow(workflows.LaunchWorkflowName, workflows.LaunchParams{LaunchID: "lch_1", TransactionID: "tx_1"})
+	env.ExecuteWorkflow(workflows.LaunchWorkflowName, workflows.LaunchParams{LaunchID: "lnch_1", TransactionID: "tx_1"})
 	require.True(t, env.IsWorkflowCompleted())
 	require.NoError(t, env.GetWorkflowError())
-	require.Equal(t, []string{"sponsor lch_1", "sponsor lch_1", "sponsor lch_1", "sign", "broadcast", "receipt", "finish lch_1", "finish lch_1"}, *steps)
+	require.Equal(t, []string{"sponsor lnch_1", "sponsor lnch_1", "sponsor lnch_1", "sign", "broadcast", "receipt", "finish lnch_1", "finish lnch_1"}, *steps)
 	require.Equal(t, []workflows.WalletTxEnd{{TransactionID: "tx_1", Status: "confirmed"}}, *ends)
 }
 
@@ -54,7 +54,7 @@ func TestLaunchRecordsAFailedSend(t *testing.T) {
 		*steps = append(*steps, "finish")
 		return nil
 	}, activity.RegisterOptions{Name: workflows.ActivityFinishLaunch})
-	env.ExecuteWorkflow(workflows.LaunchWorkflowName, workflows.LaunchParams{LaunchID: "lch_1", TransactionID: "tx_1"})
+	env.ExecuteWorkflow(workflows.LaunchWorkflowName, workflows.LaunchParams{LaunchID: "lnch_1", TransactionID: "tx_1"})
 	require.NoError(t, env.GetWorkflowError())
 	require.Equal(t, []string{"sign", "finish"}, *steps)
 	require.Equal(t, "chain_refused", (*ends)[0].ErrorCode)

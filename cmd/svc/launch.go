@@ -28,9 +28,10 @@ shows what will be launched and asks first (unless --yes), then follows the laun
 /v1/token-launches/{id}) on stderr until it is deployed or failed, and prints the token's address,
 pool, poolId, initializer and transaction hashes. The creator's 57 % of the swap fees goes to --fee.
 
-  --name N          the token's name (1 to 100 characters; required)
+  --name N          the token's name (1 to 100 characters; required: asked for on a terminal)
   --symbol S        its symbol, 1 to 10 letters or digits (default: made from the name)
-  --fee VALUE       who receives the creator's fees: an address, or a handle of --fee-type (required)
+  --fee VALUE       who receives the creator's fees: an address, or a handle of --fee-type (required:
+                    asked for on a terminal)
   --fee-type T      x (default), farcaster, ens or wallet (an address)
   --image URL       a URL (http or https) of the token's image; a local file is not uploaded
   --tweet URL       a URL (http or https) of the launch's tweet or post
@@ -79,6 +80,9 @@ func (a *app) launch(args []string) int {
 	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
 	}
+	if err := a.askLaunch(&req); err != nil {
+		return a.localError("prompt_failed", err.Error())
+	}
 	fillLaunch(&req)
 	if msg := checkLaunch(req, f); msg != "" {
 		return a.usageError(cmd, "%s", msg)
@@ -109,6 +113,25 @@ func (a *app) launch(args []string) int {
 		return apiFailure(a, sent)
 	}
 	return a.followLaunch(c, sent.Body.Launch, f)
+}
+
+// askLaunch asks on a terminal for the required name and fee recipient left out (seed 002: --name is
+// required headless). Without a terminal, or with --not-interactive, it asks nothing and checkLaunch
+// refuses what is missing.
+func (a *app) askLaunch(req *client.TokenLaunchRequest) error {
+	if !a.interactive() {
+		return nil
+	}
+	var err error
+	if strings.TrimSpace(req.TokenName) == "" {
+		if req.TokenName, err = a.promptLine("Token name: "); err != nil {
+			return err
+		}
+	}
+	if strings.TrimSpace(req.TokenName) != "" && strings.TrimSpace(req.FeeRecipient.Value) == "" {
+		req.FeeRecipient.Value, err = a.promptLine("Fee recipient (" + req.FeeRecipient.Type + "): ")
+	}
+	return err
 }
 
 // fillLaunch makes the symbol from the name when --symbol is left out and trims the metadata URLs.

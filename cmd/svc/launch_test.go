@@ -241,7 +241,7 @@ func TestFeesClaimCommand(t *testing.T) {
 	pending := ch.Pending(pooled, me)
 	r = svc("fees", "claim", l.TokenAddress, "--interval", "50ms", "--idempotency-key", "cli-claim-1")
 	require.Equal(t, exitOK, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
-	require.Regexp(t, `Claim fcl_\S+ claiming.* → claimed`, r.stderr, "progress on stderr")
+	require.Regexp(t, `Claim fclm_\S+ claiming.* → claimed`, r.stderr, "progress on stderr")
 	require.Regexp(t, `(?m)^Status:\s+claimed$`, r.stdout)
 	require.Regexp(t, `(?m)^Transaction:\s+0x[0-9a-f]{64}$`, r.stdout)
 	require.Regexp(t, `(?m)^Released token0:\s+`+pending[0].String()+` wei$`, r.stdout)

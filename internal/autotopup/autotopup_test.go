@@ -28,6 +28,6 @@ func TestClaimIDIsDerived(t *testing.T) {
 	a := autotopup.ClaimID("acct_1", "0xAbC0000000000000000000000000000000000001", 1)
 	require.Equal(t, a, autotopup.ClaimID("acct_1", "0xabc0000000000000000000000000000000000001", 1))
 	require.NotEqual(t, a, autotopup.ClaimID("acct_1", "0xabc0000000000000000000000000000000000001", 2))
-	require.Regexp(t, `^fcl_`, a)
+	require.Regexp(t, `^fclm_`, a)
 	require.Equal(t, "autotopup:"+a, autotopup.Reference(a))
 }

@@ -38,10 +38,11 @@ const (
 	WalletSignature = "sig"
 	// Partner names an organisation-level partner key (X-Partner-Key).
 	Partner = "ptn"
-	// TokenLaunch names a token launch (POST /token-launches/deploy).
-	TokenLaunch = "lch"
-	// FeeClaim names a managed wallet's fee claim (POST /token-launches/{tokenAddress}/fees/claim).
-	FeeClaim = "fcl"
+	// TokenLaunch names a token launch (POST /token-launches/deploy); CONTRACT.md fixes lnch_.
+	TokenLaunch = "lnch"
+	// FeeClaim names a managed wallet's fee claim (POST /token-launches/{tokenAddress}/fees/claim);
+	// CONTRACT.md fixes fclm_.
+	FeeClaim = "fclm"
 	// BeneficiaryTransfer names a managed wallet's beneficiary transfer (POST /user/amm/execute-transfer-beneficiary).
 	BeneficiaryTransfer = "bnt"
 	// TradingOrder names a spot order of managed trading (POST /v1/trading/orders).

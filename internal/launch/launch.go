@@ -108,6 +108,7 @@ func (s *Service) Deploy(ctx context.Context, r Request, now time.Time) (*schema
 		FeeRecipientAddress: creator.Hex(), DeployerAddress: wallet.Address(w).Hex(), WalletID: w.ID,
 		TransactionID: TransactionID(r.ID), Salt: Salt(r.ID).Hex(), VaultAddress: s.Config.Vault.Hex()}
 	meta.apply(l)
+	s.withPrediction(ctx, l)
 	if err := s.record(ctx, l, now); err != nil {
 		return nil, err
 	}

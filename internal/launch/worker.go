@@ -181,7 +181,9 @@ func (w *Worker) deployed(ctx context.Context, l *schema.TokenLaunch, t *schema.
 
 func (w *Worker) failed(ctx context.Context, l *schema.TokenLaunch, hash *string, code, msg string) error {
 	_, err := w.DB.NewUpdate().Model((*schema.TokenLaunch)(nil)).
-		Set("status = ?, tx_hash = ?, error_code = ?, error_message = ?, updated_at = now()", schema.LaunchFailed, hash, code, msg).
+		// The predicted token, pool id and initializer go: nothing was deployed there.
+		Set("status = ?, tx_hash = ?, error_code = ?, error_message = ?, token_address = NULL, pool_id = NULL, initializer = NULL, updated_at = now()",
+			schema.LaunchFailed, hash, code, msg).
 		Where("id = ? AND status = ?", l.ID, schema.LaunchDeploying).Exec(ctx)
 	return wrap(err, "record launch "+l.ID+" failed")
 }
