@@ -48,7 +48,7 @@ func (aa *agentAPI) prompt(ctx context.Context, in *agentPromptInput) (*agentPro
 	if err != nil {
 		return nil, err
 	}
-	return &agentPromptOut{Status: http.StatusAccepted, Body: client.AgentPromptEnvelope{OK: true, Job: *ref}}, nil
+	return &agentPromptOut{Status: http.StatusAccepted, Body: client.AgentPromptEnvelope{OK: true, Job: *ref, ThreadID: ref.ThreadID}}, nil
 }
 
 type agentJobInput struct {

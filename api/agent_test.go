@@ -121,6 +121,7 @@ func TestAgentJobs(t *testing.T) {
 	job := r.Body["job"].(map[string]any)
 	id, thread := job["id"].(string), job["threadId"].(string)
 	require.True(t, strings.HasPrefix(id, "job_") && strings.HasPrefix(thread, "thr_"), "%v", job)
+	require.Equal(t, thread, r.Body["threadId"], "seed 002: the prompt response carries threadId (beside the job's)")
 	again := agentPrompt(t, env, key, "p1", map[string]any{"prompt": "what is my balance?"})
 	require.Equal(t, id, again.Body["job"].(map[string]any)["id"], "the same Idempotency-Key answers the same job")
 

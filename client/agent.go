@@ -46,10 +46,12 @@ type AgentJobRef struct {
 	Status   string `json:"status"`
 }
 
-// AgentPromptEnvelope answers POST /agent/prompt (202).
+// AgentPromptEnvelope answers POST /agent/prompt (202). ThreadID repeats the job's thread at the top level:
+// seed 002's prompt response carries threadId, which a later prompt may continue.
 type AgentPromptEnvelope struct {
-	OK  bool        `json:"ok"`
-	Job AgentJobRef `json:"job"`
+	OK       bool        `json:"ok"`
+	Job      AgentJobRef `json:"job"`
+	ThreadID string      `json:"threadId" doc:"The job's thread (thr_…), as job.threadId; pass it as threadId to continue."`
 }
 
 // AgentStep is one step of an agent job: a model call, a tool call, or a confirmation a money-moving or
