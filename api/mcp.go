@@ -50,6 +50,18 @@ func mcpSessionStart(c *gin.Context) bool {
 type mcpMessage struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
+	Params struct {
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	} `json:"params"`
+}
+
+// wantsProgress reports whether the message's caller asked for progress notifications (a progress
+// token in its params' _meta): only such a request can hear from the server before its result.
+func (m mcpMessage) wantsProgress() bool {
+	t := bytes.TrimSpace(m.Params.Meta.ProgressToken)
+	return len(t) > 0 && !bytes.Equal(t, []byte("null"))
 }
 
 // mcpMessageOf decodes the request's JSON-RPC message (the body strictInput has buffered); a body that
@@ -92,8 +104,10 @@ type mcpInput struct {
 // mcpAPI serves the MCP transport: one stateless MCP server for every key (tools/list is filtered per
 // key), behind the SDK's bearer check configured for keys without expiry.
 type mcpAPI struct {
-	s       *Server
-	handler http.Handler
+	s *Server
+	// stream answers with a text/event-stream (progress notifications, then the result); plain answers
+	// a request that asked for no progress with one application/json body, which costs less.
+	stream, plain http.Handler
 }
 
 // mcpRoutes builds the MCP server and its tools and returns the transport's route.
@@ -104,20 +118,22 @@ func (s *Server) mcpRoutes(d Deps) ([]Route, error) {
 	if err := tools.install(srv); err != nil {
 		return nil, fmt.Errorf("mcp tools: %w", err)
 	}
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		// Every request carries an API key, so a page that rebinds a name to a loopback address gets
-		// nothing without one; and svcd behind a reverse proxy on the same host sees loopback requests
-		// for its public name, which the SDK's localhost protection would refuse.
-		&mcp.StreamableHTTPOptions{Stateless: true, Logger: d.Logger, DisableLocalhostProtection: true})
+	transport := func(jsonResponse bool) http.Handler {
+		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+			// Every request carries an API key, so a page that rebinds a name to a loopback address gets
+			// nothing without one; and svcd behind a reverse proxy on the same host sees loopback requests
+			// for its public name, which the SDK's localhost protection would refuse.
+			&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: jsonResponse, Logger: d.Logger, DisableLocalhostProtection: true})
+	}
 	bearer := auth.RequireBearerToken(s.mcpTokenInfo, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-	m := &mcpAPI{s: s, handler: bearer(handler)}
+	m := &mcpAPI{s: s, stream: bearer(transport(false)), plain: bearer(transport(true))}
 	r := mcpRoute()
 	r.document = documentMCP
 	return []Route{handle(r, m.serve)}, nil
 }
 
-// serve hands an authenticated request to the SDK, which answers it on the connection (JSON or a
-// text/event-stream of progress notifications and the result).
+// serve hands an authenticated request to the SDK, which answers it on the connection (JSON, or a
+// text/event-stream of progress notifications and the result when the request asked for progress).
 func (m *mcpAPI) serve(_ context.Context, in *mcpInput) (*huma.StreamResponse, error) {
 	if !acceptsMCP(in.Accept) {
 		// The SDK would answer this in plain text; the platform's errors are JSON naming the field.
@@ -126,7 +142,7 @@ func (m *mcpAPI) serve(_ context.Context, in *mcpInput) (*huma.StreamResponse, e
 	return &huma.StreamResponse{Body: func(hctx huma.Context) {
 		c := humagin.Unwrap(hctx)
 		c.Request.Body = io.NopCloser(bytes.NewReader(in.RawBody))
-		m.s.serveMCP(c, m.handler)
+		m.s.serveMCP(c, m.stream, m.plain)
 	}}, nil
 }
 
@@ -153,15 +169,22 @@ const mcpInstructions = "svc platform tools. list_services shows what this key m
 	"named <serviceId>__<operationId>. create_run starts a durable run; get_run with waitSeconds follows it. " +
 	"Mutating tools take an optional idempotencyKey: a retry with the same key never repeats the work."
 
-// serveMCP hands an authenticated request to the SDK, with what its tool calls forward.
-func (s *Server) serveMCP(c *gin.Context, h http.Handler) {
+// serveMCP hands an authenticated request to the SDK, with what its tool calls forward: a request that
+// carries a progress token is answered as a text/event-stream (its notifications, then its result), any
+// other with one application/json body.
+func (s *Server) serveMCP(c *gin.Context, stream, plain http.Handler) {
 	req := c.Request
+	msg := mcpMessageOf(c)
 	if req.Header.Get("Authorization") == "" && req.Header.Get(headerAPIKey) != "" {
 		req.Header.Set("Authorization", "Bearer "+req.Header.Get(headerAPIKey)) // for the SDK's bearer check
 	}
 	caller := &mcpCaller{header: req.Header.Clone(), remoteAddr: req.RemoteAddr, host: req.Host, tls: req.TLS,
-		requestID: string(mcpMessageOf(c).ID), clientIP: c.ClientIP()}
+		requestID: string(msg.ID), clientIP: c.ClientIP()}
 	c.Request = req.WithContext(context.WithValue(req.Context(), mcpCallerKey{}, caller))
+	h := plain
+	if msg.wantsProgress() {
+		h = stream
+	}
 	h.ServeHTTP(c.Writer, c.Request)
 }
 

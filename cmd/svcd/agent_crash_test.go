@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -117,8 +116,7 @@ func agentCrash(t *testing.T, fault, activity string) {
 		return stalled
 	}, 60*time.Second, 20*time.Millisecond, "the job never stalled in %s; worker log:\n%s", activity, worker.log)
 	require.Equal(t, 1, up.Completions())
-	require.NoError(t, worker.cmd.Process.Signal(syscall.SIGKILL))
-	_ = worker.cmd.Wait()
+	worker.kill(t)
 	healthy := startWorker(t, svcd, env, "", dir, "SVC_LLM_FILE="+llmFile)
 
 	var status, answer string

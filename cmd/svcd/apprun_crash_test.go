@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
@@ -60,8 +59,7 @@ func TestWorkerKilledMidAppScriptRunWritesOnce(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return journalled() == 1 && writes() == 1 && running(t, env, wid, workflows.ActivityRunAppScript)
 	}, 60*time.Second, 20*time.Millisecond, "the run never stalled after its write; worker log:\n%s", worker.log)
-	require.NoError(t, worker.cmd.Process.Signal(syscall.SIGKILL))
-	_ = worker.cmd.Wait()
+	worker.kill(t)
 	healthy := startWorker(t, svcd, env, "", t.TempDir(), blobs)
 
 	var run map[string]any

@@ -4,8 +4,6 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"os/exec"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,8 +43,7 @@ func TestAPIKilledLosesNoAuditEventOfAChange(t *testing.T) {
 		require.NotEmpty(t, id, "%s %s answered no request id: %d %s", req.Method, req.Path, resp.Status, resp.Raw)
 		requestIDs = append(requestIDs, id)
 	}
-	require.NoError(t, api.cmd.Process.Signal(syscall.SIGKILL))
-	_ = api.cmd.Wait()
+	api.kill(t)
 
 	var stored []string
 	require.NoError(t, env.DB.NewRaw("SELECT request_id FROM audit_events WHERE request_id IN (?)",
@@ -54,10 +51,10 @@ func TestAPIKilledLosesNoAuditEventOfAChange(t *testing.T) {
 	require.ElementsMatch(t, requestIDs, stored, "every change's event survives kill -9; API log:\n%s", api.log.String())
 }
 
+// apiProcess is an `svcd api` process a crash test started, and the URL it serves.
 type apiProcess struct {
-	cmd *exec.Cmd
+	*svcdProcess
 	url string
-	log *apptest.Buffer
 }
 
 // startAPI runs `svcd api` on a free loopback port against the test's database schema and Temporal
@@ -69,17 +66,8 @@ func startAPI(t *testing.T, svcd string, env *apptest.Env, extra ...string) *api
 	addr := l.Addr().String()
 	require.NoError(t, l.Close())
 
-	log := &apptest.Buffer{}
-	cmd := svcdCommand(svcd, "api", append([]string{
-		"DATABASE_URL=" + env.DatabaseURL, "TEMPORAL_ADDRESS=" + env.TemporalAddress, "TEMPORAL_NAMESPACE=" + env.Namespace,
-		"SVC_ENCRYPTION_KEY=" + env.EncryptionKey, "SVC_HTTP_ADDR=" + addr, "SVC_DATA_DIR=" + t.TempDir()}, extra...)...)
-	cmd.Stdout, cmd.Stderr = log, log
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	p := &apiProcess{cmd: cmd, url: "http://" + addr, log: log}
+	p := &apiProcess{svcdProcess: startSvcd(t, svcd, "api", env,
+		append([]string{"SVC_HTTP_ADDR=" + addr, "SVC_DATA_DIR=" + t.TempDir()}, extra...)...), url: "http://" + addr}
 	require.Eventually(t, func() bool {
 		resp, err := http.Get(p.url + "/health")
 		if err != nil {
@@ -87,6 +75,6 @@ func startAPI(t *testing.T, svcd string, env *apptest.Env, extra ...string) *api
 		}
 		_ = resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
-	}, 60*time.Second, 20*time.Millisecond, "svcd api never answered /health; log:\n%s", log.String())
+	}, 60*time.Second, 20*time.Millisecond, "svcd api never answered /health; log:\n%s", p.log.String())
 	return p
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"syscall"
 	"testing"
 	"time"
 
@@ -47,8 +46,7 @@ func TestWorkerKilledMidFireStartsTheRunOnce(t *testing.T) {
 		runs := automationRunRows(t, env, id)
 		return len(runs) == 1 && runs[0].Status == client.RunRunning
 	}, 30*time.Second, 10*time.Millisecond, "the fire never started its run; worker log:\n%s", first.log.String())
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	killed := automationRunRows(t, env, id)
 	require.Len(t, killed, 1)
 	require.Equal(t, client.RunRunning, killed[0].Status, "killed while the run was going")
@@ -90,7 +88,7 @@ func TestWorkerKilledMidFireStartsTheRunOnce(t *testing.T) {
 }
 
 // startAutomationWorker starts `svcd worker` with only what automations' fires and their runs need.
-func startAutomationWorker(t *testing.T, svcd string, env *apptest.Env) *workerProcess {
+func startAutomationWorker(t *testing.T, svcd string, env *apptest.Env) *svcdProcess {
 	t.Helper()
 	return startWorker(t, svcd, env, "", t.TempDir())
 }
@@ -163,8 +161,7 @@ func TestRestartKeepsSchedulesAndNeverDoublesAFire(t *testing.T) {
 		now := time.Now()
 		return now.Sub(now.Truncate(time.Second)) < 700*time.Millisecond && firesClosed(t, env, schedule, nil)
 	}, 30*time.Second, 20*time.Millisecond, "a fire was always in flight; worker log:\n%s", first.log.String())
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	before := automationRunRows(t, env, id)
 	d, err := schedule.Describe(ctx)
 	require.NoError(t, err)
@@ -284,7 +281,7 @@ func fireRunning(t *testing.T, env *apptest.Env, a sdkclient.ScheduleActionResul
 
 // waitSucceededRuns waits until the automation has started at least n runs that all succeeded, and
 // answers them.
-func waitSucceededRuns(t *testing.T, env *apptest.Env, automationID string, n int, w *workerProcess) []schema.Run {
+func waitSucceededRuns(t *testing.T, env *apptest.Env, automationID string, n int, w *svcdProcess) []schema.Run {
 	t.Helper()
 	var runs []schema.Run
 	require.Eventually(t, func() bool {
@@ -335,8 +332,7 @@ func TestWorkerKilledMidPrepareStartsTheRunOnce(t *testing.T) {
 	}
 	require.Eventually(t, func() bool { return waiting() == 1 }, 30*time.Second, 10*time.Millisecond,
 		"the fire never waited for the automation's lock; worker log:\n%s", first.log.String())
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	require.NoError(t, lock.Rollback())
 	// The killed worker's transaction dies with its connection once it gets the lock.
 	require.Eventually(t, func() bool {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"syscall"
 	"testing"
 	"time"
 
@@ -35,8 +34,7 @@ func TestWorkerKilledMidAutoTopUpCreditsOnce(t *testing.T) {
 	acct, key := accountKey(t, env)
 	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key))
 	launchTradedFor(t, env, c, ch, plain)
-	require.NoError(t, plain.cmd.Process.Signal(syscall.SIGKILL))
-	_ = plain.cmd.Wait()
+	plain.kill(t)
 
 	first := startWorker(t, svcd, env, "", dir, append(chainEnv(env), price, "SVC_TEST_FAULT="+activities.FaultAutoTopUpStallAfterCredit)...)
 	book := ledger.New(env.DB)
@@ -59,8 +57,7 @@ func TestWorkerKilledMidAutoTopUpCreditsOnce(t *testing.T) {
 	credited, err := book.Balance(ctx, acct)
 	require.NoError(t, err)
 	require.Greater(t, credited.Available, before.Available, "the round credited the claimed fees")
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	second := startWorker(t, svcd, env, "", dir, append(chainEnv(env), price)...)
 
 	require.Eventually(t, func() bool { return !pending(t, env, wid, workflows.ActivityAutoTopUpCredit) },

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,8 +17,6 @@ import (
 	"github.com/svcplatform/svc/internal/beneficiary"
 	"github.com/svcplatform/svc/internal/feeindex/feetest"
 	"github.com/svcplatform/svc/internal/siwe"
-	"github.com/svcplatform/svc/schema"
-	"github.com/svcplatform/svc/workflows"
 )
 
 // webSession links a fresh address to the account of the owner's key and signs in with it: the SDK with
@@ -65,25 +62,14 @@ func TestWorkerKilledBetweenTransferSendAndReceiptTransfersOnce(t *testing.T) {
 	me, heir := common.HexToAddress(w.Address), common.HexToAddress("0x00000000000000000000000000000000000b0b04")
 	pending := ch.Pending(launched, me)
 	session := webSession(t, env, key)
-	require.NoError(t, plain.cmd.Process.Signal(syscall.SIGKILL))
-	_ = plain.cmd.Wait()
+	plain.kill(t)
 
 	first := startWorker(t, svcd, env, "", dir, append(chainEnv(env), "SVC_TEST_FAULT="+activities.FaultStallAfterBroadcast)...)
 	r := session.TransferBeneficiary(ctx, client.BeneficiaryTransferRequest{TokenAddress: l.TokenAddress, NewBeneficiary: heir.Hex()})
 	require.True(t, r.OK, "%v", r.Error)
 	id, txID := r.Body.Transfer.ID, beneficiary.TransactionID(r.Body.Transfer.ID)
-	var killed schema.WalletTransaction
-	require.Eventually(t, func() bool {
-		require.NoError(t, env.DB.NewSelect().Model(&killed).Where("id = ?", txID).Scan(ctx))
-		return killed.TxHash != nil && killed.Status == schema.WalletTxBroadcast &&
-			running(t, env, workflows.WalletTxWorkflowID(txID), workflows.ActivityBroadcastWalletTx)
-	}, 60*time.Second, 10*time.Millisecond, "the transfer never stalled after its broadcast; worker log:\n%s", first.log)
-	require.Eventually(t, func() bool {
-		got, err := ch.Client.TransactionReceipt(ctx, common.HexToHash(*killed.TxHash))
-		return err == nil && got != nil
-	}, 30*time.Second, 10*time.Millisecond, "the transfer transaction was never mined")
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	killed := stalledAfterMinedBroadcast(t, env, ch.Client, first, txID, "transfer")
+	first.kill(t)
 	second := startWorker(t, svcd, env, "", dir, chainEnv(env)...)
 
 	var done client.BeneficiaryTransfer

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
@@ -58,8 +57,7 @@ func TestWorkerKilledMidClubRenewalChargesOnce(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return balance() == before.Available+price && running(t, env, wid, workflows.ActivityRenewClub)
 	}, 60*time.Second, 10*time.Millisecond, "the renewal never stalled after its charge; worker log:\n%s", first.log)
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	second := startWorker(t, svcd, env, "", dir)
 
 	require.Eventually(t, func() bool {

@@ -15,11 +15,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/app/apptest"
+	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/gateway"
 	"github.com/svcplatform/svc/internal/outbox"
+	"github.com/svcplatform/svc/schema"
+	"github.com/svcplatform/svc/workflows"
 )
 
 // idempotentService is a generation service that honours Idempotency-Key: the first call of a key does
@@ -105,8 +110,7 @@ func TestWorkerKilledMidRunCompletesOnceAndChargesOnce(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatalf("the run never reached the service; worker log:\n%s", first.log.String())
 	}
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	second := startWorker(t, svcd, env, servicesFile, dir)
 
 	var run map[string]any
@@ -141,26 +145,59 @@ func TestWorkerKilledMidRunCompletesOnceAndChargesOnce(t *testing.T) {
 	require.Equal(t, 1, succeeded, "the run completed once")
 }
 
-type workerProcess struct {
+// svcdProcess is an svcd process a crash test started (a worker, or an API), with its output.
+type svcdProcess struct {
 	cmd *exec.Cmd
 	log *apptest.Buffer
 }
 
-// startWorker runs `svcd worker` against the test's database schema and Temporal server, with extra
-// environment variables (NAME=value) on top.
-func startWorker(t *testing.T, svcd string, env *apptest.Env, servicesFile, dataDir string, extra ...string) *workerProcess {
+// kill ends the process with SIGKILL, as a crash would, and waits until it is gone.
+func (p *svcdProcess) kill(t *testing.T) {
+	t.Helper()
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGKILL))
+	_ = p.cmd.Wait()
+}
+
+// startSvcd runs `svcd mode` against the test's database schema and Temporal server, with extra
+// environment variables (NAME=value) on top; the process is killed when the test ends.
+func startSvcd(t *testing.T, svcd, mode string, env *apptest.Env, extra ...string) *svcdProcess {
 	t.Helper()
 	log := &apptest.Buffer{}
-	cmd := svcdCommand(svcd, "worker", append([]string{
+	cmd := svcdCommand(svcd, mode, append([]string{
 		"DATABASE_URL=" + env.DatabaseURL, "TEMPORAL_ADDRESS=" + env.TemporalAddress, "TEMPORAL_NAMESPACE=" + env.Namespace,
-		"SVC_ENCRYPTION_KEY=" + env.EncryptionKey, "SVC_SERVICES_FILE=" + servicesFile, "SVC_DATA_DIR=" + dataDir}, extra...)...)
+		"SVC_ENCRYPTION_KEY=" + env.EncryptionKey}, extra...)...)
 	cmd.Stdout, cmd.Stderr = log, log
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 	})
-	return &workerProcess{cmd: cmd, log: log}
+	return &svcdProcess{cmd: cmd, log: log}
+}
+
+// stalledAfterMinedBroadcast waits until the wallet transaction txID is broadcast, its workflow stalled in
+// the broadcast activity (the worker p runs with activities.FaultStallAfterBroadcast) and the transaction
+// mined, and returns its row: the moment to kill p, with the receipt not yet read by the platform.
+func stalledAfterMinedBroadcast(t *testing.T, env *apptest.Env, rpc *ethclient.Client, p *svcdProcess, txID, what string) schema.WalletTransaction {
+	t.Helper()
+	ctx := context.Background()
+	var tx schema.WalletTransaction
+	require.Eventually(t, func() bool {
+		require.NoError(t, env.DB.NewSelect().Model(&tx).Where("id = ?", txID).Scan(ctx))
+		return tx.TxHash != nil && tx.Status == schema.WalletTxBroadcast &&
+			running(t, env, workflows.WalletTxWorkflowID(txID), workflows.ActivityBroadcastWalletTx)
+	}, 60*time.Second, 10*time.Millisecond, "the %s never stalled after its broadcast; worker log:\n%s", what, p.log)
+	require.Eventually(t, func() bool {
+		got, err := rpc.TransactionReceipt(ctx, common.HexToHash(*tx.TxHash))
+		return err == nil && got != nil
+	}, 30*time.Second, 10*time.Millisecond, "the %s transaction was never mined", what)
+	return tx
+}
+
+// startWorker runs `svcd worker` (see startSvcd) with the services file and data directory given.
+func startWorker(t *testing.T, svcd string, env *apptest.Env, servicesFile, dataDir string, extra ...string) *svcdProcess {
+	t.Helper()
+	return startSvcd(t, svcd, "worker", env, append([]string{"SVC_SERVICES_FILE=" + servicesFile, "SVC_DATA_DIR=" + dataDir}, extra...)...)
 }
 
 // asSvcdEnv, set to 1, makes this test binary run as svcd instead of running tests: the crash tests
@@ -198,4 +235,18 @@ func fundedKey(t *testing.T, env *apptest.Env, credits int64) string {
 		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "k"}})
 	require.Equal(t, http.StatusCreated, first.Status, "%s", first.Raw)
 	return first.Body["apiKey"].(map[string]any)["secret"].(string)
+}
+
+// traderWallet is a client of a new account holding 10 credits, its managed wallet given eth from the
+// dev chain's faucet, and an RPC client of the chain.
+func traderWallet(t *testing.T, env *apptest.Env, eth float64) (*client.Client, client.Wallet, *ethclient.Client) {
+	t.Helper()
+	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(fundedKey(t, env, 10)))
+	w := c.CreateWallet(context.Background(), client.CreateWalletRequest{Name: "trader"}).Body.Wallet
+	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": eth}})
+	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
+	rpc, err := ethclient.Dial(env.Chain.RPCURL())
+	require.NoError(t, err)
+	t.Cleanup(rpc.Close)
+	return c, w, rpc
 }

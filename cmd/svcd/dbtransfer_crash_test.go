@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
@@ -46,8 +45,7 @@ func TestWorkerKilledMidExportCompletesOnce(t *testing.T) {
 		row := transferRow(t, env, id)
 		return row.ProgressBytes > 0 && row.DataBytes > 0
 	}, 30*time.Second, 10*time.Millisecond, "the export never made progress; worker log:\n%s", first.log.String())
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	killed := transferRow(t, env, id)
 	require.Equal(t, schema.TransferRunning, killed.Status, "killed mid-export")
 	require.Nil(t, killed.ArchiveKey, "killed before the archive was recorded")
@@ -122,8 +120,7 @@ func TestWorkerKilledMidImportNeverHalfImports(t *testing.T) {
 		row := transferRow(t, env, id)
 		return row.Status == schema.TransferRunning && row.TablesDone >= 1
 	}, 30*time.Second, 5*time.Millisecond, "the restore never copied a table; worker log:\n%s", first.log.String())
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	killed := transferRow(t, env, id)
 	require.Equal(t, schema.TransferRunning, killed.Status, "killed mid-import")
 	require.Less(t, killed.TablesDone, 3, "killed before the restore copied every table")
@@ -224,7 +221,7 @@ func orNull(s *string) string {
 
 // startTransferWorker starts `svcd worker` on the test's cluster of managed databases and blob store, so
 // it can run database transfers.
-func startTransferWorker(t *testing.T, svcd string, env *apptest.Env) *workerProcess {
+func startTransferWorker(t *testing.T, svcd string, env *apptest.Env) *svcdProcess {
 	t.Helper()
 	return startWorker(t, svcd, env, "", t.TempDir(), "SVC_BLOB_URL="+fileURL(env.BlobDir),
 		"SVC_DATABASE_CLUSTER_URL="+testdb.URL(), "SVC_DATABASE_NAME_PREFIX="+env.Databases.NamePrefix(),
@@ -240,7 +237,7 @@ func transferRow(t *testing.T, env *apptest.Env, id string) *schema.DatabaseTran
 }
 
 // waitTransferDone polls a transfer until it is done and answers it.
-func waitTransferDone(t *testing.T, c *client.Client, id string, w *workerProcess) client.DatabaseTransfer {
+func waitTransferDone(t *testing.T, c *client.Client, id string, w *svcdProcess) client.DatabaseTransfer {
 	t.Helper()
 	var last client.DatabaseTransfer
 	require.Eventually(t, func() bool {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,8 +16,6 @@ import (
 	"github.com/svcplatform/svc/internal/feeclaim"
 	"github.com/svcplatform/svc/internal/feeindex"
 	"github.com/svcplatform/svc/internal/feeindex/feetest"
-	"github.com/svcplatform/svc/schema"
-	"github.com/svcplatform/svc/workflows"
 )
 
 // TestWorkerKilledBetweenClaimSendAndReceiptClaimsOnce launches a token and trades it, then kills the
@@ -39,25 +36,14 @@ func TestWorkerKilledBetweenClaimSendAndReceiptClaimsOnce(t *testing.T) {
 	w, l, launched := launchTradedFor(t, env, c, ch, plain)
 	me := common.HexToAddress(w.Address)
 	pending := ch.Pending(launched, me)
-	require.NoError(t, plain.cmd.Process.Signal(syscall.SIGKILL))
-	_ = plain.cmd.Wait()
+	plain.kill(t)
 
 	first := startWorker(t, svcd, env, "", dir, append(chainEnv(env), "SVC_TEST_FAULT="+activities.FaultStallAfterBroadcast)...)
 	r := c.ClaimFees(ctx, l.TokenAddress, client.FeeClaimRequest{})
 	require.True(t, r.OK, "%v", r.Error)
 	id, txID := r.Body.Claim.ID, feeclaim.TransactionID(r.Body.Claim.ID)
-	var killed schema.WalletTransaction
-	require.Eventually(t, func() bool {
-		require.NoError(t, env.DB.NewSelect().Model(&killed).Where("id = ?", txID).Scan(ctx))
-		return killed.TxHash != nil && killed.Status == schema.WalletTxBroadcast &&
-			running(t, env, workflows.WalletTxWorkflowID(txID), workflows.ActivityBroadcastWalletTx)
-	}, 60*time.Second, 10*time.Millisecond, "the claim never stalled after its broadcast; worker log:\n%s", first.log)
-	require.Eventually(t, func() bool {
-		got, err := ch.Client.TransactionReceipt(ctx, common.HexToHash(*killed.TxHash))
-		return err == nil && got != nil
-	}, 30*time.Second, 10*time.Millisecond, "the claim transaction was never mined")
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	killed := stalledAfterMinedBroadcast(t, env, ch.Client, first, txID, "claim")
+	first.kill(t)
 	second := startWorker(t, svcd, env, "", dir, chainEnv(env)...)
 
 	var done client.FeeClaim
@@ -78,7 +64,7 @@ func TestWorkerKilledBetweenClaimSendAndReceiptClaimsOnce(t *testing.T) {
 
 // launchTradedFor launches a token through the API from a fresh funded wallet of c's account that is its
 // fee recipient (with the worker plain running), indexes it and trades it both ways.
-func launchTradedFor(t *testing.T, env *apptest.Env, c *client.Client, ch *feetest.Env, plain *workerProcess) (client.Wallet, client.TokenLaunch, feetest.Launched) {
+func launchTradedFor(t *testing.T, env *apptest.Env, c *client.Client, ch *feetest.Env, plain *svcdProcess) (client.Wallet, client.TokenLaunch, feetest.Launched) {
 	t.Helper()
 	ctx := context.Background()
 	w := c.CreateWallet(ctx, client.CreateWalletRequest{Name: "creator"}).Body.Wallet

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -48,8 +47,7 @@ func TestAPIKilledMidUploadLeavesNoFileAndNoLeakedQuota(t *testing.T) {
 	defer conn.Close()
 	require.Eventually(t, func() bool { return reservations(t, env, accountID) == 1 && tempBlobWritten(t, blobDir) },
 		30*time.Second, 10*time.Millisecond, "the upload never streamed; API log:\n%s", first.log.String())
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 
 	var rows int
 	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM files WHERE account_id = ?", accountID).Scan(ctx, &rows))
@@ -115,8 +113,7 @@ func TestWorkerKilledDuringFilePurgePurgesOnce(t *testing.T) {
 	workflowID := file.PurgeWorkflowID(goneID)
 	require.Eventually(t, func() bool { return countEvents(t, env, workflowID)[enums.EVENT_TYPE_TIMER_STARTED] == 1 },
 		30*time.Second, 20*time.Millisecond, "the purge never started its timer; worker log:\n%s", first.log.String())
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	var status string
 	require.NoError(t, env.DB.NewRaw("SELECT status FROM files WHERE id = ?", goneID).Scan(ctx, &status),
 		"killed before the purge: the row is there")
@@ -256,7 +253,7 @@ func uploadFile(t *testing.T, env *apptest.Env, baseURL, key, name string, body 
 
 // waitForPoller waits until a worker polls the namespace's workflow task queue, so the purge's first
 // workflow task (which starts its timer) runs at once.
-func waitForPoller(t *testing.T, env *apptest.Env, w *workerProcess) {
+func waitForPoller(t *testing.T, env *apptest.Env, w *svcdProcess) {
 	t.Helper()
 	require.Eventually(t, func() bool {
 		d, err := env.Temporal.DescribeTaskQueue(context.Background(), workflows.TaskQueue, enums.TASK_QUEUE_TYPE_WORKFLOW)

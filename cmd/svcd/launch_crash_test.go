@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
@@ -55,8 +54,7 @@ func TestWorkerKilledAfterSponsorSignLaunchesOnce(t *testing.T) {
 	hash := common.HexToHash(*stored.TxHash)
 	_, _, err = rpc.TransactionByHash(ctx, hash)
 	require.ErrorIs(t, err, ethereum.NotFound, "signed, not yet sent")
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	second := startWorker(t, svcd, env, "", dir, chainEnv(env)...)
 
 	var done client.TokenLaunch

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/activities"
@@ -16,7 +13,6 @@ import (
 	"github.com/svcplatform/svc/client"
 	"github.com/svcplatform/svc/internal/trading"
 	"github.com/svcplatform/svc/schema"
-	"github.com/svcplatform/svc/workflows"
 )
 
 // TestWorkerKilledAfterTheSwapBroadcastFillsOnce kills the svcd worker (SIGKILL) once an order's swap is
@@ -28,36 +24,15 @@ func TestWorkerKilledAfterTheSwapBroadcastFillsOnce(t *testing.T) {
 	svcd := svcdPath(t)
 	env := apptest.NewWith(t, apptest.Options{Chain: true, NoWorker: true})
 	dir := t.TempDir()
-	created, err := env.Accounts.Create(ctx, "trader", 10, 0)
-	require.NoError(t, err)
-	first := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
-		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "k"}})
-	require.Equal(t, http.StatusCreated, first.Status, "%s", first.Raw)
-	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(first.Body["apiKey"].(map[string]any)["secret"].(string)))
-	w := c.CreateWallet(ctx, client.CreateWalletRequest{Name: "trader"}).Body.Wallet
-	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.1}})
-	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
-	rpc, err := ethclient.Dial(env.Chain.RPCURL())
-	require.NoError(t, err)
-	t.Cleanup(rpc.Close)
+	c, w, rpc := traderWallet(t, env, 0.1)
 
 	stalled := startWorker(t, svcd, env, "", dir, append(chainEnv(env), "SVC_TEST_FAULT="+activities.FaultStallAfterBroadcast)...)
 	r := c.PlaceOrder(ctx, client.CreateOrderRequest{WalletID: w.ID, Side: client.SideSell, Base: "ETH", Quote: "USDC", Amount: "0.02",
 		AmountKind: client.AmountExactIn})
 	require.True(t, r.OK, "%v", r.Error)
 	id, txID := r.Body.Order.ID, trading.SwapTxID(r.Body.Order.ID)
-	var swap schema.WalletTransaction
-	require.Eventually(t, func() bool {
-		require.NoError(t, env.DB.NewSelect().Model(&swap).Where("id = ?", txID).Scan(ctx))
-		return swap.TxHash != nil && swap.Status == schema.WalletTxBroadcast &&
-			running(t, env, workflows.WalletTxWorkflowID(txID), workflows.ActivityBroadcastWalletTx)
-	}, 60*time.Second, 10*time.Millisecond, "the swap never stalled after its broadcast; worker log:\n%s", stalled.log)
-	require.Eventually(t, func() bool {
-		got, err := rpc.TransactionReceipt(ctx, common.HexToHash(*swap.TxHash))
-		return err == nil && got != nil
-	}, 30*time.Second, 10*time.Millisecond, "the swap was never mined")
-	require.NoError(t, stalled.cmd.Process.Signal(syscall.SIGKILL))
-	_ = stalled.cmd.Wait()
+	swap := stalledAfterMinedBroadcast(t, env, rpc, stalled, txID, "swap")
+	stalled.kill(t)
 	second := startWorker(t, svcd, env, "", dir, chainEnv(env)...)
 
 	var done client.TradingOrder

@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -70,8 +69,7 @@ func TestWorkerKilledBetweenSettlementAndCreditCreditsOnce(t *testing.T) {
 	var row schema.TopUp
 	require.NoError(t, env.DB.NewSelect().Model(&row).Scan(context.Background()))
 	require.Equal(t, "pending", row.Status, "killed before the worker recorded the settlement")
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	second := startWorker(t, svcd, env, "", dir, chainEnv(env)...)
 
 	var r *apptest.Response

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/app/apptest"
@@ -27,18 +24,7 @@ func TestWorkerKilledBetweenTwapSlicesPlacesEachOnce(t *testing.T) {
 	svcd := svcdPath(t)
 	env := apptest.NewWith(t, apptest.Options{Chain: true, NoWorker: true})
 	dir := t.TempDir()
-	created, err := env.Accounts.Create(ctx, "trader", 10, 0)
-	require.NoError(t, err)
-	key := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/v1/api-keys", Body: map[string]any{},
-		Headers: map[string]string{"X-Svc-Credit-Token": created.CreditToken, "Idempotency-Key": "k"}})
-	require.Equal(t, http.StatusCreated, key.Status, "%s", key.Raw)
-	c := client.New(client.WithBaseURL(env.URL), client.WithAPIKey(key.Body["apiKey"].(map[string]any)["secret"].(string)))
-	w := c.CreateWallet(ctx, client.CreateWalletRequest{Name: "trader"}).Body.Wallet
-	fund := env.Do(t, apptest.Req{Method: http.MethodPost, Path: "/dev/faucet", Body: map[string]any{"address": w.Address, "usdc": 0, "eth": 0.2}})
-	require.Equal(t, http.StatusOK, fund.Status, "%s", fund.Raw)
-	rpc, err := ethclient.Dial(env.Chain.RPCURL())
-	require.NoError(t, err)
-	t.Cleanup(rpc.Close)
+	c, w, rpc := traderWallet(t, env, 0.2)
 
 	first := startWorker(t, svcd, env, "", dir, chainEnv(env)...)
 	r := c.PlaceOrder(ctx, client.CreateOrderRequest{Type: client.OrderTypeTWAP, WalletID: w.ID, Side: client.SideSell, Base: "ETH",
@@ -55,8 +41,7 @@ func TestWorkerKilledBetweenTwapSlicesPlacesEachOnce(t *testing.T) {
 		return len(rows) == 1 && rows[0].Status == schema.OrderFilled
 	}, 30*time.Second, 20*time.Millisecond, "the first slice never filled; worker log:\n%s", first.log)
 	require.Len(t, children(), 1, "killed between the first slice and the second (4 s apart)")
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	second := startWorker(t, svcd, env, "", dir, chainEnv(env)...)
 
 	var done client.TradingOrder

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/big"
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
@@ -91,8 +90,7 @@ func killWalletSend(t *testing.T, fault, stalled, killedIn string) {
 			return err == nil && r != nil
 		}, 30*time.Second, 10*time.Millisecond, "the broadcast transaction was never mined")
 	}
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	var after schema.WalletTransaction
 	require.NoError(t, env.DB.NewSelect().Model(&after).Where("id = ?", id).Scan(ctx))
 	require.Equal(t, killedIn, after.Status, "killed before the worker went on")

@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -97,8 +96,7 @@ func TestWorkerKilledMidBurstDeliversEachEventOnce(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatalf("the burst never reached the receiver's gate (%d calls); worker log:\n%s", rc.calls.Load(), first.log.String())
 	}
-	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
-	_ = first.cmd.Wait()
+	first.kill(t)
 	var done int
 	require.NoError(t, env.DB.NewRaw("SELECT count(*) FROM webhook_deliveries WHERE status <> 'pending'").Scan(ctx, &done))
 	require.Less(t, done, events, "killed before the burst was delivered")
