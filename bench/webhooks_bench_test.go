@@ -17,6 +17,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/internal/outbox"
 )
@@ -192,6 +193,7 @@ func BenchmarkWebhookDeliveriesVersusPlainPosts(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("SVC_BENCH_WEBHOOK_EVENTS")); err == nil && v > 0 {
 		n = v
 	}
+	app.TuneGC(os.Getenv) // as svcd does
 	env := apptest.New(b)
 	key := env.FirstKey(b)
 	ctx := context.Background()
@@ -211,6 +213,7 @@ func BenchmarkWebhookDeliveriesVersusPlainPosts(b *testing.B) {
 		loadCtx, stopLoad := context.WithCancel(ctx)
 		busyCh := make(chan LoadResult, 1)
 		go func() { busyCh <- pacedLoad(loadCtx, apiClients, apiPace, getReq(apiURL, key)) }()
+		before := sampleProc(env)
 		start := time.Now()
 		emit(b, env, account, project, strconv.Itoa(iter), n)
 		emitted := time.Since(start)
@@ -223,6 +226,7 @@ func BenchmarkWebhookDeliveriesVersusPlainPosts(b *testing.B) {
 		delivered := time.Since(start)
 		stopLoad()
 		busy := <-busyCh
+		during := sampleProc(env).since(before)
 		deliveryPeak := rc.peak.Load()
 		require.Zero(b, quiet.Errors+busy.Errors, "API requests failed")
 
@@ -245,6 +249,7 @@ func BenchmarkWebhookDeliveriesVersusPlainPosts(b *testing.B) {
 		b.Logf("plain posts: %d in %v (%.0f/s, peak %d in flight); ratio %.4f", n, posted.Round(time.Millisecond), pps, rc.peak.Load(), dps/pps)
 		b.Logf("GET /v1/webhooks from %d clients: quiet p50 %v p99 %v (%.0f req/s); while delivering p50 %v p99 %v (%.0f req/s, %d requests)",
 			apiClients, quiet.P50, quiet.P99, quiet.RPS(), busy.P50, busy.P99, busy.RPS(), busy.Requests)
+		b.Logf("while delivering: %s", during)
 	}
 }
 
@@ -261,6 +266,44 @@ func logDispatch(b *testing.B, env *apptest.Env) {
 		(SELECT extract(epoch FROM max(started_at) - min(started_at)) FROM webhook_attempts WHERE number = 1) AS attempts`).
 		Scan(context.Background(), &d))
 	b.Logf("deliveries recorded by %d dispatcher transactions over %.1f s; first attempts spread over %.1f s", d.Txs, d.Spread, d.Attempts)
+}
+
+// procSample is what the process's connection pool and garbage collector had done by a moment.
+type procSample struct {
+	poolWaits  int64
+	poolWaited time.Duration
+	maxOpen    int
+	gcs        uint32
+	gcPause    time.Duration
+	at         time.Time
+}
+
+func sampleProc(env *apptest.Env) procSample {
+	st := env.DB.Stats()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return procSample{poolWaits: st.WaitCount, poolWaited: st.WaitDuration, maxOpen: st.MaxOpenConnections,
+		gcs: ms.NumGC, gcPause: time.Duration(ms.PauseTotalNs), at: time.Now()}
+}
+
+// procDelta is what happened between two samples.
+type procDelta struct {
+	poolWaits  int64
+	poolWaited time.Duration
+	maxOpen    int
+	gcs        uint32
+	gcPause    time.Duration
+	elapsed    time.Duration
+}
+
+func (s procSample) since(b procSample) procDelta {
+	return procDelta{poolWaits: s.poolWaits - b.poolWaits, poolWaited: s.poolWaited - b.poolWaited, maxOpen: s.maxOpen,
+		gcs: s.gcs - b.gcs, gcPause: s.gcPause - b.gcPause, elapsed: s.at.Sub(b.at)}
+}
+
+func (d procDelta) String() string {
+	return fmt.Sprintf("%d waits for one of the pool's %d connections (%v in all); %d GC cycles, %v of stop-the-world pauses in %v",
+		d.poolWaits, d.maxOpen, d.poolWaited.Round(time.Microsecond), d.gcs, d.gcPause.Round(time.Microsecond), d.elapsed.Round(time.Millisecond))
 }
 
 // heapSample is the Go heap in use after a collection, and the goroutines alive.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/svcplatform/svc/app"
 	"github.com/svcplatform/svc/app/apptest"
 )
 
@@ -57,6 +58,7 @@ func waitAll(b *testing.B, rcs []*receiver, within time.Duration) {
 // baseline is as many plain POSTs of the same size to one receiver from 64 keep-alive connections.
 func BenchmarkWebhookDeliveriesToTwentyEndpoints(b *testing.B) {
 	n := envInt("SVC_BENCH_WEBHOOK_SPREAD_EVENTS", spreadEvents)
+	app.TuneGC(os.Getenv) // as svcd does
 	env := apptest.New(b)
 	key := env.FirstKey(b)
 	iter := 0
@@ -76,10 +78,12 @@ func BenchmarkWebhookDeliveriesToTwentyEndpoints(b *testing.B) {
 			}
 			addHook(b, env, key, rcs[i].URL+"/hook", strconv.Itoa(i))
 		}
+		before := sampleProc(env)
 		start := time.Now()
 		emit(b, env, account, project, "spread", n)
 		waitAll(b, rcs, 8*time.Minute)
 		delivered := time.Since(start)
+		during := sampleProc(env).since(before)
 		total := n * spreadEndpoints
 		posted := plainPosts(b, rcs[0].URL+"/plain", total, plainPostClients, int(rcs[0].bodyLen.Load()))
 
@@ -90,6 +94,7 @@ func BenchmarkWebhookDeliveriesToTwentyEndpoints(b *testing.B) {
 		logDispatch(b, env)
 		b.Logf("%d events to %d endpoints: %d deliveries in %v (%.0f/s); plain posts %.0f/s; ratio %.4f",
 			n, spreadEndpoints, total, delivered.Round(time.Millisecond), dps, pps, dps/pps)
+		b.Logf("while delivering: %s", during)
 	}
 }
 

@@ -89,8 +89,11 @@ func TestDispatchDeliversEachEventOnce(t *testing.T) {
 	succeeded := outbox.Event{Type: outbox.RunSucceeded, Subject: "run_1"}.ID()
 	want := []string{EventID(created, "whk_all"), EventID(created, "whk_created"), EventID(succeeded, "whk_all")}
 	var ids []string
-	require.NoError(t, db.NewSelect().Table("webhook_deliveries").Column("id").Where("NOT workflow_started").Scan(ctx, &ids))
+	require.NoError(t, db.NewSelect().Table("webhook_deliveries").Column("id").Where("status = 'pending'").Scan(ctx, &ids))
 	require.ElementsMatch(t, want, ids)
+	ids = nil // one unstarted delivery per endpoint: its wake-up marker
+	require.NoError(t, db.NewSelect().Table("webhook_deliveries").Column("id").Where("NOT workflow_started").Scan(ctx, &ids))
+	require.ElementsMatch(t, want[:2], ids)
 
 	n, err = d.Dispatch(ctx)
 	require.NoError(t, err)
@@ -99,7 +102,7 @@ func TestDispatchDeliversEachEventOnce(t *testing.T) {
 	eng.failing = false
 	swept, err := d.store.Sweep(ctx, 0, 100)
 	require.NoError(t, err)
-	require.Equal(t, 3, swept)
+	require.Equal(t, 2, swept, "the markers")
 	wfIDs := []string{workflows.WebhookLoopWorkflowID("whk_all"), workflows.WebhookLoopWorkflowID("whk_created")}
 	require.ElementsMatch(t, wfIDs, eng.starts())
 	swept, err = d.store.Sweep(ctx, 0, 100)
@@ -180,3 +183,38 @@ func TestRetryAfter(t *testing.T) {
 }
 
 const http1123 = "Mon, 02 Jan 2006 15:04:05 GMT"
+
+// TestInsertKeepsEveryColumn: the one-statement insert keeps each column as given, nulls included, and
+// leaves a delivery recorded before as it was.
+func TestInsertKeepsEveryColumn(t *testing.T) {
+	t.Parallel()
+	db, ctx := setup(t)
+	hook(t, db, "whk_a", "acct_a", ptr("proj_a1"), true, "*")
+	require.NoError(t, outbox.Emit(ctx, db, outbox.Event{AccountID: "acct_a", ProjectID: ptr("proj_a1"), Type: outbox.RunCreated,
+		Subject: "run_1", Data: map[string]any{}}))
+	evID := outbox.Event{Type: outbox.RunCreated, Subject: "run_1"}.ID()
+	due := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	ds := []schema.WebhookDelivery{
+		{ID: "dlv_1", AccountID: "acct_a", ProjectID: ptr("proj_a1"), WebhookID: "whk_a", EventID: evID, EventType: outbox.RunCreated,
+			Status: StatusPending, NextAttemptAt: &due, WorkflowStarted: true},
+		{ID: "dlv_2", AccountID: "acct_a", WebhookID: "whk_a", EventID: evID, EventType: outbox.RunCreated, ReplayOf: ptr("dlv_1")},
+	}
+	require.NoError(t, Insert(ctx, db, ds))
+	changed := ds[0]
+	changed.Status = StatusFailed
+	require.NoError(t, Insert(ctx, db, []schema.WebhookDelivery{changed}))
+	var got []schema.WebhookDelivery
+	require.NoError(t, db.NewSelect().Model(&got).Order("id").Scan(ctx))
+	require.Len(t, got, 2)
+	require.Equal(t, "proj_a1", *got[0].ProjectID)
+	require.Equal(t, StatusPending, got[0].Status, "recorded before: left as it was")
+	require.True(t, got[0].WorkflowStarted)
+	require.True(t, due.Equal(*got[0].NextAttemptAt))
+	require.Nil(t, got[0].ReplayOf)
+	require.Nil(t, got[1].ProjectID)
+	require.Nil(t, got[1].NextAttemptAt)
+	require.Equal(t, "dlv_1", *got[1].ReplayOf)
+	require.Equal(t, StatusPending, got[1].Status, "no status given: pending")
+	require.False(t, got[1].WorkflowStarted)
+	require.False(t, got[1].CreatedAt.IsZero())
+}

@@ -41,6 +41,11 @@ type DispatcherOptions struct {
 // dispatched; after the commit it wakes the endpoints' delivery loops. A crash after the commit leaves
 // deliveries pending and unstarted, whose loops the sweep wakes; a crash before it dispatches the events
 // again, and the delivery ids (derived from event and endpoint) make that insert nothing twice.
+//
+// Of a pass's deliveries to one endpoint, only the first is recorded unstarted (its wake-up marker) and
+// marked started once the loop is woken: one unstarted row is enough for the sweep to wake the loop,
+// whose batches take every due delivery of the endpoint, marked or not. Marking every delivery (4,000
+// rows a pass for 20 endpoints) rewrote rows the loops were claiming and held the next pass back.
 type Dispatcher struct {
 	db    *bun.DB
 	store *Store
@@ -135,10 +140,12 @@ func (d *Dispatcher) Dispatch(ctx context.Context) (int, error) {
 }
 
 // match returns a pending delivery for each pair of event and endpoint of its scope that is subscribed
-// to its type and was registered before the event happened, in event order.
+// to its type and was registered before the event happened, in event order. The first delivery of each
+// endpoint is its wake-up marker (WorkflowStarted false); the others are marked started already.
 func match(events []schema.Event, hooks []schema.Webhook) []schema.WebhookDelivery {
 	var out []schema.WebhookDelivery
 	now := time.Now().UTC()
+	marked := make(map[string]bool, len(hooks))
 	for _, ev := range events {
 		for _, w := range hooks {
 			if w.AccountID != ev.AccountID || !sameProject(w.ProjectID, ev.ProjectID) ||
@@ -146,7 +153,9 @@ func match(events []schema.Event, hooks []schema.Webhook) []schema.WebhookDelive
 				continue
 			}
 			out = append(out, schema.WebhookDelivery{ID: EventID(ev.ID, w.ID), AccountID: ev.AccountID, ProjectID: ev.ProjectID,
-				WebhookID: w.ID, EventID: ev.ID, EventType: ev.Type, Status: StatusPending, NextAttemptAt: &now})
+				WebhookID: w.ID, EventID: ev.ID, EventType: ev.Type, Status: StatusPending, NextAttemptAt: &now,
+				WorkflowStarted: marked[w.ID]})
+			marked[w.ID] = true
 		}
 	}
 	return out
