@@ -109,15 +109,7 @@ func (a *app) firstWalletAddress() (string, int, bool) {
 	if !ok {
 		return "", code, false
 	}
-	id, code, ok := a.firstWallet(c)
-	if !ok {
-		return "", code, false
-	}
-	r := c.GetWallet(a.ctx, id)
-	if !r.OK {
-		return "", apiFailure(a, r), false
-	}
-	return r.Body.Wallet.Address, 0, true
+	return a.walletAddress(c, "")
 }
 
 // printFees shows a fee snapshot: its tokens, totals and daily earnings.

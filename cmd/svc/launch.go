@@ -19,20 +19,21 @@ func launchCommands() []command {
 }
 
 // launchHelp is the help of "svc launch".
-const launchHelp = `Usage: svc launch --name N [--symbol S] --fee VALUE [--fee-type x|farcaster|ens|wallet]
+const launchHelp = `Usage: svc launch --name N [--symbol S] [--fee VALUE] [--fee-type x|farcaster|ens|wallet]
                   [--image URL] [--tweet URL] [--website URL]
                   [--wallet ID] [-y|--yes] [--simulate] [--interval D] [--timeout D]
 
 Launches a token from the account's wallet (scope wallets:transact, POST /token-launches/deploy):
 shows what will be launched and asks first (unless --yes), then follows the launch (GET
 /v1/token-launches/{id}) on stderr until it is deployed or failed, and prints the token's address,
-pool, poolId, initializer and transaction hashes. The creator's 57 % of the swap fees goes to --fee.
+pool, poolId, initializer and transaction hashes. The creator's 57 % of the swap fees goes to --fee,
+or without it to the deploying wallet.
 
   --name N          the token's name (1 to 100 characters; required: asked for on a terminal)
   --symbol S        its symbol, 1 to 10 letters or digits (default: made from the name)
-  --fee VALUE       who receives the creator's fees: an address, or a handle of --fee-type (required:
-                    asked for on a terminal)
-  --fee-type T      x (default), farcaster, ens or wallet (an address)
+  --fee VALUE       who receives the creator's fees: an address, or a handle of --fee-type (asked for
+                    on a terminal; left empty, the deploying wallet's address)
+  --fee-type T      x (default), farcaster, ens or wallet (an address); with no --fee, wallet
   --image URL       a URL (http or https) of the token's image; a local file is not uploaded
   --tweet URL       a URL (http or https) of the launch's tweet or post
   --website URL     a URL (http or https) of the token's website
@@ -54,6 +55,8 @@ var feeTypes = []string{"x", "farcaster", "ens", "wallet"}
 type launchFlags struct {
 	yes, simulate     bool
 	interval, timeout time.Duration
+	// feeType: --fee-type was given (a launch without --fee then needs one).
+	feeType bool
 }
 
 // launch deploys a token and follows it.
@@ -80,10 +83,11 @@ func (a *app) launch(args []string) int {
 	if code, ok := a.parseNone(cmd, fs, args); !ok {
 		return code
 	}
+	f.feeType = flagsGiven(fs)["fee-type"]
 	if err := a.askLaunch(&req); err != nil {
 		return a.localError("prompt_failed", err.Error())
 	}
-	fillLaunch(&req)
+	fillLaunch(&req, f)
 	if msg := checkLaunch(req, f); msg != "" {
 		return a.usageError(cmd, "%s", msg)
 	}
@@ -96,6 +100,11 @@ func (a *app) launch(args []string) int {
 	c, _, code, ok := a.authedClient()
 	if !ok {
 		return code
+	}
+	if req.FeeRecipient.Value == "" { // the fees go to the deploying wallet
+		if req.FeeRecipient.Value, code, ok = a.walletAddress(c, req.WalletID); !ok {
+			return code
+		}
 	}
 	if !f.yes {
 		a.describeLaunch(req)
@@ -129,15 +138,21 @@ func (a *app) askLaunch(req *client.TokenLaunchRequest) error {
 		}
 	}
 	if strings.TrimSpace(req.TokenName) != "" && strings.TrimSpace(req.FeeRecipient.Value) == "" {
-		req.FeeRecipient.Value, err = a.promptLine("Fee recipient (" + req.FeeRecipient.Type + "): ")
+		req.FeeRecipient.Value, err = a.promptLine("Fee recipient (" + req.FeeRecipient.Type + "; empty: the deploying wallet): ")
 	}
 	return err
 }
 
-// fillLaunch makes the symbol from the name when --symbol is left out and trims the metadata URLs.
-func fillLaunch(req *client.TokenLaunchRequest) {
+// fillLaunch makes the symbol from the name when --symbol is left out, trims the metadata URLs, and
+// makes a launch without --fee (and without --fee-type) pay the deploying wallet: its address is
+// looked up when the launch is sent.
+func fillLaunch(req *client.TokenLaunchRequest, f launchFlags) {
 	if req.TokenSymbol == "" {
 		req.TokenSymbol = symbolFrom(req.TokenName)
+	}
+	req.FeeRecipient.Value = strings.TrimSpace(req.FeeRecipient.Value)
+	if req.FeeRecipient.Value == "" && !f.feeType {
+		req.FeeRecipient.Type = "wallet"
 	}
 	for _, v := range []*string{&req.Image, &req.Tweet, &req.Website} {
 		*v = strings.TrimSpace(*v)
@@ -156,9 +171,9 @@ func checkLaunch(req client.TokenLaunchRequest, f launchFlags) string {
 		return fmt.Sprintf("--symbol must be 1 to 10 letters or digits, not %q", req.TokenSymbol)
 	case !contains(feeTypes, req.FeeRecipient.Type):
 		return fmt.Sprintf("--fee-type must be one of %s, not %q", strings.Join(feeTypes, ", "), req.FeeRecipient.Type)
-	case strings.TrimSpace(req.FeeRecipient.Value) == "":
-		return "--fee is required: who receives the creator's fees (an address or a handle)"
-	case req.FeeRecipient.Type == "wallet" && !isAddress(req.FeeRecipient.Value):
+	case req.FeeRecipient.Value == "" && req.FeeRecipient.Type != "wallet":
+		return fmt.Sprintf("--fee is required with --fee-type %s: the handle that receives the creator's fees", req.FeeRecipient.Type)
+	case req.FeeRecipient.Type == "wallet" && req.FeeRecipient.Value != "" && !isAddress(req.FeeRecipient.Value):
 		return fmt.Sprintf("--fee must be an address (0x and 40 hex digits) with --fee-type wallet, not %q", req.FeeRecipient.Value)
 	case f.interval <= 0 || f.timeout <= 0:
 		return "--interval and --timeout must be positive"
@@ -246,8 +261,8 @@ func symbolFrom(name string) string {
 
 // describeLaunch shows on stderr what will be launched.
 func (a *app) describeLaunch(req client.TokenLaunchRequest) {
-	fmt.Fprintf(a.stderr, "Token:   %s (%s)\nFees to: %s %s (57 %% of swap fees)\nWallet:  %s\n", req.TokenName, req.TokenSymbol,
-		req.FeeRecipient.Type, req.FeeRecipient.Value, first(req.WalletID, "the account's first wallet"))
+	fmt.Fprintf(a.stderr, "Token:   %s (%s)\nFees to: %s (57 %% of swap fees)\nWallet:  %s\n", req.TokenName, req.TokenSymbol,
+		feeRecipientText(req.FeeRecipient), first(req.WalletID, "the account's first wallet"))
 	for _, r := range metadataRows(req.LaunchMetadata) {
 		fmt.Fprintf(a.stderr, "%-8s %s\n", r[0]+":", r[1])
 	}
@@ -272,13 +287,38 @@ func (a *app) showPlannedLaunch(req client.TokenLaunchRequest, status string) in
 	}
 	fmt.Fprintf(a.stdout, "%s:\n", status)
 	tw := a.table()
-	fmt.Fprintf(tw, "  Name:\t%s\n  Symbol:\t%s\n  Fee recipient:\t%s %s\n  Wallet:\t%s\n", req.TokenName, req.TokenSymbol,
-		req.FeeRecipient.Type, req.FeeRecipient.Value, first(req.WalletID, "the account's first wallet"))
+	fmt.Fprintf(tw, "  Name:\t%s\n  Symbol:\t%s\n  Fee recipient:\t%s\n  Wallet:\t%s\n", req.TokenName, req.TokenSymbol,
+		feeRecipientText(req.FeeRecipient), first(req.WalletID, "the account's first wallet"))
 	for _, r := range metadataRows(req.LaunchMetadata) {
 		fmt.Fprintf(tw, "  %s:\t%s\n", r[0], r[1])
 	}
 	_ = tw.Flush()
 	return exitOK
+}
+
+// feeRecipientText is the fee recipient as shown before a launch: its type and value, or the deploying
+// wallet when no --fee was given.
+func feeRecipientText(r client.FeeRecipient) string {
+	if r.Value == "" {
+		return "wallet (the deploying wallet)"
+	}
+	return r.Type + " " + r.Value
+}
+
+// walletAddress is the address of the wallet with the id, or of the account's first wallet when id is "".
+func (a *app) walletAddress(c *client.Client, id string) (string, int, bool) {
+	if id == "" {
+		var code int
+		var ok bool
+		if id, code, ok = a.firstWallet(c); !ok {
+			return "", code, false
+		}
+	}
+	r := c.GetWallet(a.ctx, id)
+	if !r.OK {
+		return "", apiFailure(a, r), false
+	}
+	return r.Body.Wallet.Address, 0, true
 }
 
 // followLaunch polls a launch until it is deployed or failed (or the timeout) and prints it.

@@ -26,7 +26,7 @@ func TestLaunchAsksForItsName(t *testing.T) {
 	code := run(args, tty, &out, &errOut, getenv)
 	require.Equal(t, exitOK, code, "%s", errOut.String())
 	require.Contains(t, errOut.String(), "Token name: ")
-	require.Contains(t, errOut.String(), "Fee recipient (wallet): ")
+	require.Contains(t, errOut.String(), "Fee recipient (wallet; empty: the deploying wallet): ")
 	require.Regexp(t, `Name:\s+Prompted Coin`, out.String())
 	require.Regexp(t, `Symbol:\s+PC\n`, out.String(), "the symbol is made from the entered name")
 	require.Regexp(t, `Fee recipient:\s+wallet `+fee, out.String())

@@ -74,7 +74,7 @@ func TestLaunchAndFeesCommands(t *testing.T) {
 		{[]string{"launch", "--name", "X", "--symbol", "TOOLONGSYMB", "--fee", "alice", "--yes"}, "--symbol must be"},
 		{[]string{"launch", "--name", "X", "--fee-type", "lens", "--fee", "alice", "--yes"}, "--fee-type must be"},
 		{[]string{"launch", "--name", "X", "--fee-type", "wallet", "--fee", "0x12", "--yes"}, "--fee must be an address"},
-		{[]string{"launch", "--name", "X", "--yes"}, "--fee is required"},
+		{[]string{"launch", "--name", "X", "--fee-type", "x", "--yes"}, "--fee is required with --fee-type x"},
 		{[]string{"launch", "--name", "X", "--fee", "alice"}, "add --yes"},
 		{[]string{"launch", "--name", "X", "--fee", "alice", "--image", logo, "--yes"}, "--image takes a URL of the image"},
 		{[]string{"launch", "--name", "X", "--fee", "alice", "--image", "data:image/png;base64,iVBORw0KGgo=", "--yes"}, "--image must be a URL"},
@@ -153,6 +153,16 @@ func TestLaunchAndFeesCommands(t *testing.T) {
 	require.Regexp(t, `(?m)^Transaction:\s+0x[0-9a-f]{64}$`, out)
 	require.Regexp(t, `(?m)^Website:\s+https://second.example/$`, out)
 	require.NotContains(t, out, "Image:", "a flag left out is not shown")
+
+	// Without --fee (seed 002: only --name is required headless) the fees go to the deploying wallet.
+	out = ok(svc("launch", "--name", "Third Coin", "--simulate", "--ni"))
+	require.Regexp(t, `Fee recipient:\s+wallet \(the deploying wallet\)`, out)
+	r = svc("--json", "--ni", "launch", "--name", "Third Coin", "--interval", "50ms")
+	ok(r)
+	launched = client.TokenLaunchEnvelope{}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &launched), r.stdout)
+	require.Equal(t, client.LaunchDeployed, launched.Launch.Status, "%s", r.stdout)
+	require.Equal(t, common.HexToAddress(created.Wallet.Address).Hex(), launched.Launch.FeeAddress, "the deploying wallet receives the fees")
 }
 
 // wethOf reads the WETH balance of who.
