@@ -335,7 +335,7 @@ func BenchmarkWebhookMemoryWithFailingEndpoint(b *testing.B) {
 		samples = append(samples, sampleHeap(b, env, "all recorded, probing"))
 		for _, wait := range []time.Duration{5 * time.Second, 5 * time.Second, 20 * time.Second} {
 			time.Sleep(wait) // spacing of the samples, not synchronisation
-			samples = append(samples, sampleHeap(b, env, fmt.Sprintf("waiting +%v", time.Since(start)-recorded)))
+			samples = append(samples, sampleHeap(b, env, fmt.Sprintf("waiting +%v", (time.Since(start)-recorded).Round(time.Second))))
 		}
 		rc.Close()
 		logDispatch(b, env)
