@@ -94,9 +94,10 @@ func WebhookLoopWorkflowID(webhookID string) string { return "webhook/" + webhoo
 // (DeliverWebhookBatch: claim the endpoint's due deliveries, send them concurrently, record the
 // attempts and their next due times by the CONTRACT schedule); then, unless more are due at once, it
 // sleeps on a durable timer until the earliest waiting delivery is due or a deliveries-due signal
-// arrives. It shows what waits and why in its memo and current details, and continues as new after
-// BatchesPerRun batches. It ends when LoopIdleBatches batches in a row found nothing waiting and no
-// signal is pending (a disabled endpoint's loop ends so too).
+// arrives. An endpoint whose attempts keep failing is probed instead (ProbeState: a few deliveries a
+// back-off apart, until one succeeds). It shows what waits and why in its memo and current details, and
+// continues as new after BatchesPerRun batches. It ends when LoopIdleBatches batches in a row found
+// nothing waiting and no signal is pending (a disabled endpoint's loop ends so too).
 func WebhookLoopWorkflow(ctx workflow.Context, p WebhookLoopParams) error {
 	due := workflow.GetSignalChannel(ctx, SignalDeliveriesDue)
 	actx := workflow.WithActivityOptions(ctx, webhookBatchOptions)
