@@ -87,11 +87,12 @@ func (a *Deliveries) FinishDelivery(ctx context.Context, deliveryID, status stri
 	return err
 }
 
-// DeliverWebhookBatch is one batch of an endpoint's delivery loop: it claims the endpoint's due
-// deliveries (leased to this activity, so a retry after a crash takes them back and repeats their
-// attempt with the same number and webhook-id), sends them LoopConcurrency at a time over the Sender's
-// kept-alive connections, records every attempt in one transaction, and reports what waits. A disabled
-// endpoint's pending deliveries end failed without a call.
+// DeliverWebhookBatch is one batch of an endpoint's delivery loop: it claims up to LoopBatch of the
+// endpoint's due deliveries (in.Limit when fewer: the probes of a failing endpoint), leased to this
+// activity so that a retry after a crash takes them back and repeats their attempt with the same number
+// and webhook-id; it sends them LoopConcurrency at a time over the Sender's kept-alive connections,
+// records every attempt in one transaction, and reports what waits. A disabled endpoint's pending
+// deliveries end failed without a call.
 func (a *Deliveries) DeliverWebhookBatch(ctx context.Context, in workflows.WebhookBatch) (workflows.WebhookBatchResult, error) {
 	w, err := a.Store.Webhook(ctx, in.WebhookID)
 	if err != nil {
@@ -103,7 +104,11 @@ func (a *Deliveries) DeliverWebhookBatch(ctx context.Context, in workflows.Webho
 	info := activity.GetInfo(ctx)
 	owner := info.WorkflowExecution.RunID + "/" + info.ActivityID
 	now := time.Now()
-	ds, err := a.Store.Claim(ctx, w.ID, owner, now, now.Add(info.StartToCloseTimeout), delivery.LoopBatch)
+	limit := delivery.LoopBatch
+	if in.Limit > 0 {
+		limit = min(in.Limit, limit)
+	}
+	ds, err := a.Store.Claim(ctx, w.ID, owner, now, now.Add(info.StartToCloseTimeout), limit)
 	if err != nil {
 		return workflows.WebhookBatchResult{}, err
 	}

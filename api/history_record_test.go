@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/svcplatform/svc/app/apptest"
 	"github.com/svcplatform/svc/client"
+	"github.com/svcplatform/svc/internal/outbox"
 	"github.com/svcplatform/svc/internal/x402"
 	"github.com/svcplatform/svc/workflows"
 )
@@ -102,7 +104,8 @@ func TestRecordHistories(t *testing.T) {
 	// delivery_succeeded.json, delivery_retried.json and delivery_gone.json were recorded before
 	// deliveries went through their endpoint's loop (issue 24); they stay as they are, so the replay test
 	// proves per-delivery workflows still in flight replay.
-	// webhook_loop.json: TestRecordWebhookLoopHistory.
+	// webhook_loop.json: TestRecordWebhookLoopHistory; webhook_loop_probe.json:
+	// TestRecordWebhookLoopProbeHistory.
 }
 
 // TestRecordWebhookLoopHistory records an endpoint's delivery loop (webhook_loop.json): a delivery
@@ -135,6 +138,62 @@ func TestRecordWebhookLoopHistory(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond)
 	require.NoError(t, denv.Temporal.TerminateWorkflow(context.Background(), id, "", "recorded"))
 	writeHistory(t, denv, id, path)
+}
+
+// TestRecordWebhookLoopProbeHistory records an endpoint's loop probing (webhook_loop_probe.json): 55
+// events whose first attempts all fail (500) put the loop in probing mode (LoopProbeAfter is 50); the
+// first probe batch succeeds and the rest go out in a full batch; then the loop idles, terminated. It
+// runs only with SVC_RECORD_HISTORIES=1.
+func TestRecordWebhookLoopProbeHistory(t *testing.T) {
+	if os.Getenv("SVC_RECORD_HISTORIES") != "1" {
+		t.Skip("set SVC_RECORD_HISTORIES=1 to re-record workflows/testdata")
+	}
+	const events = 55
+	path := filepath.Join("..", "workflows", "testdata", "webhook_loop_probe.json")
+	env := apptest.NewWith(t, apptest.Options{WebhookRetryScale: 0.1})
+	key := env.FirstKey(t)
+	rc := newReceiver(t, func(n int64) int {
+		if n <= events {
+			return http.StatusInternalServerError
+		}
+		return http.StatusOK
+	}, nil)
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	go func() { // the receiver's channel holds 64 requests; this test counts rows instead
+		for {
+			select {
+			case <-rc.got:
+			case <-done:
+				return
+			}
+		}
+	}()
+	hookID, _ := createHook(t, env, key, rc.URL, "probe-hook", "*")
+	ctx := context.Background()
+	var scope struct {
+		AccountID string  `bun:"account_id"`
+		ProjectID *string `bun:"project_id"`
+	}
+	require.NoError(t, env.DB.NewRaw("SELECT account_id, project_id FROM webhooks WHERE id = ?", hookID).Scan(ctx, &scope))
+	evs := make([]outbox.Event, events)
+	for i := range evs {
+		evs[i] = outbox.Event{AccountID: scope.AccountID, ProjectID: scope.ProjectID, Type: outbox.RunSucceeded,
+			Subject: fmt.Sprintf("run_probe_%02d", i), Data: map[string]any{"n": i}}
+	}
+	require.NoError(t, outbox.Emit(ctx, env.DB, evs...))
+	require.Eventually(t, func() bool {
+		var n int
+		err := env.DB.NewRaw("SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ? AND status = 'succeeded'", hookID).Scan(ctx, &n)
+		return err == nil && n == events
+	}, 60*time.Second, 50*time.Millisecond)
+	id := workflows.WebhookLoopWorkflowID(hookID)
+	require.Eventually(t, func() bool {
+		d, err := env.Temporal.DescribeWorkflowExecution(ctx, id, "")
+		return err == nil && len(d.PendingActivities) == 0 && d.PendingWorkflowTask == nil
+	}, 10*time.Second, 20*time.Millisecond)
+	require.NoError(t, env.Temporal.TerminateWorkflow(ctx, id, "", "recorded"))
+	writeHistory(t, env, id, path)
 }
 
 // workflowClosed reports whether the workflow has finished.

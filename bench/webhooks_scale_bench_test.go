@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -134,5 +135,17 @@ func burstRate(b *testing.B, env *apptest.Env, n int, failing bool) float64 {
 	start := time.Now()
 	emit(b, env, account, project, fmt.Sprintf("burst-%t", failing), n)
 	waitAll(b, []*receiver{healthy}, 8*time.Minute)
-	return float64(n) / time.Since(start).Seconds()
+	elapsed := time.Since(start)
+	if failing {
+		b.Logf("the failing endpoint had %d attempts while the healthy one had its %d", failingAttempts(b, env, account), n)
+	}
+	return float64(n) / elapsed.Seconds()
+}
+
+// failingAttempts counts the attempts made to the account's endpoints that failed.
+func failingAttempts(b *testing.B, env *apptest.Env, account string) int {
+	var n int
+	require.NoError(b, env.DB.NewRaw(`SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+		WHERE d.account_id = ? AND a.http_status = 500`, account).Scan(context.Background(), &n))
+	return n
 }

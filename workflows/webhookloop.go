@@ -51,17 +51,23 @@ var webhookBatchOptions = workflow.ActivityOptions{
 // WebhookLoopParams is the input of WebhookLoopWorkflow (and of each run it continues as).
 type WebhookLoopParams struct {
 	WebhookID string
-	// RetryScale shortens the retry schedule's steps as DeliveryParams.RetryScale does (tests).
+	// RetryScale shortens the retry schedule's steps as DeliveryParams.RetryScale does (tests); it
+	// shortens the probing back-off alike.
 	RetryScale float64
 	// BatchesPerRun is how many batches a run sends before continuing as new; 0 means
 	// DefaultLoopBatchesPerRun.
 	BatchesPerRun int
+	// Probe is the failing streak a run carries into the run it continues as (zero: none).
+	Probe ProbeState
 }
 
 // WebhookBatch is the input of the DeliverWebhookBatch activity.
 type WebhookBatch struct {
 	WebhookID  string
 	RetryScale float64
+	// Limit is how many due deliveries the batch may claim: 0 means a full batch, a few while the
+	// endpoint is probed (see ProbeState).
+	Limit int
 }
 
 // WebhookBatchResult is what one batch did and what it left waiting.
@@ -88,9 +94,10 @@ func WebhookLoopWorkflowID(webhookID string) string { return "webhook/" + webhoo
 // (DeliverWebhookBatch: claim the endpoint's due deliveries, send them concurrently, record the
 // attempts and their next due times by the CONTRACT schedule); then, unless more are due at once, it
 // sleeps on a durable timer until the earliest waiting delivery is due or a deliveries-due signal
-// arrives. It shows what waits and why in its memo and current details, and continues as new after
-// BatchesPerRun batches. It ends when LoopIdleBatches batches in a row found nothing waiting and no
-// signal is pending (a disabled endpoint's loop ends so too).
+// arrives. An endpoint whose attempts keep failing is probed instead (ProbeState: a few deliveries a
+// back-off apart, until one succeeds). It shows what waits and why in its memo and current details, and
+// continues as new after BatchesPerRun batches. It ends when LoopIdleBatches batches in a row found
+// nothing waiting and no signal is pending (a disabled endpoint's loop ends so too).
 func WebhookLoopWorkflow(ctx workflow.Context, p WebhookLoopParams) error {
 	due := workflow.GetSignalChannel(ctx, SignalDeliveriesDue)
 	actx := workflow.WithActivityOptions(ctx, webhookBatchOptions)
@@ -98,14 +105,22 @@ func WebhookLoopWorkflow(ctx workflow.Context, p WebhookLoopParams) error {
 	if limit <= 0 {
 		limit = DefaultLoopBatchesPerRun
 	}
+	probes := workflow.GetVersion(ctx, "webhook-loop-probe", workflow.DefaultVersion, 1) != workflow.DefaultVersion
 	var shown loopStatus
 	idle := 0
 	for i := 0; i < limit && !workflow.GetInfo(ctx).GetContinueAsNewSuggested(); i++ {
 		drain(due)
 		var res WebhookBatchResult
-		err := workflow.ExecuteActivity(actx, ActivityDeliverWebhookBatch, WebhookBatch{WebhookID: p.WebhookID, RetryScale: p.RetryScale}).Get(ctx, &res)
-		wait := loopWait(res, err)
-		shown = showStatus(ctx, shown, newLoopStatus(workflow.Now(ctx), res, err, wait))
+		in := WebhookBatch{WebhookID: p.WebhookID, RetryScale: p.RetryScale, Limit: p.Probe.limit()}
+		err := workflow.ExecuteActivity(actx, ActivityDeliverWebhookBatch, in).Get(ctx, &res)
+		if probes {
+			p.Probe = p.Probe.after(res, err, p.RetryScale)
+		}
+		wait, probing := loopWait(res, err), p.Probe.throttles(res, err)
+		if probing {
+			wait = max(wait, p.Probe.Backoff)
+		}
+		shown = showStatus(ctx, shown, newLoopStatus(workflow.Now(ctx), res, err, wait).probing(p.Probe, probing))
 		if idle = idleCount(idle, res, err); idle >= LoopIdleBatches {
 			switch endIdle(ctx, due) {
 			case idleEnds:
@@ -114,10 +129,7 @@ func WebhookLoopWorkflow(ctx workflow.Context, p WebhookLoopParams) error {
 				idle, wait = 0, 0
 			}
 		}
-		if wait == 0 {
-			continue
-		}
-		if err := sleepOrSignal(ctx, due, wait); err != nil {
+		if err := pause(ctx, due, wait, probing); err != nil {
 			return err
 		}
 	}
@@ -176,6 +188,20 @@ func loopWait(res WebhookBatchResult, err error) time.Duration {
 	}
 }
 
+// pause waits wait before the next batch: not at all when it is 0; while probing, on the timer alone (the
+// dispatcher's signals are read by the next probe, so a burst of events does not end the back-off);
+// else until the timer or a deliveries-due signal.
+func pause(ctx workflow.Context, due workflow.ReceiveChannel, wait time.Duration, probing bool) error {
+	switch {
+	case wait == 0:
+		return nil
+	case probing:
+		return workflow.Sleep(ctx, wait)
+	default:
+		return sleepOrSignal(ctx, due, wait)
+	}
+}
+
 // sleepOrSignal waits until wait has passed or a deliveries-due signal arrives; it fails only when the
 // workflow is cancelled.
 func sleepOrSignal(ctx workflow.Context, due workflow.ReceiveChannel, wait time.Duration) error {
@@ -200,6 +226,16 @@ type loopStatus struct {
 	NextAttemptAt string `json:"nextAttemptAt,omitempty"`
 	LastError     string `json:"lastError,omitempty"`
 	Disabled      string `json:"disabled,omitempty"`
+	// Failures is the failing streak of an endpoint being probed (0: sent at full speed).
+	Failures int `json:"failures,omitempty"`
+}
+
+// probing returns s showing the streak of p when the endpoint is being probed.
+func (s loopStatus) probing(p ProbeState, probing bool) loopStatus {
+	if probing {
+		s.Failures = p.Failures
+	}
+	return s
 }
 
 func newLoopStatus(now time.Time, res WebhookBatchResult, err error, wait time.Duration) loopStatus {
@@ -221,8 +257,12 @@ func showStatus(ctx workflow.Context, old, s loopStatus) loopStatus {
 	if s == old {
 		return s
 	}
-	_ = workflow.UpsertMemo(ctx, map[string]any{"waiting": s.Waiting, "nextAttemptAt": s.NextAttemptAt,
-		"lastError": s.LastError, "disabled": s.Disabled})
+	memo := map[string]any{"waiting": s.Waiting, "nextAttemptAt": s.NextAttemptAt, "lastError": s.LastError, "disabled": s.Disabled}
+	if s.Failures > 0 || old.Failures > 0 {
+		memo["probing"] = s.Failures > 0
+		memo["consecutiveFailures"] = s.Failures
+	}
+	_ = workflow.UpsertMemo(ctx, memo)
 	workflow.SetCurrentDetails(ctx, s.details())
 	return s
 }
@@ -233,6 +273,9 @@ func (s loopStatus) details() string {
 		return fmt.Sprintf("endpoint disabled (%s); nothing is sent until it is enabled", s.Disabled)
 	case s.Waiting == 0:
 		return "no delivery waiting"
+	case s.Failures > 0:
+		return fmt.Sprintf("probing: %d consecutive failures, next probe at %s (%d deliveries waiting; last failure: %s)",
+			s.Failures, s.NextAttemptAt, s.Waiting, s.LastError)
 	case s.LastError != "":
 		return fmt.Sprintf("%d deliveries waiting, next attempt at %s; last failure: %s", s.Waiting, s.NextAttemptAt, s.LastError)
 	default:

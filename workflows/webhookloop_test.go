@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
@@ -22,6 +23,14 @@ type fakeBatches struct {
 	script []workflows.WebhookBatchResult
 	at     []time.Time
 	inputs []workflows.WebhookBatch
+	// memos are the loop's memo upserts, each after the batch it follows (batch counts the batches run).
+	memos []memoAt
+}
+
+// memoAt is one memo upsert and how many batches had run.
+type memoAt struct {
+	batch int
+	memo  map[string]any
 }
 
 func (f *fakeBatches) batch(_ context.Context, in workflows.WebhookBatch) (workflows.WebhookBatchResult, error) {
@@ -52,6 +61,9 @@ func runLoop(t *testing.T, batches int, signalsAt []time.Duration, script ...wor
 	f := &fakeBatches{env: env, script: script}
 	env.RegisterWorkflowWithOptions(workflows.WebhookLoopWorkflow, workflow.RegisterOptions{Name: workflows.WebhookLoopWorkflowName})
 	env.RegisterActivityWithOptions(f.batch, activity.RegisterOptions{Name: workflows.ActivityDeliverWebhookBatch})
+	env.OnUpsertMemo(mock.Anything).Run(func(args mock.Arguments) {
+		f.memos = append(f.memos, memoAt{batch: len(f.at), memo: args.Get(0).(map[string]any)})
+	}).Return()
 	for _, d := range signalsAt {
 		env.RegisterDelayedCallback(func() { env.SignalWorkflow(workflows.SignalDeliveriesDue, nil) }, d)
 	}
@@ -126,4 +138,69 @@ func TestWebhookLoopEndsWhenIdle(t *testing.T) {
 	require.Len(t, busy.at, 8, "a loop with a delivery waiting keeps going")
 	var can *workflow.ContinueAsNewError
 	require.ErrorAs(t, err, &can)
+}
+
+// limits returns the Limit of each batch's input.
+func (f *fakeBatches) limits() []int {
+	out := make([]int, len(f.inputs))
+	for i, in := range f.inputs {
+		out[i] = in.Limit
+	}
+	return out
+}
+
+// memoAfter returns the last memo upserted after batch n (nil when none was).
+func (f *fakeBatches) memoAfter(n int) map[string]any {
+	var out map[string]any
+	for _, m := range f.memos {
+		if m.batch == n {
+			out = m.memo
+		}
+	}
+	return out
+}
+
+// TestWebhookLoopProbesAFailingEndpoint: a full batch that all failed (200 ≥ LoopProbeAfter) puts the
+// loop in probing mode: the next batches claim LoopProbes deliveries each, a back-off apart (the scaled
+// 5 s, doubling), and a dispatcher signal does not cut the back-off short; the memo says so. The first
+// success returns the endpoint to full batches at once.
+func TestWebhookLoopProbesAFailingEndpoint(t *testing.T) {
+	t.Parallel()
+	fail := func(sent, waiting int) workflows.WebhookBatchResult {
+		return workflows.WebhookBatchResult{Sent: sent, Waiting: waiting, LastError: "the endpoint answered 500"}
+	}
+	f, _ := runLoop(t, 6, []time.Duration{time.Second},
+		fail(200, 4800), fail(5, 4795), fail(5, 4790),
+		workflows.WebhookBatchResult{Sent: 5, Succeeded: 1, Waiting: 4786},
+		workflows.WebhookBatchResult{Sent: 200, Succeeded: 200, Waiting: 4586})
+	require.Equal(t, []time.Duration{2500 * time.Millisecond, 5 * time.Second, 10 * time.Second, 0, 0}, f.gaps())
+	require.Equal(t, []int{0, workflows.LoopProbes, workflows.LoopProbes, workflows.LoopProbes, 0, 0}, f.limits())
+	probing := f.memoAfter(1)
+	require.Equal(t, true, probing["probing"])
+	require.Equal(t, 200, probing["consecutiveFailures"])
+	require.Equal(t, f.at[0].Add(2500*time.Millisecond).UTC().Format(time.RFC3339), probing["nextAttemptAt"])
+	require.Equal(t, 210, f.memoAfter(3)["consecutiveFailures"])
+	require.Equal(t, false, f.memoAfter(4)["probing"], "a success ends probing")
+}
+
+// TestWebhookLoopProbeBackoffIsCapped: the back-off between failed probes doubles up to the scaled
+// LoopProbeBackoffMax; and a few failures (below LoopProbeAfter) keep the endpoint on full batches at
+// the pace of the retry schedule.
+func TestWebhookLoopProbeBackoffIsCapped(t *testing.T) {
+	t.Parallel()
+	fail := workflows.WebhookBatchResult{Sent: 5, Waiting: 1000, LastError: "the endpoint answered 500"}
+	first := fail
+	first.Sent = workflows.LoopProbeAfter
+	f, _ := runLoop(t, 10, nil, first, fail)
+	capped := workflows.LoopProbeBackoffMax / 2
+	require.Equal(t, []time.Duration{2500 * time.Millisecond, 5 * time.Second, 10 * time.Second, 20 * time.Second,
+		40 * time.Second, 80 * time.Second, capped, capped, capped}, f.gaps())
+
+	few := workflows.WebhookBatchResult{Sent: 3, Waiting: 3, NextDueIn: 5 * time.Second, LastError: "the endpoint answered 500"}
+	f, _ = runLoop(t, 5, nil, few)
+	require.Equal(t, []time.Duration{5 * time.Second, 5 * time.Second, 5 * time.Second, 5 * time.Second}, f.gaps())
+	require.Equal(t, []int{0, 0, 0, 0, 0}, f.limits())
+	for n := 1; n <= 5; n++ {
+		require.NotContains(t, f.memoAfter(n), "probing", "below the threshold the memo is as before")
+	}
 }

@@ -44,7 +44,7 @@ func (e *engine) starts() []string {
 	return append([]string(nil), e.started...)
 }
 
-func setup(t *testing.T) (*bun.DB, context.Context) {
+func setup(t testing.TB) (*bun.DB, context.Context) {
 	t.Helper()
 	ctx := context.Background()
 	db := testdb.New(t)
@@ -54,7 +54,7 @@ func setup(t *testing.T) (*bun.DB, context.Context) {
 	return db, ctx
 }
 
-func hook(t *testing.T, db *bun.DB, id, account string, project *string, enabled bool, events ...string) {
+func hook(t testing.TB, db *bun.DB, id, account string, project *string, enabled bool, events ...string) {
 	t.Helper()
 	w := &schema.Webhook{ID: id, AccountID: account, ProjectID: project, URL: "https://hooks.example.com/" + id, Events: events,
 		Enabled: enabled, SecretSealed: []byte("sealed")}

@@ -1,16 +1,21 @@
 package delivery
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/svcplatform/svc/internal/pg"
 	"github.com/svcplatform/svc/schema"
 	"github.com/svcplatform/svc/workflows"
 )
@@ -113,36 +118,113 @@ func FailPending(ctx context.Context, db bun.IDB, webhookID string) error {
 }
 
 // RecordBatch records the attempts of one batch of the endpoint w in one transaction: the attempt rows
-// (in one statement; an attempt recorded before, by a batch that crashed, is overwritten), each
-// delivery's outcome (succeeded; failed when the schedule is exhausted; else pending with its next due
-// time, RetryDelay scaled by scale, from now), and what the attempts teach about the endpoint (see
-// RecordAttempt). A disabled endpoint's pending deliveries all end failed. It reports whether the
-// endpoint is now disabled.
+// (copied in with COPY; see recordBatch), each delivery's outcome (succeeded; failed when the schedule
+// is exhausted; else pending with its next due time, RetryDelay scaled by scale, from now), and what the
+// attempts teach about the endpoint (see RecordAttempt). A disabled endpoint's pending deliveries all
+// end failed. It reports whether the endpoint is now disabled.
 func (s *Store) RecordBatch(ctx context.Context, w *schema.Webhook, outs []Outcome, scale float64, now time.Time) (bool, error) {
 	if len(outs) == 0 {
 		return false, nil
 	}
+	if db, ok := s.db.(*bun.DB); ok {
+		disabled, err := recordBatchByCopy(ctx, db, w, outs, scale, now)
+		if !errors.Is(err, errAttemptRecorded) {
+			return disabled, err
+		}
+	}
 	var disabled bool
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := insertAttempts(ctx, tx, outs); err != nil {
-			return err
-		}
-		if err := updateOutcomes(ctx, tx, outs, scale, now); err != nil {
-			return err
-		}
 		var err error
-		if disabled, err = applyToEndpoint(ctx, tx, w, outs); err != nil {
-			return err
-		}
-		if disabled {
-			return FailPending(ctx, tx, w.ID)
-		}
-		return nil
+		disabled, err = recordBatch(ctx, tx, w, outs, scale, now, upsertAttempts)
+		return err
 	})
 	return disabled, err
 }
 
-func insertAttempts(ctx context.Context, tx bun.Tx, outs []Outcome) error {
+// errAttemptRecorded is a COPY of attempts refused because one of them has a row already.
+var errAttemptRecorded = errors.New("an attempt of the batch is recorded already")
+
+// recordBatchByCopy records the batch in one transaction on one connection of db, the attempts copied
+// in with COPY FROM STDIN on that connection (inside the transaction, so all or nothing is recorded).
+// COPY cannot overwrite: when an attempt has a row already (two batches held the same delivery, the
+// first past its lease) the transaction rolls back and it returns errAttemptRecorded, for the caller to
+// record the batch again with upsertAttempts.
+func recordBatchByCopy(ctx context.Context, db *bun.DB, w *schema.Webhook, outs []Outcome, scale float64, now time.Time) (bool, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return false, fmt.Errorf("take a connection to record %d attempts: %w", len(outs), err)
+	}
+	defer conn.Close()
+	var disabled bool
+	err = conn.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		disabled, err = recordBatch(ctx, tx, w, outs, scale, now, func(ctx context.Context, _ bun.Tx, outs []Outcome) error {
+			return copyAttempts(ctx, conn, outs)
+		})
+		return err
+	})
+	return disabled, err
+}
+
+// recordBatch records the batch in tx, its attempts by insert.
+func recordBatch(ctx context.Context, tx bun.Tx, w *schema.Webhook, outs []Outcome, scale float64, now time.Time,
+	insert func(context.Context, bun.Tx, []Outcome) error) (bool, error) {
+	if err := insert(ctx, tx, outs); err != nil {
+		return false, err
+	}
+	if err := updateOutcomes(ctx, tx, outs, scale, now); err != nil {
+		return false, err
+	}
+	disabled, err := applyToEndpoint(ctx, tx, w, outs)
+	if err != nil || !disabled {
+		return disabled, err
+	}
+	return true, FailPending(ctx, tx, w.ID)
+}
+
+// attemptColumns are the columns copyAttempts writes, in the order of encodeAttempt.
+const attemptColumns = "delivery_id, number, started_at, http_status, latency_ms, error"
+
+// copyAttempts writes the batch's attempt rows with COPY FROM STDIN on conn (in its open transaction).
+func copyAttempts(ctx context.Context, conn bun.Conn, outs []Outcome) error {
+	var buf bytes.Buffer
+	for _, o := range outs {
+		encodeAttempt(&buf, o.Delivery.ID, o.Result.Attempt)
+	}
+	_, err := pgdriver.CopyFrom(ctx, conn, &buf, "COPY webhook_attempts ("+attemptColumns+") FROM STDIN")
+	if pg.SQLState(err) == sqlStateUniqueViolation {
+		return fmt.Errorf("copy %d attempts: %w: %w", len(outs), errAttemptRecorded, err)
+	}
+	if err != nil {
+		return fmt.Errorf("copy %d attempts: %w", len(outs), err)
+	}
+	return nil
+}
+
+// sqlStateUniqueViolation is PostgreSQL's unique_violation.
+const sqlStateUniqueViolation = "23505"
+
+// encodeAttempt writes one attempt row in COPY's text format: tab-separated, \N for NULL.
+func encodeAttempt(buf *bytes.Buffer, deliveryID string, a Attempt) {
+	status, failure := `\N`, `\N`
+	if a.HTTPStatus != 0 {
+		status = strconv.Itoa(a.HTTPStatus)
+	}
+	if a.Error != "" {
+		failure = copyEscaper.Replace(a.Error)
+	}
+	fields := []string{copyEscaper.Replace(deliveryID), strconv.Itoa(a.Number), a.StartedAt.UTC().Format(time.RFC3339Nano),
+		status, strconv.FormatInt(a.Latency.Milliseconds(), 10), failure}
+	buf.WriteString(strings.Join(fields, "\t"))
+	buf.WriteByte('\n')
+}
+
+// copyEscaper escapes what COPY's text format reads specially in a field.
+var copyEscaper = strings.NewReplacer("\\", "\\\\", "\t", "\\t", "\n", "\\n", "\r", "\\r")
+
+// upsertAttempts writes the batch's attempt rows in one multi-row insert; an attempt recorded before is
+// overwritten.
+func upsertAttempts(ctx context.Context, tx bun.Tx, outs []Outcome) error {
 	rows := make([]schema.WebhookAttempt, len(outs))
 	for i, o := range outs {
 		a := o.Result.Attempt

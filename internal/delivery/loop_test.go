@@ -165,3 +165,41 @@ func TestLoopRetryTakesBackAllItsLeases(t *testing.T) {
 	require.NoError(t, err)
 	require.ElementsMatch(t, []string{mine[0].ID, mine[1].ID}, []string{again[0].ID, again[1].ID}, "its own first")
 }
+
+// TestLoopRecordsAttemptsByCopy: a batch's attempts copied in keep every field (an error with a tab, a
+// newline and a backslash; no HTTP status as NULL); an attempt recorded again (a second batch that held
+// the same delivery) falls back to the upsert, which overwrites the row, and still records the outcome.
+func TestLoopRecordsAttemptsByCopy(t *testing.T) {
+	t.Parallel()
+	db, ctx := setup(t)
+	hook(t, db, "whk_c", "acct_a", nil, true, "*")
+	s := NewStore(db, nil)
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	ds := loopDeliveries(t, db, "whk_c", "copy", 2, &now)
+	w, err := s.Webhook(ctx, "whk_c")
+	require.NoError(t, err)
+	odd := "dial tcp:\tlookup\nfailed \\ here"
+	refused := Outcome{Delivery: &ds[0], Result: Result{Attempt: Attempt{Number: 1, StartedAt: now, Latency: 3 * time.Millisecond, Error: odd}}}
+	_, err = s.RecordBatch(ctx, w, []Outcome{refused, outcome(&ds[1], 1, 204, now)}, 0, now)
+	require.NoError(t, err)
+
+	var rows []schema.WebhookAttempt
+	require.NoError(t, db.NewSelect().Model(&rows).Where("delivery_id IN (?)", bun.In([]string{ds[0].ID, ds[1].ID})).Order("delivery_id").Scan(ctx))
+	require.Len(t, rows, 2)
+	byID := map[string]schema.WebhookAttempt{rows[0].DeliveryID: rows[0], rows[1].DeliveryID: rows[1]}
+	got := byID[ds[0].ID]
+	require.Nil(t, got.HTTPStatus)
+	require.Equal(t, odd, *got.Error)
+	require.Equal(t, int64(3), got.LatencyMs)
+	require.True(t, now.Equal(got.StartedAt), "%v != %v", got.StartedAt, now)
+	require.Equal(t, 204, *byID[ds[1].ID].HTTPStatus)
+	require.Nil(t, byID[ds[1].ID].Error)
+
+	again := outcome(&ds[0], 1, 503, now.Add(time.Second))
+	_, err = s.RecordBatch(ctx, w, []Outcome{again}, 0, now.Add(time.Second))
+	require.NoError(t, err, "an attempt recorded before is overwritten, not refused")
+	require.NoError(t, db.NewSelect().Model(&got).Where("delivery_id = ? AND number = 1", ds[0].ID).Scan(ctx))
+	require.Equal(t, 503, *got.HTTPStatus)
+	require.Equal(t, "the endpoint answered 503", *got.Error)
+	require.WithinDuration(t, now.Add(time.Second+workflows.RetryDelay(ds[0].ID, 1, 0)), *statusOf(t, db, ds[0].ID).NextAttemptAt, time.Millisecond)
+}
