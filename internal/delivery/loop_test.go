@@ -184,7 +184,7 @@ func TestLoopRecordsAttemptsByCopy(t *testing.T) {
 	require.NoError(t, err)
 
 	var rows []schema.WebhookAttempt
-	require.NoError(t, db.NewSelect().Model(&rows).Where("delivery_id IN (?)", bun.In([]string{ds[0].ID, ds[1].ID})).Order("delivery_id").Scan(ctx))
+	require.NoError(t, db.NewSelect().Model(&rows).Where("delivery_id IN (?)", bun.List([]string{ds[0].ID, ds[1].ID})).Order("delivery_id").Scan(ctx))
 	require.Len(t, rows, 2)
 	byID := map[string]schema.WebhookAttempt{rows[0].DeliveryID: rows[0], rows[1].DeliveryID: rows[1]}
 	got := byID[ds[0].ID]
