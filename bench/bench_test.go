@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -102,7 +103,8 @@ const (
 
 // BenchmarkEchoRunsVersusSDK completes echo runs started through POST /v1/runs, and the same workflow
 // started directly with the Temporal Go SDK against the same server and worker (50 concurrent clients,
-// ten alternating rounds of 100 runs per side: 1,000 each), and reports completed runs per second of both.
+// ten alternating rounds of 100 runs per side: 1,000 each), and reports completed runs per second of
+// both and the p50 of a start (the POST's answer, or ExecuteWorkflow's return) on each side.
 func BenchmarkEchoRunsVersusSDK(b *testing.B) {
 	env := apptest.New(b)
 	key := env.FirstKey(b)
@@ -132,26 +134,52 @@ func BenchmarkEchoRunsVersusSDK(b *testing.B) {
 		return id
 	}
 	for b.Loop() {
-		completeRuns(b, env, 50, viaAPI) // warm up
+		completeRuns(b, env, 50, viaAPI, nil) // warm up
 		var apiTime, sdkTime time.Duration
+		var apiStarts, sdkStarts startTimes
 		for range runRounds {
-			apiTime += completeRuns(b, env, runsPerRound, viaAPI)
+			apiTime += completeRuns(b, env, runsPerRound, viaAPI, &apiStarts)
 			sdkSeq.Store(0)
 			insertQueuedRuns(b, env, runsPerRound) // the rows the API inserts, made before the SDK's clock starts
-			sdkTime += completeRuns(b, env, runsPerRound, viaSDK)
+			sdkTime += completeRuns(b, env, runsPerRound, viaSDK, &sdkStarts)
 		}
 		api := float64(runRounds*runsPerRound) / apiTime.Seconds()
 		sdk := float64(runRounds*runsPerRound) / sdkTime.Seconds()
 		b.ReportMetric(api, "api-runs/s")
 		b.ReportMetric(sdk, "sdk-runs/s")
 		b.ReportMetric(api/sdk, "ratio")
-		b.Logf("api %.1f runs/s, sdk %.1f runs/s, ratio %.2f", api, sdk, api/sdk)
+		b.ReportMetric(float64(apiStarts.p50().Microseconds())/1000, "api-start-p50-ms")
+		b.ReportMetric(float64(sdkStarts.p50().Microseconds())/1000, "sdk-start-p50-ms")
+		b.Logf("api %.1f runs/s, sdk %.1f runs/s, ratio %.2f; start p50: api %v, sdk %v",
+			api, sdk, api/sdk, apiStarts.p50(), sdkStarts.p50())
 	}
 }
 
+// startTimes collects how long starts took, from many goroutines.
+type startTimes struct {
+	mu  sync.Mutex
+	all []time.Duration
+}
+
+func (s *startTimes) add(d time.Duration) {
+	s.mu.Lock()
+	s.all = append(s.all, d)
+	s.mu.Unlock()
+}
+
+func (s *startTimes) p50() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.all) == 0 {
+		return 0
+	}
+	slices.Sort(s.all)
+	return s.all[len(s.all)/2]
+}
+
 // completeRuns starts n runs from runClients goroutines and returns how long it took until every
-// workflow completed.
-func completeRuns(b *testing.B, env *apptest.Env, n int, start func() string) time.Duration {
+// workflow completed; starts, when not nil, collects how long each start took.
+func completeRuns(b *testing.B, env *apptest.Env, n int, start func() string, starts *startTimes) time.Duration {
 	ctx := context.Background()
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -161,7 +189,11 @@ func completeRuns(b *testing.B, env *apptest.Env, n int, start func() string) ti
 		go func() {
 			defer wg.Done()
 			for next.Add(1) <= int64(n) {
+				s0 := time.Now()
 				id := start()
+				if starts != nil {
+					starts.add(time.Since(s0))
+				}
 				require.NoError(b, env.Temporal.GetWorkflow(ctx, workflows.RunWorkflowID(id), "").Get(ctx, nil))
 			}
 		}()

@@ -190,12 +190,33 @@ func pacedLoad(ctx context.Context, clients int, pace time.Duration, newReq func
 // the same body size to the same receiver from 64 keep-alive connections. Reports both rates and
 // deliveries/s ÷ posts/s.
 func BenchmarkWebhookDeliveriesVersusPlainPosts(b *testing.B) {
+	app.TuneGC(os.Getenv) // as svcd does
+	benchDeliveries(b, apptest.New(b))
+}
+
+// BenchmarkWebhookDeliveriesWorkerProcess is BenchmarkWebhookDeliveriesVersusPlainPosts with the platform
+// deployed as the README's split deployment runs it: the worker (its Temporal worker and webhook
+// dispatcher) in a process of its own beside the API's, started at the priority of the API
+// (`nice-0`) and below it (`nice-10`, as an operator sharing one host between them would run it). The
+// benchmark's process keeps the API, the Temporal server, the receiver and the load generators.
+func BenchmarkWebhookDeliveriesWorkerProcess(b *testing.B) {
+	for _, nice := range []int{0, 10} {
+		b.Run(fmt.Sprintf("nice-%d", nice), func(b *testing.B) {
+			app.TuneGC(os.Getenv)
+			env := apptest.NewWith(b, apptest.Options{NoWorker: true})
+			startWorkerProcess(b, env, nice, "SVC_WEBHOOKS_ALLOW_LOOPBACK=1")
+			benchDeliveries(b, env)
+		})
+	}
+}
+
+// benchDeliveries is the body of the delivery benchmarks: n events to one healthy receiver against as
+// many plain POSTs, with the API's latency sampled before and while they are delivered.
+func benchDeliveries(b *testing.B, env *apptest.Env) {
 	n := webhookEvents
 	if v, err := strconv.Atoi(os.Getenv("SVC_BENCH_WEBHOOK_EVENTS")); err == nil && v > 0 {
 		n = v
 	}
-	app.TuneGC(os.Getenv) // as svcd does
-	env := apptest.New(b)
 	key := env.FirstKey(b)
 	ctx := context.Background()
 	iter := 0
