@@ -353,3 +353,24 @@ return { listed, types, same, d: [typeof d.value, d.writable, d.enumerable, d.co
 	require.Empty(t, res.Error)
 	require.JSONEq(t, `[3,"undefined"]`, string(res.Value))
 }
+
+func TestWatchdogsReleasedAfterConcurrentRuns(t *testing.T) {
+	e := New(DefaultLimits())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for range 20 {
+				res, err := e.Run(ctx, Script{Name: "scripts/c.ts", Source: fmt.Sprintf("return %d;", i)}, Env{Host: &recordingHost{}})
+				if err != nil || res.Error != "" || string(res.Value) != fmt.Sprint(i) {
+					t.Errorf("run %d: %v %q %s", i, err, res.Error, res.Value)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	sampler.mu.Lock()
+	defer sampler.mu.Unlock()
+	require.Empty(t, sampler.runs)
+}
