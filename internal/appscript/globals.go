@@ -60,7 +60,11 @@ func (r *run) lazyAccessor(name string) func(goja.FunctionCall) goja.Value {
 // svc's root, built once for both).
 func (r *run) buildGlobal(name string) (goja.Value, error) {
 	if name == "console" {
-		return r.newConsole()
+		console, err := r.newConsole()
+		if err != nil {
+			return nil, err
+		}
+		return console, nil
 	}
 	if name == "bankr" {
 		name = "svc"
