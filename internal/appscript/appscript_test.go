@@ -326,3 +326,51 @@ func TestMethodTable(t *testing.T) {
 	require.False(t, ok)
 	require.True(t, strings.HasPrefix(Methods()[0].Global, "svc."))
 }
+
+func TestLazyGlobalsBehaveAsDataProperties(t *testing.T) {
+	e := New(DefaultLimits())
+	src := `const names = ["svc", "bankr", "appKV", "http", "secrets", "console", "log", "require", "args", "ctx"];
+const listed = names.filter((n) => Object.keys(globalThis).includes(n)).length;
+const types = names.map((n) => typeof (globalThis as any)[n]).join(",");
+const same = svc === bankr && svc.wallet === bankr.wallet && appKV === globalThis.appKV;
+const d = Object.getOwnPropertyDescriptor(globalThis, "svc")!;
+const keys = Object.keys(svc).join(",");
+const { get } = appKV;
+(globalThis as any).http = 5;
+delete (globalThis as any).secrets;
+return { listed, types, same, d: [typeof d.value, d.writable, d.enumerable, d.configurable], keys,
+  get: typeof get, http, secrets: typeof (globalThis as any).secrets, console: Object.keys(console).join(",") };`
+	res := runScript(t, e, src, nil, nil)
+	require.Empty(t, res.Error)
+	require.JSONEq(t, `{"listed":10,"types":"object,object,object,object,object,object,function,function,object,object",
+		"same":true,"d":["object",true,true,true],"keys":"wallet,portfolio,positions,tokens,files,chain,tx,swap,transfer,sign,askAgent,x402",
+		"get":"function","http":5,"secrets":"undefined","console":"log,info,debug,warn,error"}`, string(res.Value))
+
+	// Each run has its own globals: an assignment in one run is not seen by the next.
+	res = runScript(t, e, "(globalThis as any).svc.mark = 1;\nreturn 0;", nil, nil)
+	require.Empty(t, res.Error)
+	res = runScript(t, e, "svc = 3;\nreturn [svc, typeof bankr.mark];", nil, nil)
+	require.Empty(t, res.Error)
+	require.JSONEq(t, `[3,"undefined"]`, string(res.Value))
+}
+
+func TestWatchdogsReleasedAfterConcurrentRuns(t *testing.T) {
+	e := New(DefaultLimits())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for range 20 {
+				res, err := e.Run(ctx, Script{Name: "scripts/c.ts", Source: fmt.Sprintf("return %d;", i)}, Env{Host: &recordingHost{}})
+				if err != nil || res.Error != "" || string(res.Value) != fmt.Sprint(i) {
+					t.Errorf("run %d: %v %q %s", i, err, res.Error, res.Value)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	sampler.mu.Lock()
+	defer sampler.mu.Unlock()
+	require.Empty(t, sampler.runs)
+}

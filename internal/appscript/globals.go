@@ -3,27 +3,27 @@ package appscript
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dop251/goja"
 )
 
-// installGlobals defines svc (and its alias bankr), appKV, http, secrets, args, ctx, log, console and
-// a require that refuses.
+// lazyGlobals are the globals built on first use, in documentation order: each starts as an accessor
+// on the global object and becomes a plain data property (writable, enumerable, configurable, as
+// Runtime.Set makes it) the first time a script reads or assigns it. A run that never touches svc pays
+// for none of its 20 functions. bankr is the same object as svc.
+var lazyGlobals = []string{"svc", "bankr", "appKV", "http", "secrets", "console"}
+
+// installGlobals defines the lazy globals svc (alias bankr), appKV, http, secrets and console, and
+// eagerly args, ctx, log and a require that refuses.
 func (r *run) installGlobals() error {
-	roots := map[string]*goja.Object{}
-	for _, info := range methodTable {
-		if err := r.defineMethod(roots, info); err != nil {
-			return fmt.Errorf("define %s: %w", info.Global, err)
+	global := r.vm.GlobalObject()
+	for _, name := range lazyGlobals {
+		acc := r.vm.ToValue(r.lazyAccessor(name))
+		if err := global.DefineAccessorProperty(name, acc, acc, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			return fmt.Errorf("define global %s: %w", name, err)
 		}
-	}
-	for name, obj := range roots {
-		if err := r.vm.Set(name, obj); err != nil {
-			return fmt.Errorf("set global %s: %w", name, err)
-		}
-	}
-	if err := r.vm.Set("bankr", roots["svc"]); err != nil {
-		return fmt.Errorf("set global bankr: %w", err)
 	}
 	if err := r.setJSONGlobal("args", r.env.Args); err != nil {
 		return err
@@ -34,14 +34,66 @@ func (r *run) installGlobals() error {
 	return r.installLog()
 }
 
-// defineMethod creates the objects along info.Global and puts the method's function at its end.
-func (r *run) defineMethod(roots map[string]*goja.Object, info MethodInfo) error {
-	parts := strings.Split(info.Global, ".")
-	obj, ok := roots[parts[0]]
-	if !ok {
-		obj = r.vm.NewObject()
-		roots[parts[0]] = obj
+// lazyAccessor is both the getter and the setter of lazy global name: read (no argument), it builds
+// the global's value; assigned (one argument), it takes the assigned value. Either way it then
+// replaces itself with a data property holding that value, so later reads are plain property reads.
+func (r *run) lazyAccessor(name string) func(goja.FunctionCall) goja.Value {
+	return func(c goja.FunctionCall) goja.Value {
+		var v goja.Value
+		if len(c.Arguments) > 0 {
+			v = c.Arguments[0]
+		} else {
+			built, err := r.buildGlobal(name)
+			if err != nil {
+				panic(r.vm.NewGoError(fmt.Errorf("build global %s: %w", name, err)))
+			}
+			v = built
+		}
+		if err := r.vm.GlobalObject().DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			panic(r.vm.NewGoError(fmt.Errorf("define global %s: %w", name, err)))
+		}
+		return v
 	}
+}
+
+// buildGlobal builds the value of lazy global name: console, or the method-table root (bankr is
+// svc's root, built once for both).
+func (r *run) buildGlobal(name string) (goja.Value, error) {
+	if name == "console" {
+		console, err := r.newConsole()
+		if err != nil {
+			return nil, err
+		}
+		return console, nil
+	}
+	if name == "bankr" {
+		name = "svc"
+	}
+	if obj, ok := r.roots[name]; ok {
+		return obj, nil
+	}
+	obj := r.vm.NewObject()
+	for _, info := range methodTable {
+		root, _, _ := strings.Cut(info.Global, ".")
+		if root != name {
+			continue
+		}
+		if err := r.defineMethod(obj, info); err != nil {
+			return nil, fmt.Errorf("define %s: %w", info.Global, err)
+		}
+	}
+	if r.roots == nil {
+		r.roots = make(map[string]*goja.Object, 4)
+	}
+	r.roots[name] = obj
+	return obj, nil
+}
+
+// defineMethod creates the objects along info.Global below root and puts the method's function at
+// its end.
+func (r *run) defineMethod(root *goja.Object, info MethodInfo) error {
+	parts := strings.Split(info.Global, ".")
+	obj := root
 	for _, p := range parts[1 : len(parts)-1] {
 		next, ok := obj.Get(p).(*goja.Object)
 		if !ok {
@@ -71,21 +123,8 @@ func (r *run) setJSONGlobal(name string, raw json.RawMessage) error {
 	return nil
 }
 
-// installLog defines log, console.{log,info,warn,error,debug} and the refusing require.
+// installLog defines log and the refusing require (console is a lazy global: see newConsole).
 func (r *run) installLog() error {
-	console := r.vm.NewObject()
-	for _, level := range []string{"log", "info", "debug", "warn", "error"} {
-		prefix := ""
-		if level == "warn" || level == "error" {
-			prefix = level + ": "
-		}
-		if err := console.Set(level, r.logFunc(prefix)); err != nil {
-			return fmt.Errorf("set console.%s: %w", level, err)
-		}
-	}
-	if err := r.vm.Set("console", console); err != nil {
-		return fmt.Errorf("set global console: %w", err)
-	}
 	if err := r.vm.Set("log", r.logFunc("")); err != nil {
 		return fmt.Errorf("set global log: %w", err)
 	}
@@ -97,6 +136,22 @@ func (r *run) installLog() error {
 		return fmt.Errorf("set global require: %w", err)
 	}
 	return nil
+}
+
+// newConsole builds the console global: console.{log,info,debug,warn,error}, warn and error lines
+// prefixed with their level.
+func (r *run) newConsole() (*goja.Object, error) {
+	console := r.vm.NewObject()
+	for _, level := range []string{"log", "info", "debug", "warn", "error"} {
+		prefix := ""
+		if level == "warn" || level == "error" {
+			prefix = level + ": "
+		}
+		if err := console.Set(level, r.logFunc(prefix)); err != nil {
+			return nil, fmt.Errorf("set console.%s: %w", level, err)
+		}
+	}
+	return console, nil
 }
 
 // logFunc returns a log function: its arguments joined by spaces (strings as they are, other values
@@ -140,7 +195,7 @@ func (r *run) logText(v goja.Value) string {
 // the parsed result. A Host error is thrown as an Error naming the global.
 func (r *run) hostFunc(info MethodInfo) func(goja.FunctionCall) goja.Value {
 	return func(c goja.FunctionCall) goja.Value {
-		if !r.perms[info.Permission] {
+		if !slices.Contains(r.env.Permissions, info.Permission) {
 			r.throw(fmt.Sprintf("%s: permission %q is not declared in the manifest", info.Global, info.Permission))
 		}
 		if info.Method == methodX402Fetch {

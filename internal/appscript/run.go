@@ -24,7 +24,7 @@ type run struct {
 	limits    Limits
 	env       Env
 	vm        *goja.Runtime
-	perms     map[string]bool
+	roots     map[string]*goja.Object // the method-table roots built so far (see buildGlobal)
 	stringify goja.Callable
 	parse     goja.Callable
 	log       []string
@@ -36,10 +36,7 @@ type run struct {
 
 // newRun builds a fresh runtime with the globals of env installed.
 func newRun(ctx context.Context, l Limits, env Env) (*run, error) {
-	r := &run{ctx: ctx, limits: l, env: env, vm: goja.New(), perms: map[string]bool{}}
-	for _, p := range env.Permissions {
-		r.perms[p] = true
-	}
+	r := &run{ctx: ctx, limits: l, env: env, vm: goja.New()}
 	r.vm.SetMaxCallStackSize(l.MaxCallStackSize)
 	jsonObj := r.vm.Get("JSON").ToObject(r.vm)
 	var ok1, ok2 bool

@@ -17,53 +17,118 @@ const memSampleEvery = 10 * time.Millisecond
 const liveHeapMetric = "/gc/heap/live:bytes"
 
 // watchdog stops a run from outside: on ctx cancellation, when the CPU budget is spent and when the
-// live heap grew more than MaxMemoryBytes since the run started.
+// live heap grew more than MaxMemoryBytes since the run started. It costs a run no goroutine of its
+// own: ctx is watched with context.AfterFunc, the CPU budget is a timer and the heap is sampled by
+// the process's one heapSampler for every run in progress.
 type watchdog struct {
-	budget *cpuBudget
-	done   chan struct{}
-	wg     sync.WaitGroup
+	vm        *goja.Runtime
+	budget    *cpuBudget
+	base      int64 // the live heap when the run started
+	maxGrowth int64
+	stopCtx   func() bool // disarms the ctx watch (nil for a ctx that is never cancelled)
+
+	mu      sync.Mutex
+	stopped bool // set by stop: no interrupt reaches the runtime after it
 }
 
-// startWatchdog arms the CPU budget and starts the goroutine watching ctx and memory.
+// startWatchdog arms the CPU budget, the ctx watch and the heap sampling of one run.
 func startWatchdog(ctx context.Context, vm *goja.Runtime, l Limits) *watchdog {
-	cpuMsg := fmt.Sprintf("CPU cap reached: the script ran for more than %s", l.CPUTime)
-	w := &watchdog{
-		budget: newCPUBudget(l.CPUTime, func() { vm.Interrupt(&capError{msg: cpuMsg}) }),
-		done:   make(chan struct{}),
+	w := &watchdog{vm: vm, maxGrowth: l.MaxMemoryBytes}
+	cpu := l.CPUTime
+	w.budget = newCPUBudget(cpu, func() {
+		w.interrupt(&capError{msg: fmt.Sprintf("CPU cap reached: the script ran for more than %s", cpu)})
+	})
+	if ctx.Done() != nil {
+		w.stopCtx = context.AfterFunc(ctx, func() { w.interrupt(ctx.Err()) })
 	}
-	w.wg.Add(1)
-	go w.watch(ctx, vm, l.MaxMemoryBytes)
+	sampler.add(w)
 	return w
 }
 
-// watch interrupts vm on ctx cancellation or heap growth beyond maxGrowth, until stop.
-func (w *watchdog) watch(ctx context.Context, vm *goja.Runtime, maxGrowth int64) {
-	defer w.wg.Done()
-	sample := []metrics.Sample{{Name: liveHeapMetric}}
-	base := liveHeap(sample)
+// interrupt stops the runtime with v unless the run already ended.
+func (w *watchdog) interrupt(v any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.stopped {
+		w.vm.Interrupt(v)
+	}
+}
+
+// stop disarms the watchdog: once it returns, nothing interrupts the runtime any more, and an
+// interrupt that arrived after the script's last instruction is cleared (the run is settled with its
+// own runtime afterwards).
+func (w *watchdog) stop() {
+	w.mu.Lock()
+	w.stopped = true
+	w.mu.Unlock()
+	w.budget.stopTimer()
+	if w.stopCtx != nil {
+		w.stopCtx()
+	}
+	sampler.remove(w)
+	w.vm.ClearInterrupt()
+}
+
+// heapSampler samples the live heap every memSampleEvery while runs are in progress and interrupts
+// each run whose heap growth passed its cap. Its goroutine starts with the first run and ends at the
+// first tick without one.
+type heapSampler struct {
+	mu      sync.Mutex
+	runs    map[*watchdog]struct{}
+	running bool
+	sample  []metrics.Sample
+}
+
+// sampler is the process's heap sampler (the live heap is a process-wide measure).
+var sampler = heapSampler{runs: map[*watchdog]struct{}{}, sample: []metrics.Sample{{Name: liveHeapMetric}}}
+
+// add records the run's base heap and watches it, starting the sampling goroutine if none runs.
+func (s *heapSampler) add(w *watchdog) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.base = liveHeap(s.sample)
+	s.runs[w] = struct{}{}
+	if !s.running {
+		s.running = true
+		go s.loop()
+	}
+}
+
+// remove stops watching the run.
+func (s *heapSampler) remove(w *watchdog) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.runs, w)
+}
+
+// loop samples on every tick until a tick finds no run.
+func (s *heapSampler) loop() {
 	tick := time.NewTicker(memSampleEvery)
 	defer tick.Stop()
-	for {
-		select {
-		case <-w.done:
+	for range tick.C {
+		if !s.check() {
 			return
-		case <-ctx.Done():
-			vm.Interrupt(ctx.Err())
-			return
-		case <-tick.C:
-			if grown := liveHeap(sample) - base; grown > maxGrowth {
-				vm.Interrupt(&capError{msg: fmt.Sprintf("memory cap reached: the heap grew by %d MiB, more than %d MiB", grown>>20, maxGrowth>>20)})
-				return
-			}
 		}
 	}
 }
 
-// stop disarms the watchdog and waits for its goroutine.
-func (w *watchdog) stop() {
-	w.budget.stopTimer()
-	close(w.done)
-	w.wg.Wait()
+// check samples the heap once and interrupts (and stops watching) every run past its cap; it
+// reports false, marking the goroutine ended, when no run is in progress.
+func (s *heapSampler) check() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.runs) == 0 {
+		s.running = false
+		return false
+	}
+	heap := liveHeap(s.sample)
+	for w := range s.runs {
+		if grown := heap - w.base; grown > w.maxGrowth {
+			delete(s.runs, w)
+			w.interrupt(&capError{msg: fmt.Sprintf("memory cap reached: the heap grew by %d MiB, more than %d MiB", grown>>20, w.maxGrowth>>20)})
+		}
+	}
+	return true
 }
 
 // liveHeap reads the live-heap metric (0 when the runtime does not offer it).
