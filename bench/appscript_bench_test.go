@@ -37,7 +37,10 @@ func (noHost) Call(context.Context, string, []json.RawMessage) (json.RawMessage,
 // the same JavaScript directly in a fresh runtime each time (goja.New, args set, RunString), and reports
 // both rates, their ratio and the engine's p50 run time. The two sides take turns in blocks of
 // appScriptBlock runs (the side going first alternating), so a change of the machine's load or a GC
-// cycle started by one side's garbage falls on both alike.
+// cycle started by one side's garbage falls on both alike. Since the engine caches its compiled
+// program and RunString compiles every time, a third side runs the direct JavaScript compiled once
+// (goja.Compile, then RunProgram in a fresh runtime each time): engine-precompiled-ratio is the
+// stricter comparison.
 func BenchmarkAppScriptEngine(b *testing.B) {
 	eng := appscript.New(appscript.DefaultLimits())
 	script := appscript.Script{Name: "scripts/bench.ts", Source: appScriptSource}
@@ -62,26 +65,51 @@ func BenchmarkAppScriptEngine(b *testing.B) {
 			}
 			return time.Since(start)
 		}
-		var engineTime, directTime time.Duration
+		compiled := goja.MustCompile("direct.js", appScriptDirectJS, false)
+		compiledBlock := func() time.Duration {
+			start := time.Now()
+			for range appScriptBlock {
+				require.Equal(b, int64(42), evalCompiled(b, compiled))
+			}
+			return time.Since(start)
+		}
+		var engineTime, directTime, compiledTime time.Duration
 		for block := range appScriptRuns / appScriptBlock {
 			if block%2 == 0 {
 				engineTime += engineBlock()
 				directTime += directBlock()
+				compiledTime += compiledBlock()
 			} else {
+				compiledTime += compiledBlock()
 				directTime += directBlock()
 				engineTime += engineBlock()
 			}
 		}
 		engineRate := appScriptRuns / engineTime.Seconds()
 		directRate := appScriptRuns / directTime.Seconds()
+		compiledRate := appScriptRuns / compiledTime.Seconds()
 		sort.Slice(durations, func(i, j int) bool { return durations[i] < durations[j] })
 		p50 := durations[len(durations)/2]
 		b.ReportMetric(engineRate, "engine-runs/s")
 		b.ReportMetric(directRate, "direct-evals/s")
 		b.ReportMetric(engineRate/directRate, "engine-direct-ratio")
+		b.ReportMetric(compiledRate, "precompiled-evals/s")
+		b.ReportMetric(engineRate/compiledRate, "engine-precompiled-ratio")
 		b.ReportMetric(float64(p50.Microseconds()), "run-p50-µs")
-		b.Logf("trivial script: engine %.0f runs/s, direct goja %.0f evals/s, ratio %.2f, run p50 %v", engineRate, directRate, engineRate/directRate, p50)
+		b.Logf("trivial script: engine %.0f runs/s, direct goja %.0f evals/s, ratio %.2f; precompiled direct %.0f evals/s, ratio %.2f; run p50 %v",
+			engineRate, directRate, engineRate/directRate, compiledRate, engineRate/compiledRate, p50)
 	}
+}
+
+// evalCompiled runs the compiled appScriptDirectJS in a fresh goja runtime and returns its settled value.
+func evalCompiled(b *testing.B, prg *goja.Program) int64 {
+	vm := goja.New()
+	require.NoError(b, vm.Set("args", map[string]any{"n": 41}))
+	v, err := vm.RunProgram(prg)
+	require.NoError(b, err)
+	p, ok := v.Export().(*goja.Promise)
+	require.True(b, ok)
+	return p.Result().ToInteger()
 }
 
 // evalDirect evaluates appScriptDirectJS in a fresh goja runtime and returns its settled value.
