@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/svcplatform/svc/activities"
@@ -107,14 +108,21 @@ func agentCrash(t *testing.T, fault, activity string) {
 	}
 
 	// The first worker stops at the fault: the model's reply stored (and, with the tool fault, the file
-	// written), its activity still running.
-	require.Eventually(t, func() bool {
-		stalled := modelSteps() == 1 && running(t, env, wid, activity)
+	// written), its activity still running. Two minutes: under a full test run's load on two cores the
+	// job's first steps can be slow; a failure says what the job had reached.
+	var seen string
+	stalled := assert.Eventually(t, func() bool {
+		steps, written := modelSteps(), files()
+		seen = fmt.Sprintf("%d model steps, %d files; workflow: %s", steps, written, pendingActivities(t, env, wid))
+		stalled := steps == 1 && running(t, env, wid, activity)
 		if fault == activities.FaultAgentStallAfterTool {
-			stalled = stalled && files() == 1
+			stalled = stalled && written == 1
 		}
 		return stalled
-	}, 60*time.Second, 20*time.Millisecond, "the job never stalled in %s; worker log:\n%s", activity, worker.log)
+	}, 2*time.Minute, 20*time.Millisecond)
+	if !stalled {
+		t.Fatalf("the job never stalled in %s (last seen: %s); worker log:\n%s", activity, seen, worker.log)
+	}
 	require.Equal(t, 1, up.Completions())
 	worker.kill(t)
 	healthy := startWorker(t, svcd, env, "", dir, "SVC_LLM_FILE="+llmFile)
@@ -157,4 +165,22 @@ func agentCrash(t *testing.T, fault, activity string) {
 	}
 	require.Len(t, holds, 2, "one charge per model call: %+v", holds)
 	require.Equal(t, want, charged)
+}
+
+// pendingActivities describes the workflow's state for a failure message: its status and each pending
+// activity's type, state, attempt and last failure.
+func pendingActivities(t *testing.T, env *apptest.Env, workflowID string) string {
+	t.Helper()
+	desc, err := env.Temporal.DescribeWorkflowExecution(context.Background(), workflowID, "")
+	if err != nil {
+		return "not described: " + err.Error()
+	}
+	out := desc.GetWorkflowExecutionInfo().GetStatus().String()
+	for _, a := range desc.GetPendingActivities() {
+		out += fmt.Sprintf("; %s %s attempt %d", a.GetActivityType().GetName(), a.GetState(), a.GetAttempt())
+		if f := a.GetLastFailure(); f != nil {
+			out += " (last failure: " + f.GetMessage() + ")"
+		}
+	}
+	return out
 }
