@@ -187,6 +187,11 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		defer closeCluster(st.databases, log)
 	}
 	if withWorker {
+		if keyMode < 0 {
+			// Bound before the worker polls, so an agent job's first tool call finds the engine.
+			stop := bindAgentEngine(cfg, db, tc, log, st)
+			defer stop()
+		}
 		deps, err := workerDeps(cfg, db, keyMode, st)
 		if err != nil {
 			return err
@@ -237,10 +242,6 @@ func serve(ctx context.Context, cfg Config, db *bun.DB, log *slog.Logger, progre
 		fmt.Fprintln(progress, "worker: polling task queue svc; dispatching webhook deliveries"+watching(deps))
 	}
 	if keyMode < 0 {
-		if withWorker {
-			stop := bindAgentEngine(cfg, db, tc, log, st)
-			defer stop()
-		}
 		<-ctx.Done()
 		return nil
 	}
