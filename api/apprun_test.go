@@ -127,11 +127,11 @@ func appScriptRunsEndToEnd(t *testing.T, record bool) {
 	require.Equal(t, http.StatusOK, status, raw)
 	require.Equal(t, "succeeded", pure["status"], raw)
 	require.EqualValues(t, 42, pure["result"], raw)
-	require.Equal(t, true, pure["inline"], "a run without platform calls is executed by its request: %s", raw)
-	require.Nil(t, pure["workflowId"], raw)
-	_, err := env.Temporal.DescribeWorkflowExecution(context.Background(), workflows.AppScriptWorkflowID(pure["id"].(string)), "")
-	require.Error(t, err, "an inline run starts no workflow")
-	require.Equal(t, true, refused["inline"], "a call refused by the engine before reaching the platform is no platform call: %s", raw)
+	require.Nil(t, pure["inline"], "every run is a workflow unless SVC_APP_INLINE_RUNS is set: %s", raw)
+	require.Equal(t, workflows.AppScriptWorkflowID(pure["id"].(string)), pure["workflowId"], raw)
+	require.True(t, workflowClosed(env, workflows.AppScriptWorkflowID(pure["id"].(string))), raw)
+	require.Nil(t, refused["inline"], raw)
+	require.True(t, workflowClosed(env, workflows.AppScriptWorkflowID(refused["id"].(string))), raw)
 
 	other := newArtifactAccount(t, env)
 	for _, r := range []apptest.Req{
@@ -166,4 +166,36 @@ func jsonText(t *testing.T, v any) string {
 	raw, err := json.Marshal(v)
 	require.NoError(t, err)
 	return string(raw)
+}
+
+// TestAppScriptInlineRunsOptIn: with SVC_APP_INLINE_RUNS, a run that makes no platform call (pure, or
+// refused by the engine before reaching the platform) is executed by its request and starts no
+// workflow; one that makes a platform call, or outlasts the inline budget, still runs in its workflow.
+func TestAppScriptInlineRunsOptIn(t *testing.T) {
+	t.Parallel()
+	env := apptest.NewWith(t, apptest.Options{AppInlineRuns: true})
+	owner := newArtifactAccount(t, env)
+	created := createJSONApp(t, env, owner.secret, "limits", limitsFolder())
+	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
+
+	status, pure, raw := runScript(t, env, owner.secret, "limits", "pure", "run-1")
+	require.Equal(t, http.StatusOK, status, raw)
+	require.Equal(t, "succeeded", pure["status"], raw)
+	require.EqualValues(t, 42, pure["result"], raw)
+	require.Equal(t, true, pure["inline"], "a run without platform calls is executed by its request: %s", raw)
+	require.Nil(t, pure["workflowId"], raw)
+	_, err := env.Temporal.DescribeWorkflowExecution(context.Background(), workflows.AppScriptWorkflowID(pure["id"].(string)), "")
+	require.Error(t, err, "an inline run starts no workflow")
+
+	status, refused, raw := runScript(t, env, owner.secret, "limits", "nokv", "run-2")
+	require.Equal(t, http.StatusOK, status, raw)
+	require.Equal(t, "failed", refused["status"], raw)
+	require.Contains(t, refused["error"], "write:appdata", raw)
+	require.Equal(t, true, refused["inline"], "a call refused by the engine before reaching the platform is no platform call: %s", raw)
+
+	status, spun, raw := runScript(t, env, owner.secret, "limits", "spin", "run-3")
+	require.Equal(t, http.StatusOK, status, raw)
+	require.Contains(t, spun["error"], "CPU cap reached", raw)
+	require.Nil(t, spun["inline"], "a run outlasting the inline budget continues in its workflow: %s", raw)
+	require.True(t, workflowClosed(env, workflows.AppScriptWorkflowID(spun["id"].(string))), raw)
 }

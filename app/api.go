@@ -52,6 +52,8 @@ type APIDeps struct {
 	Gateway *gateway.Catalog
 	// AllowLoopback lets invocations reach services on loopback addresses (dev mode).
 	AllowLoopback bool
+	// AppInlineRuns executes app script runs that make no platform call in the request (Config.AppInlineRuns).
+	AppInlineRuns bool
 	// TrustedProxies are the proxy addresses or CIDRs whose X-Forwarded-For is believed for the client IP
 	// recorded in audit events; none by default.
 	TrustedProxies []string

@@ -13,13 +13,17 @@ import (
 )
 
 // appRunService starts and reads app script runs over the API's apps store (nil without Temporal:
-// the routes answer 503). Runs that make no platform call execute inline, in the API process.
+// the routes answer 503). Every run is its workflow appscript/<runId>; with AppInlineRuns, a run that
+// makes no platform call executes in the API process instead.
 func appRunService(d APIDeps, store *apps.Store) *apprun.Service {
 	if d.Temporal == nil {
 		return nil
 	}
-	inline := &apprun.Inline{Engine: apprun.ScriptEngine{Engine: appscript.New(appscript.DefaultLimits())}}
-	return &apprun.Service{DB: d.DB, Engine: d.Temporal, Apps: apprun.AppsStore{Store: store}, Inline: inline}
+	s := &apprun.Service{DB: d.DB, Engine: d.Temporal, Apps: apprun.AppsStore{Store: store}}
+	if d.AppInlineRuns {
+		s.Inline = &apprun.Inline{Engine: apprun.ScriptEngine{Engine: appscript.New(appscript.DefaultLimits())}}
+	}
+	return s
 }
 
 // appScriptActivities run app scripts in the sandboxed engine with the Host's platform calls: the API

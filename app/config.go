@@ -142,6 +142,9 @@ type Config struct {
 	// WebhooksAllowLoopback lets a worker's webhook deliveries reach http:// endpoints on loopback
 	// addresses (SVC_WEBHOOKS_ALLOW_LOOPBACK=1; development and tests; svcd dev always allows them).
 	WebhooksAllowLoopback bool
+	// AppInlineRuns lets the API execute an app script run that makes no platform call in the request
+	// itself, without its workflow (SVC_APP_INLINE_RUNS=1; off by default: every run is a workflow).
+	AppInlineRuns bool
 	// Version is the build, set by main.
 	Version string
 }
@@ -172,6 +175,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			DataDir: getenv("SVC_CODEPROOF_DIR")},
 		ProjectsFile:          getenv("SVC_PROJECTS_FILE"),
 		WebhooksAllowLoopback: getenv("SVC_WEBHOOKS_ALLOW_LOOPBACK") == "1",
+		AppInlineRuns:         getenv("SVC_APP_INLINE_RUNS") == "1",
 	}
 	var err error
 	if cfg.DBMaxConns, err = intVar(getenv, "SVC_DB_MAX_CONNS", 20); err != nil {

@@ -100,6 +100,9 @@ type Options struct {
 	Log io.Writer
 	// NoWorker leaves the worker out, for tests that run workers of their own (as processes, say).
 	NoWorker bool
+	// AppInlineRuns lets the API execute app script runs that make no platform call in the request
+	// (SVC_APP_INLINE_RUNS).
+	AppInlineRuns bool
 	// WebhookRetryScale shortens webhook retry waits by this factor (0 < scale < 1); 0 keeps the
 	// contract's schedule.
 	WebhookRetryScale float64
@@ -238,7 +241,7 @@ func NewWith(t testing.TB, opts Options) *Env {
 		deps: app.APIDeps{Vault: handoffVault, HandoffCheckEvery: opts.HandoffCheckEvery, CodeProof: codeProofOf(t, opts.CodeProof),
 			ProjectsFile: cmp.Or(opts.ProjectsFile, filepath.Join(t.TempDir(), "projects.json")), Databases: databases, DB: db, Temporal: apiTemporal, Box: box, Logger: log, Version: "test", Gateway: opts.Gateway, LLM: opts.LLM, AllowLoopback: true,
 			Artifacts: artifacts, Blobs: blobs, X402: xc, ChainRPCURL: chainURL(chain), NativeUSDPrice: app.DevNativeUSDPrice, WalletScreening: opts.WalletScreening, DevFaucet: faucet, TopUpWait: opts.TopUpWait, CreditLeases: opts.CreditLeases,
-			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn,
+			RunSweepInterval: opts.RunSweepInterval, Audit: opts.Audit, DatabaseConn: opts.DatabaseConn, AppInlineRuns: opts.AppInlineRuns,
 			LimitClock: limitClock, Automations: automation.Options{TestInterval: opts.AutomationInterval},
 			TrustedProxies: opts.TrustedProxies, Handles: resolverOf(t, opts.HandleFile, opts.WalletNames),
 			SMTPURL: opts.SMTPURL, EmailNow: opts.EmailNow}}
