@@ -392,8 +392,7 @@ func newAPIProcess(cfg Config, db *bun.DB, tc sdkclient.Client, log *slog.Logger
 	}
 	return NewAPI(APIDeps{Vault: handoffVault, CodeProof: cfg.CodeProof, ProjectsFile: cfg.ProjectsFile, DB: db, Temporal: tc, Box: box, Logger: log, Version: cfg.Version,
 		TrustedProxies: cfg.TrustedProxies, TemporalUI: temporalUILink(cfg), Gateway: services, AllowLoopback: keyMode == KeyFileOrCreate,
-		AppInlineRuns: cfg.AppInlineRuns,
-		Artifacts:     st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, ChainRPCURL: cfg.Chain.RPCURL,
+		Artifacts: st.artifacts, Blobs: st.blobs, Files: cfg.FileOptions(), X402: x402cfg, ChainRPCURL: cfg.Chain.RPCURL, AppInlineRuns: cfg.AppInlineRuns,
 		NativeUSDPrice:  nativePrice(cfg, keyMode),
 		WalletScreening: cfg.WalletScreening,
 		Handles:         cfg.Handles,

@@ -103,20 +103,20 @@ func BenchmarkAppScriptEngine(b *testing.B) {
 
 // evalCompiled runs the compiled appScriptDirectJS in a fresh goja runtime and returns its settled value.
 func evalCompiled(b *testing.B, prg *goja.Program) int64 {
-	vm := goja.New()
-	require.NoError(b, vm.Set("args", map[string]any{"n": 41}))
-	v, err := vm.RunProgram(prg)
-	require.NoError(b, err)
-	p, ok := v.Export().(*goja.Promise)
-	require.True(b, ok)
-	return p.Result().ToInteger()
+	return evalFresh(b, func(vm *goja.Runtime) (goja.Value, error) { return vm.RunProgram(prg) })
 }
 
 // evalDirect evaluates appScriptDirectJS in a fresh goja runtime and returns its settled value.
 func evalDirect(b *testing.B) int64 {
+	return evalFresh(b, func(vm *goja.Runtime) (goja.Value, error) { return vm.RunString(appScriptDirectJS) })
+}
+
+// evalFresh sets args in a fresh goja runtime, runs eval in it and returns the settled value of the
+// promise it answers.
+func evalFresh(b *testing.B, eval func(*goja.Runtime) (goja.Value, error)) int64 {
 	vm := goja.New()
 	require.NoError(b, vm.Set("args", map[string]any{"n": 41}))
-	v, err := vm.RunString(appScriptDirectJS)
+	v, err := eval(vm)
 	require.NoError(b, err)
 	p, ok := v.Export().(*goja.Promise)
 	require.True(b, ok)
